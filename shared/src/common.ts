@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** ISO-8601 UTC with milliseconds, e.g. 2026-11-22T06:30:00.000Z (PROTOCOL §0). */
+export const isoTime = z.iso.datetime({ precision: 3 });
+
+/** Terminal and node ids: 1–64 chars of A-Z a-z 0-9 . _ : - (PROTOCOL §1). */
+export const nodeId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'only A-Z a-z 0-9 . _ : - are allowed');
+
+export const port = z.number().int().min(1).max(65535);
+
+/** An http(s) URL with a host; the central and panel addresses are of this kind. */
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+/** The central address pushed to terminals: http://host[:port] with nothing after it. */
+export const centralUrl = httpUrl.refine((value) => {
+  const url = new URL(value);
+  return (
+    url.protocol === 'http:' &&
+    (url.pathname === '/' || url.pathname === '') &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
+}, 'must be http://host[:port] with no path, query or credentials');
+
+/** `""` is allowed where the protocol says an address may be unset. */
+export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);
+
+export const terminalKind = z.enum(['enrollment', 'display']);
+export type TerminalKind = z.infer<typeof terminalKind>;

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { httpUrl, isoTime } from './common.js';
+
+/** What the central service POSTs to the panel route (PROTOCOL §4). */
+export const panelEvent = z.object({
+  eventId: z.string().min(1).max(64),
+  time: isoTime,
+  score: z.number().min(0).max(1),
+  person: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
+  device: z.object({ sn: z.string(), name: z.string() }),
+  space: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
+});
+export type PanelEvent = z.infer<typeof panelEvent>;
+
+/** `GET`/`POST /api/panel/route` (PROTOCOL §5). */
+export const panelRoute = z.object({
+  mode: z.enum(['local', 'cloud']),
+  url: z.union([z.literal(''), httpUrl]),
+});
+export type PanelRoute = z.infer<typeof panelRoute>;
