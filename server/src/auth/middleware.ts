@@ -1,0 +1,119 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { CSRF_COOKIE, CSRF_HEADER, ErrorCode, SESSION_COOKIE, type AdminRole } from '@svc/shared';
+import type { AppContext } from '../context.js';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { isStateChanging } from '../http/body.js';
+import { ABSOLUTE_TIMEOUT_MS, tokenId } from './sessions.js';
+import '../http/types.js';
+
+export function cookies(req: Request): Record<string, string | undefined> {
+  return parseCookie(req.headers.cookie ?? '');
+}
+
+/** The client's address as Express derives it (only trusted proxies' X-Forwarded-For). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+function cookieOptions(req: Request, maxAgeS: number) {
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: req.secure,
+    path: '/',
+    maxAge: maxAgeS,
+  };
+}
+
+export function setSessionCookie(req: Request, res: Response, token: string): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({ name: SESSION_COOKIE, value: token, ...cookieOptions(req, ABSOLUTE_TIMEOUT_MS / 1000) }),
+  );
+}
+
+export function clearSessionCookie(req: Request, res: Response): void {
+  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: '', ...cookieOptions(req, 0) }));
+}
+
+export function setCsrfCookie(req: Request, res: Response, nonce: string): void {
+  res.append('Set-Cookie', stringifySetCookie({ name: CSRF_COOKIE, value: nonce, ...cookieOptions(req, 24 * 3600) }));
+}
+
+/** Resolves the session cookie, if any, into req.auth. */
+export function loadSession(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    const token = cookies(req)[SESSION_COOKIE];
+    if (token) {
+      const resolved = await ctx.sessions.resolve(token);
+      if (resolved.kind === 'ok') req.auth = { admin: resolved.admin, session: resolved.session };
+      else req.sessionExpired = true;
+    }
+    next();
+  };
+}
+
+/**
+ * CSRF check for state-changing requests that carry the session cookie, or always (login).
+ * Bearer-authenticated device and terminal routes are not behind this middleware.
+ */
+export function requireCsrf(ctx: AppContext, opts: { always?: boolean } = {}): RequestHandler {
+  return (req, _res, next) => {
+    if (!isStateChanging(req.method)) return next();
+    const jar = cookies(req);
+    if (!opts.always && jar[SESSION_COOKIE] === undefined) return next();
+    const header = req.headers[CSRF_HEADER];
+    if (!ctx.csrf().verify(jar[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
+      return next(
+        new HttpError(
+          403,
+          ErrorCode.csrf,
+          'Missing or invalid CSRF token: fetch GET /api/auth/csrf and send it as X-CSRF-Token.',
+        ),
+      );
+    }
+    next();
+  };
+}
+
+const RANK: Record<AdminRole, number> = { operator: 0, admin: 1, superadmin: 2 };
+
+/**
+ * Demands a signed-in administrator. Operators are read-only: any state-changing request needs
+ * at least `admin`. While the password must be changed, only routes that opt in are reachable.
+ */
+export function requireAdmin(
+  opts: { minRole?: AdminRole; allowPendingPasswordChange?: boolean; selfService?: boolean } = {},
+): RequestHandler {
+  return (req, _res, next) => {
+    const auth = req.auth;
+    if (!auth) {
+      return next(
+        req.sessionExpired
+          ? new HttpError(401, ErrorCode.sessionExpired, 'Your session has ended; sign in again.')
+          : httpErrors.unauthorized(),
+      );
+    }
+    if (auth.admin.mustChangePassword && !opts.allowPendingPasswordChange) {
+      return next(
+        new HttpError(
+          403,
+          ErrorCode.passwordChangeRequired,
+          'Change your password first (POST /api/auth/password).',
+        ),
+      );
+    }
+    const needed: AdminRole =
+      opts.minRole ?? (isStateChanging(req.method) && !opts.selfService ? 'admin' : 'operator');
+    if (RANK[auth.admin.role] < RANK[needed]) {
+      return next(httpErrors.forbidden(`This needs the ${needed} role.`));
+    }
+    next();
+  };
+}
+
+export function currentSessionId(req: Request): string | undefined {
+  const token = cookies(req)[SESSION_COOKIE];
+  return token ? tokenId(token) : undefined;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import { loadConfig, ConfigError } from '../config/config.js';
+import { createLogger } from '../logger.js';
+import { buildContext } from '../server.js';
+import { systemClock } from '../clock.js';
+import { classifyDbError } from '../db/errors.js';
+import { createMigrator } from '../db/migrate.js';
+
+const USAGE = `Usage: svc-admin <command> <username>
+
+Operator commands, run on the server host (or in its container:
+  docker compose exec svc_server svc-admin reset-password admin).
+
+  reset-password <username>  New random password written to a file readable only by its
+                             owner in DATA_DIR; forces a change at next sign-in; ends the
+                             account's sessions and clears a sign-in lockout.
+  unlock <username>          Clears a sign-in lockout after repeated failed attempts.
+
+The data volume is never cleared to repair a login.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, username] = argv;
+  if (!command || command === '--help' || command === '-h' || !username) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === '--help' || command === '-h' ? 0 : 64;
+  }
+  if (command !== 'reset-password' && command !== 'unlock') {
+    process.stderr.write(`svc-admin: unknown command "${command}"\n${USAGE}\n`);
+    return 64;
+  }
+  const config = loadConfig();
+  const logger = createLogger('silent');
+  const { ctx } = buildContext(config, logger, systemClock);
+  try {
+    await ctx.db.sequelize.authenticate();
+    const pending = await createMigrator(ctx.db.sequelize).pending();
+    if (pending.length > 0) {
+      process.stderr.write('svc-admin: the database is not initialized; start svc_server first\n');
+      return 69;
+    }
+    if (command === 'reset-password') {
+      const file = await ctx.accounts.resetPassword(username, 'operator command');
+      process.stdout.write(
+        `The new password of "${username.toLowerCase()}" is in ${file} (readable only by its owner).\n` +
+          'It must be changed at the next sign-in. Sessions ended; lockout cleared.\n',
+      );
+    } else {
+      await ctx.accounts.unlock(username, 'operator command');
+      process.stdout.write(`Sign-in lockout of "${username.toLowerCase()}" cleared.\n`);
+    }
+    return 0;
+  } catch (err) {
+    const kind = classifyDbError(err);
+    const reason =
+      kind === 'access_denied'
+        ? 'the database refused the credentials (DB_PASSWORD / DB_ROOT_PASSWORD)'
+        : kind === 'unreachable'
+          ? 'the database is not reachable'
+          : (err as Error).message;
+    process.stderr.write(`svc-admin: ${reason}\n`);
+    return 1;
+  } finally {
+    await ctx.db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof ConfigError ? `invalid configuration: ${err.message}` : String(err);
+    process.stderr.write(`svc-admin: ${message}\n`);
+    process.exit(err instanceof ConfigError ? 2 : 1);
+  },
+);

@@ -1,0 +1,58 @@
+import { DataTypes, type QueryInterface, type ModelAttributes } from 'sequelize';
+
+export interface MigrationContext {
+  qi: QueryInterface;
+  dialect: 'sqlite' | 'mysql';
+}
+
+/** One DDL change. Migrations are append-only: a released one is never edited. */
+export interface Migration {
+  name: string;
+  up(ctx: MigrationContext): Promise<void>;
+  down(ctx: MigrationContext): Promise<void>;
+}
+
+export const col = {
+  uuidPk: () => ({ type: DataTypes.STRING(36), primaryKey: true, allowNull: false }),
+  autoPk: () => ({
+    type: DataTypes.BIGINT,
+    primaryKey: true,
+    autoIncrement: true,
+    allowNull: false,
+  }),
+  time: (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull }),
+  ref: (table: string, onDelete: 'CASCADE' | 'RESTRICT' | 'SET NULL', allowNull = false) => ({
+    type: DataTypes.STRING(36),
+    allowNull,
+    references: { model: table, key: 'id' },
+    onDelete,
+    onUpdate: 'CASCADE',
+  }),
+};
+
+/** createTable with the options every table shares (utf8mb4 on MySQL). */
+export function createTable(
+  name: string,
+  attributes: ModelAttributes,
+): Migration['up'] {
+  return ({ qi }) =>
+    qi.createTable(name, attributes, { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' });
+}
+
+export function dropTable(name: string): Migration['down'] {
+  return ({ qi }) => qi.dropTable(name);
+}
+
+export function addIndex(
+  table: string,
+  name: string,
+  fields: string[],
+  unique = false,
+): Pick<Migration, 'up' | 'down'> {
+  return {
+    up: ({ qi }) => qi.addIndex(table, fields, { name, unique }),
+    down: ({ qi }) => qi.removeIndex(table, name),
+  };
+}
+
+export { DataTypes };

@@ -1,0 +1,165 @@
+import {
+  DataTypes,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Model,
+  type ModelStatic,
+  type Sequelize,
+} from 'sequelize';
+import type { AdminRole } from '@svc/shared';
+
+export interface OrganizationRow
+  extends Model<InferAttributes<OrganizationRow>, InferCreationAttributes<OrganizationRow>> {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AdministratorRow
+  extends Model<InferAttributes<AdministratorRow>, InferCreationAttributes<AdministratorRow>> {
+  id: string;
+  organizationId: string;
+  username: string;
+  displayName: string;
+  role: AdminRole;
+  passwordHash: string;
+  mustChangePassword: boolean;
+  disabled: boolean;
+  passwordChangedAt: Date | null;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionRow
+  extends Model<InferAttributes<SessionRow>, InferCreationAttributes<SessionRow>> {
+  id: string;
+  administratorId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface RuntimeSettingRow
+  extends Model<InferAttributes<RuntimeSettingRow>, InferCreationAttributes<RuntimeSettingRow>> {
+  key: string;
+  value: string;
+  updatedAt: Date;
+}
+
+export interface AuditRow
+  extends Model<InferAttributes<AuditRow>, InferCreationAttributes<AuditRow>> {
+  id: CreationOptional<string>;
+  at: Date;
+  organizationId: string | null;
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  outcome: string;
+  targetType: string | null;
+  targetId: string | null;
+  ip: string | null;
+  summary: string;
+}
+
+export interface LoginFailureRow
+  extends Model<InferAttributes<LoginFailureRow>, InferCreationAttributes<LoginFailureRow>> {
+  id: CreationOptional<string>;
+  scope: 'user' | 'ip';
+  key: string;
+  at: Date;
+}
+
+export interface Models {
+  Organization: ModelStatic<OrganizationRow>;
+  Administrator: ModelStatic<AdministratorRow>;
+  Session: ModelStatic<SessionRow>;
+  RuntimeSetting: ModelStatic<RuntimeSettingRow>;
+  Audit: ModelStatic<AuditRow>;
+  LoginFailure: ModelStatic<LoginFailureRow>;
+}
+
+const time = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
+const str = (n: number, allowNull = false) => ({ type: DataTypes.STRING(n), allowNull });
+
+/**
+ * Models mirror the migrated tables (the migrations own the schema; models never sync).
+ * `define` instead of classes keeps every Sequelize instance's models separate, so the
+ * SQLite and MySQL halves of a test can live in one process.
+ */
+export function defineModels(sequelize: Sequelize): Models {
+  const opts = { underscored: true, timestamps: false, freezeTableName: true } as const;
+  const Organization = sequelize.define<OrganizationRow>(
+    'organizations',
+    { id: { ...str(36), primaryKey: true }, name: str(128), createdAt: time(), updatedAt: time() },
+    opts,
+  );
+  const Administrator = sequelize.define<AdministratorRow>(
+    'administrators',
+    {
+      id: { ...str(36), primaryKey: true },
+      organizationId: str(36),
+      username: str(64),
+      displayName: str(128),
+      role: { type: DataTypes.STRING(16), allowNull: false },
+      passwordHash: str(255),
+      mustChangePassword: { type: DataTypes.BOOLEAN, allowNull: false },
+      disabled: { type: DataTypes.BOOLEAN, allowNull: false },
+      passwordChangedAt: time(true),
+      lastLoginAt: time(true),
+      createdAt: time(),
+      updatedAt: time(),
+    },
+    opts,
+  );
+  const Session = sequelize.define<SessionRow>(
+    'sessions',
+    {
+      id: { ...str(64), primaryKey: true },
+      administratorId: str(36),
+      createdAt: time(),
+      lastSeenAt: time(),
+      expiresAt: time(),
+      ip: str(64, true),
+      userAgent: str(255, true),
+    },
+    opts,
+  );
+  const RuntimeSetting = sequelize.define<RuntimeSettingRow>(
+    'runtime_settings',
+    { key: { ...str(64), primaryKey: true }, value: { type: DataTypes.TEXT, allowNull: false }, updatedAt: time() },
+    opts,
+  );
+  const Audit = sequelize.define<AuditRow>(
+    'audit_log',
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+      at: time(),
+      organizationId: str(36, true),
+      actorId: str(36, true),
+      actorName: str(64, true),
+      action: str(64),
+      outcome: str(16),
+      targetType: str(32, true),
+      targetId: str(64, true),
+      ip: str(64, true),
+      summary: str(1024),
+    },
+    opts,
+  );
+  const LoginFailure = sequelize.define<LoginFailureRow>(
+    'login_failures',
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+      scope: { type: DataTypes.STRING(8), allowNull: false },
+      key: str(128),
+      at: time(),
+    },
+    opts,
+  );
+  return { Organization, Administrator, Session, RuntimeSetting, Audit, LoginFailure };
+}

@@ -1,0 +1,104 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { BaseError, ConnectionError, TimeoutError } from 'sequelize';
+import { ErrorCode, issuesToFields, type ErrorBody } from '@svc/shared';
+import type { z } from 'zod';
+import type { Logger } from '../logger.js';
+
+/** An error that already knows its status and PROTOCOL §0 body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return {
+      error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) },
+    };
+  }
+}
+
+export const httpErrors = {
+  invalidInput: (fields: Record<string, string>, message = 'The request is not valid.') =>
+    new HttpError(400, ErrorCode.invalidInput, message, fields),
+  unauthorized: (message = 'Sign in first.') =>
+    new HttpError(401, ErrorCode.unauthorized, message),
+  forbidden: (message = 'You are not allowed to do this.') =>
+    new HttpError(403, ErrorCode.forbidden, message),
+  notFound: (message = 'Not found.') => new HttpError(404, ErrorCode.notFound, message),
+  conflict: (message: string) => new HttpError(409, ErrorCode.conflict, message),
+  databaseUnavailable: () =>
+    new HttpError(
+      503,
+      ErrorCode.databaseUnavailable,
+      'The database is not reachable right now; try again shortly.',
+      undefined,
+      { 'Retry-After': '5' },
+    ),
+};
+
+/** Validates a body (or query) with a shared zod schema; a failure is a 400 with fields. */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw httpErrors.invalidInput(issuesToFields(result.error.issues));
+  return result.data;
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(httpErrors.notFound(`No endpoint ${req.method} ${req.path}.`));
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+function fromBodyParser(err: BodyParserError): HttpError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is too large.');
+    case 'entity.parse.failed':
+      return new HttpError(400, ErrorCode.invalidJson, 'The request body is not valid JSON.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, ErrorCode.unsupportedMediaType, 'Send UTF-8 JSON.');
+    case 'request.aborted':
+      return new HttpError(400, ErrorCode.invalidInput, 'The request was aborted.');
+    default:
+      return undefined;
+  }
+}
+
+/** The single place a failure becomes a response: PROTOCOL §0 bodies, no internals. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    let httpError: HttpError;
+    if (err instanceof HttpError) {
+      httpError = err;
+    } else if (err instanceof ConnectionError || err instanceof TimeoutError) {
+      httpError = httpErrors.databaseUnavailable();
+      logger.warn({ reqId: req.id, err: { name: err.name } }, 'database unavailable');
+    } else if (typeof err === 'object' && err !== null && fromBodyParser(err as BodyParserError)) {
+      httpError = fromBodyParser(err as BodyParserError)!;
+    } else {
+      const name = err instanceof BaseError ? err.name : 'unexpected';
+      logger.error({ reqId: req.id, err, kind: name }, 'request failed');
+      httpError = new HttpError(
+        500,
+        ErrorCode.internal,
+        `Something went wrong on the server (request ${String(req.id)}).`,
+      );
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(httpError.headers ?? {})) res.setHeader(k, v);
+    res.status(httpError.status).json(httpError.body());
+  };
+}

@@ -1,0 +1,18 @@
+import type { AdministratorRow, SessionRow } from '../db/models.js';
+
+export interface AuthContext {
+  admin: AdministratorRow;
+  session: SessionRow;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by the session loader when a valid session cookie came with the request. */
+      auth?: AuthContext;
+      /** True when a session cookie came but named an ended or expired session. */
+      sessionExpired?: boolean;
+    }
+  }
+}

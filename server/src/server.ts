@@ -1,0 +1,173 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { Config } from './config/config.js';
+import type { Logger } from './logger.js';
+import type { AppContext } from './context.js';
+import { systemClock, type Clock } from './clock.js';
+import { createDatabase, connectWithRetry } from './db/database.js';
+import { defineModels } from './db/models.js';
+import { FatalDatabaseError } from './db/errors.js';
+import { JobRegistry } from './jobs/registry.js';
+import { periodicJob } from './jobs/periodic.js';
+import { AuditLog } from './audit/audit.js';
+import { RuntimeSettings, SettingKey } from './settings/runtime-settings.js';
+import { SessionService } from './auth/sessions.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { Accounts } from './auth/accounts.js';
+import { CsrfTokens } from './auth/csrf.js';
+import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
+import { Phase, Shutdown } from './lifecycle.js';
+import { createApp } from './app.js';
+import { VERSION } from './version.js';
+
+export interface RunningServer {
+  ctx: AppContext;
+  http: Server;
+  /** http://host:port the server listens on. */
+  url: string;
+  /** Resolves once the database is connected, migrated and seeded; rejects on a fatal error. */
+  ready: Promise<InitResult>;
+  /** Stops in order: accepting, workers, sockets, database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface BuiltContext {
+  ctx: AppContext;
+  /** Loads what lives in the database (the CSRF secret) once it is migrated. */
+  loadSecrets(): Promise<void>;
+}
+
+/** Builds the context around the configuration. Nothing touches the database yet. */
+export function buildContext(config: Config, logger: Logger, clock: Clock): BuiltContext {
+  const db = createDatabase(config.db, logger);
+  const models = defineModels(db.sequelize);
+  const audit = new AuditLog({ models, clock });
+  const settings = new RuntimeSettings({ models, clock });
+  const sessions = new SessionService({ models, clock });
+  const throttle = new LoginThrottle({ models, clock });
+  const accounts = new Accounts({
+    sequelize: db.sequelize,
+    models,
+    clock,
+    audit,
+    sessions,
+    throttle,
+    dataDir: config.dataDir,
+  });
+  let csrf: CsrfTokens | undefined;
+  const ctx: AppContext = {
+    config,
+    logger,
+    clock,
+    db,
+    models,
+    jobs: new JobRegistry(logger),
+    audit,
+    settings,
+    sessions,
+    throttle,
+    accounts,
+    csrf: () => {
+      if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
+      return csrf;
+    },
+    warnings: [],
+    startedAt: new Date(),
+    version: VERSION,
+  };
+  ctx.jobs.register(
+    periodicJob({
+      name: 'session-cleanup',
+      everyMs: 10 * 60_000,
+      logger,
+      run: async () => {
+        const sessionsPurged = await sessions.purgeExpired();
+        const failuresPurged = await throttle.purgeOld();
+        logger.debug({ sessionsPurged, failuresPurged }, 'session cleanup');
+      },
+    }),
+  );
+  const loadSecrets = async () => {
+    const secret = await settings.get(SettingKey.csrfSecret, z.string());
+    if (!secret) throw new Error('CSRF secret missing from runtime settings');
+    csrf = new CsrfTokens(Buffer.from(secret, 'base64'));
+  };
+  return { ctx, loadSecrets };
+}
+
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const { config, logger } = opts;
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const { ctx, loadSecrets } = buildContext(config, logger, opts.clock ?? systemClock);
+  if (config.db.dialect === 'mysql' && config.db.password === '') {
+    ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
+  }
+
+  const app = createApp(ctx);
+  const http = createServer(app);
+  http.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.http.port, config.http.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  logger.info({ url, dialect: config.db.dialect, dataDir: config.dataDir }, 'listening');
+
+  const connecting = new AbortController();
+  const shutdown = new Shutdown(logger);
+  shutdown.add(Phase.stopAccepting, 'http', () => closeHttp(http));
+  shutdown.add(Phase.stopWorkers, 'jobs', () => ctx.jobs.stopAll());
+  shutdown.add(Phase.closeDatabase, 'database', async () => {
+    connecting.abort();
+    await ctx.db.close();
+  });
+
+  const ready = (async () => {
+    await connectWithRetry({
+      db: config.db,
+      sequelize: ctx.db.sequelize,
+      logger,
+      signal: connecting.signal,
+    });
+    if (config.db.dialect === 'sqlite') {
+      await ctx.db.sequelize.query('PRAGMA journal_mode = WAL');
+      await ctx.db.sequelize.query('PRAGMA busy_timeout = 5000');
+    }
+    const result = await prepareDatabase({ ...ctx, version: ctx.version });
+    await loadSecrets();
+    ctx.db.markReady();
+    await ctx.jobs.startAll();
+    logger.info({ migrations: result.migrationsApplied.length, seeded: result.seeded }, 'ready');
+    return result;
+  })();
+  // The caller observes `ready`; this keeps an early shutdown from surfacing as unhandled.
+  ready.catch(() => undefined);
+
+  return { ctx, http, url, ready, stop: () => shutdown.run() };
+}
+
+function closeHttp(http: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => http.closeAllConnections(), 10_000).unref();
+    http.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    http.closeIdleConnections();
+  });
+}
+
+export { FatalDatabaseError };

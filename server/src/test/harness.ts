@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import { loadConfig, type Config, type DbConfig } from '../config/config.js';
+import { createLogger } from '../logger.js';
+import { startServer, type RunningServer } from '../server.js';
+import type { Clock } from '../clock.js';
+
+export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-horse-battery`;
+
+/** Log lines of a test server, kept in memory so tests can assert on them. */
+export class LogSink extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    cb();
+  }
+  text(): string {
+    return this.lines.map((l) => JSON.stringify(l)).join('\n');
+  }
+}
+
+export interface TestServer extends RunningServer {
+  logs: LogSink;
+  config: Config;
+}
+
+/** Starts svc_server in-process on 127.0.0.1 with an ephemeral port. */
+export async function startTestServer(opts: {
+  db: DbConfig;
+  dataDir: string;
+  env?: Record<string, string>;
+  clock?: Clock;
+  waitReady?: boolean;
+}): Promise<TestServer> {
+  const base = loadConfig({
+    ADMIN_INITIAL_PASSWORD: TEST_ADMIN_PASSWORD,
+    SVC_DISCOVERY_WORKER: '0',
+    SVC_PUSH_WORKER: '0',
+    ...opts.env,
+  });
+  const config: Config = {
+    ...base,
+    http: { host: '127.0.0.1', port: 0 },
+    dataDir: opts.dataDir,
+    db: opts.db,
+  };
+  const logs = new LogSink();
+  const logger = createLogger('debug', logs);
+  const server = await startServer({ config, logger, clock: opts.clock });
+  if (opts.waitReady !== false) await server.ready;
+  return { ...server, logs, config };
+}
