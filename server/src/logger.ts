@@ -27,10 +27,7 @@ export const REDACT_PATHS = [
   '*.snapshot',
 ];
 
-export function createLogger(
-  level: string,
-  destination?: NodeJS.WritableStream,
-): Logger {
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
       level,

@@ -42,7 +42,7 @@ export interface StartOptions {
 export interface BuiltContext {
   ctx: AppContext;
   /** Loads what lives in the database (the CSRF secret) once it is migrated. */
-  loadSecrets(): Promise<void>;
+  loadSecrets: () => Promise<void>;
 }
 
 /** Builds the context around the configuration. Nothing touches the database yet. */
@@ -146,7 +146,16 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       await ctx.db.sequelize.query('PRAGMA journal_mode = WAL');
       await ctx.db.sequelize.query('PRAGMA busy_timeout = 5000');
     }
-    const result = await prepareDatabase({ ...ctx, version: ctx.version });
+    const result = await prepareDatabase({
+      config,
+      db: ctx.db,
+      models: ctx.models,
+      settings: ctx.settings,
+      audit: ctx.audit,
+      clock: ctx.clock,
+      logger,
+      version: ctx.version,
+    });
     await loadSecrets();
     ctx.db.markReady();
     await ctx.jobs.startAll();

@@ -12,31 +12,40 @@ export const nodeId = z
 
 export const port = z.number().int().min(1).max(65535);
 
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** An http(s) URL with a host; the central and panel addresses are of this kind. */
 export const httpUrl = z
   .string()
   .max(2048)
   .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
+    const url = parseUrl(value);
+    return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   }, 'must be an http:// or https:// URL');
 
 /** The central address pushed to terminals: http://host[:port] with nothing after it. */
-export const centralUrl = httpUrl.refine((value) => {
-  const url = new URL(value);
-  return (
-    url.protocol === 'http:' &&
-    (url.pathname === '/' || url.pathname === '') &&
-    url.search === '' &&
-    url.hash === '' &&
-    url.username === '' &&
-    url.password === ''
-  );
-}, 'must be http://host[:port] with no path, query or credentials');
+export const centralUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    const url = parseUrl(value);
+    return (
+      !!url &&
+      url.protocol === 'http:' &&
+      url.hostname !== '' &&
+      (url.pathname === '/' || url.pathname === '') &&
+      url.search === '' &&
+      url.hash === '' &&
+      url.username === '' &&
+      url.password === ''
+    );
+  }, 'must be http://host[:port] with no path, query or credentials');
 
 /** `""` is allowed where the protocol says an address may be unset. */
 export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);

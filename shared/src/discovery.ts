@@ -52,8 +52,7 @@ export const DropReason = {
 export type DropReason = (typeof DropReason)[keyof typeof DropReason];
 
 export type ParsedDatagram =
-  | { ok: true; datagram: DiscoveryDatagram }
-  | { ok: false; reason: DropReason; detail?: string };
+  { ok: true; datagram: DiscoveryDatagram } | { ok: false; reason: DropReason; detail?: string };
 
 const knownTypes = new Set(['announce', 'central', 'probe']);
 

@@ -121,7 +121,9 @@ export class Accounts {
     currentPassword: string,
     newPassword: string,
     client: Client,
-  ): Promise<{ kind: 'ok'; token: string } | { kind: 'wrong_current' } | { kind: 'weak'; message: string }> {
+  ): Promise<
+    { kind: 'ok'; token: string } | { kind: 'wrong_current' } | { kind: 'weak'; message: string }
+  > {
     const { sequelize, audit, sessions, clock } = this.deps;
     if (!(await verifyPassword(admin.passwordHash, currentPassword))) {
       await audit.record({
@@ -142,7 +144,12 @@ export class Accounts {
     const passwordHash = await hashPassword(newPassword);
     const token = await sequelize.transaction(async (transaction) => {
       await admin.update(
-        { passwordHash, mustChangePassword: false, passwordChangedAt: clock.now(), updatedAt: clock.now() },
+        {
+          passwordHash,
+          mustChangePassword: false,
+          passwordChangedAt: clock.now(),
+          updatedAt: clock.now(),
+        },
         { transaction },
       );
       await sessions.destroyAllFor(admin.id, transaction);

@@ -113,7 +113,11 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     });
     expect(forged.status).toBe(403);
     expect((await c.get('/api/auth/me')).status).toBe(200);
-    const noCsrfLogin = await client().post('/api/auth/login', { username: 'csrf', password: NEW_PASSWORD }, { csrf: false });
+    const noCsrfLogin = await client().post(
+      '/api/auth/login',
+      { username: 'csrf', password: NEW_PASSWORD },
+      { csrf: false },
+    );
     expect(noCsrfLogin.status).toBe(403);
   });
 
@@ -187,7 +191,10 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     await createAdmin('leaver', 'admin', NEW_PASSWORD);
     const c = client();
     await c.login('leaver', NEW_PASSWORD);
-    await server.ctx.models.Administrator.update({ disabled: true }, { where: { username: 'leaver' } });
+    await server.ctx.models.Administrator.update(
+      { disabled: true },
+      { where: { username: 'leaver' } },
+    );
     expect((await c.get('/api/auth/me')).status).toBe(401);
     expect((await client().login('leaver', NEW_PASSWORD)).status).toBe(401);
   });

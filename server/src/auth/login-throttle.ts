@@ -21,9 +21,7 @@ export const LOGIN_LIMITS: readonly Limit[] = [
 const KEEP_MS = 3_600_000;
 
 export class LoginThrottle {
-  constructor(
-    private readonly deps: { models: Models; clock: Clock; limits?: readonly Limit[] },
-  ) {}
+  constructor(private readonly deps: { models: Models; clock: Clock; limits?: readonly Limit[] }) {}
 
   private get limits() {
     return this.deps.limits ?? LOGIN_LIMITS;
@@ -37,11 +35,15 @@ export class LoginThrottle {
       const key = limit.scope === 'user' ? username : ip;
       const since = new Date(now - limit.windowMs);
       const rows = await this.deps.models.LoginFailure.findAll({
-        attributes: [[fn('COUNT', col('id')), 'n'], [fn('MIN', col('at')), 'oldest']],
+        attributes: [
+          [fn('COUNT', col('id')), 'n'],
+          [fn('MIN', col('at')), 'oldest'],
+        ],
         where: { scope: limit.scope, key, at: { [Op.gt]: since } },
         raw: true,
       });
-      const row = rows[0] as unknown as { n: number | string; oldest: Date | string | null } | undefined;
+      const row = rows[0] as unknown as
+        { n: number | string; oldest: Date | string | null } | undefined;
       if (row && Number(row.n) >= limit.max && row.oldest) {
         const oldest = new Date(row.oldest).getTime();
         wait = Math.max(wait, Math.ceil((oldest + limit.windowMs - now) / 1000));

@@ -29,16 +29,26 @@ function cookieOptions(req: Request, maxAgeS: number) {
 export function setSessionCookie(req: Request, res: Response, token: string): void {
   res.append(
     'Set-Cookie',
-    stringifySetCookie({ name: SESSION_COOKIE, value: token, ...cookieOptions(req, ABSOLUTE_TIMEOUT_MS / 1000) }),
+    stringifySetCookie({
+      name: SESSION_COOKIE,
+      value: token,
+      ...cookieOptions(req, ABSOLUTE_TIMEOUT_MS / 1000),
+    }),
   );
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: '', ...cookieOptions(req, 0) }));
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({ name: SESSION_COOKIE, value: '', ...cookieOptions(req, 0) }),
+  );
 }
 
 export function setCsrfCookie(req: Request, res: Response, nonce: string): void {
-  res.append('Set-Cookie', stringifySetCookie({ name: CSRF_COOKIE, value: nonce, ...cookieOptions(req, 24 * 3600) }));
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({ name: CSRF_COOKIE, value: nonce, ...cookieOptions(req, 24 * 3600) }),
+  );
 }
 
 /** Resolves the session cookie, if any, into req.auth. */

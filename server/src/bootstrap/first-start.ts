@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { AuditLog } from '../audit/audit.js';
 import { migrate, withSchemaLock } from '../db/migrate.js';
-import { RuntimeSettings, SettingKey } from '../settings/runtime-settings.js';
+import { SettingKey, type RuntimeSettings } from '../settings/runtime-settings.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { INITIAL_PASSWORD_FILE, writeSecretFile } from '../auth/accounts.js';
 

@@ -67,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const message = err instanceof ConfigError ? `invalid configuration: ${err.message}` : String(err);
+    const message =
+      err instanceof ConfigError ? `invalid configuration: ${err.message}` : String(err);
     process.stderr.write(`svc-admin: ${message}\n`);
     process.exit(err instanceof ConfigError ? 2 : 1);
   },

@@ -160,8 +160,7 @@ export const VARS = {
       name: 'PANEL_URL',
       type: 'URL',
       default: 'empty',
-      purpose:
-        'Default panel (display) address; seeds the saved panel route on first start only',
+      purpose: 'Default panel (display) address; seeds the saved panel route on first start only',
     },
     optionalHttpUrl,
     'must be an http:// or https:// URL',
@@ -279,7 +278,10 @@ export function loadConfig(env: Env = process.env): Config {
   for (const [name, spec] of Object.entries(VARS)) v[name] = spec.parse(env[name]);
   const p = v as Parsed;
 
-  if (p.ADMIN_INITIAL_PASSWORD !== undefined && p.ADMIN_INITIAL_PASSWORD.length < PASSWORD_MIN_LENGTH) {
+  if (
+    p.ADMIN_INITIAL_PASSWORD !== undefined &&
+    p.ADMIN_INITIAL_PASSWORD.length < PASSWORD_MIN_LENGTH
+  ) {
     throw new ConfigError(
       'ADMIN_INITIAL_PASSWORD',
       `must be at least ${PASSWORD_MIN_LENGTH} characters`,
@@ -324,7 +326,9 @@ export function renderConfigTable(): string {
   const rows = Object.values(VARS).map(
     (s: VarSpec<unknown>) => `| \`${s.name}\` | ${s.type} | ${s.default} | ${s.purpose} |`,
   );
-  return ['| Variable | Type / unit | Default | Purpose |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| Variable | Type / unit | Default | Purpose |', '|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
 export { ConfigError };

@@ -109,7 +109,8 @@ export function host(spec: Spec<string>): VarSpec<string> {
     spec,
     '',
     'must be a host name or IP address without scheme or port',
-    /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/,
+    // Labels may carry `_`: compose service names such as svc_db are host names there.
+    /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})?)*|\[?[0-9A-Fa-f:.]+\]?)$/,
   );
 }
 

@@ -31,10 +31,7 @@ export const col = {
 };
 
 /** createTable with the options every table shares (utf8mb4 on MySQL). */
-export function createTable(
-  name: string,
-  attributes: ModelAttributes,
-): Migration['up'] {
+export function createTable(name: string, attributes: ModelAttributes): Migration['up'] {
   return ({ qi }) =>
     qi.createTable(name, attributes, { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' });
 }
@@ -52,6 +49,22 @@ export function addIndex(
   return {
     up: ({ qi }) => qi.addIndex(table, fields, { name, unique }),
     down: ({ qi }) => qi.removeIndex(table, name),
+  };
+}
+
+/**
+ * An index on a foreign-key column. MySQL creates one with the constraint (and then refuses to
+ * drop ours, which it would adopt); SQLite does not, so only SQLite gets it.
+ */
+export function addForeignKeyIndex(
+  table: string,
+  name: string,
+  field: string,
+): Pick<Migration, 'up' | 'down'> {
+  const index = addIndex(table, name, [field]);
+  return {
+    up: (ctx) => (ctx.dialect === 'sqlite' ? index.up(ctx) : Promise.resolve()),
+    down: (ctx) => (ctx.dialect === 'sqlite' ? index.down(ctx) : Promise.resolve()),
   };
 }
 

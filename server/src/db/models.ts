@@ -9,16 +9,20 @@ import {
 } from 'sequelize';
 import type { AdminRole } from '@svc/shared';
 
-export interface OrganizationRow
-  extends Model<InferAttributes<OrganizationRow>, InferCreationAttributes<OrganizationRow>> {
+export interface OrganizationRow extends Model<
+  InferAttributes<OrganizationRow>,
+  InferCreationAttributes<OrganizationRow>
+> {
   id: string;
   name: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export interface AdministratorRow
-  extends Model<InferAttributes<AdministratorRow>, InferCreationAttributes<AdministratorRow>> {
+export interface AdministratorRow extends Model<
+  InferAttributes<AdministratorRow>,
+  InferCreationAttributes<AdministratorRow>
+> {
   id: string;
   organizationId: string;
   username: string;
@@ -33,8 +37,10 @@ export interface AdministratorRow
   updatedAt: Date;
 }
 
-export interface SessionRow
-  extends Model<InferAttributes<SessionRow>, InferCreationAttributes<SessionRow>> {
+export interface SessionRow extends Model<
+  InferAttributes<SessionRow>,
+  InferCreationAttributes<SessionRow>
+> {
   id: string;
   administratorId: string;
   createdAt: Date;
@@ -44,15 +50,19 @@ export interface SessionRow
   userAgent: string | null;
 }
 
-export interface RuntimeSettingRow
-  extends Model<InferAttributes<RuntimeSettingRow>, InferCreationAttributes<RuntimeSettingRow>> {
+export interface RuntimeSettingRow extends Model<
+  InferAttributes<RuntimeSettingRow>,
+  InferCreationAttributes<RuntimeSettingRow>
+> {
   key: string;
   value: string;
   updatedAt: Date;
 }
 
-export interface AuditRow
-  extends Model<InferAttributes<AuditRow>, InferCreationAttributes<AuditRow>> {
+export interface AuditRow extends Model<
+  InferAttributes<AuditRow>,
+  InferCreationAttributes<AuditRow>
+> {
   id: CreationOptional<string>;
   at: Date;
   organizationId: string | null;
@@ -66,8 +76,10 @@ export interface AuditRow
   summary: string;
 }
 
-export interface LoginFailureRow
-  extends Model<InferAttributes<LoginFailureRow>, InferCreationAttributes<LoginFailureRow>> {
+export interface LoginFailureRow extends Model<
+  InferAttributes<LoginFailureRow>,
+  InferCreationAttributes<LoginFailureRow>
+> {
   id: CreationOptional<string>;
   scope: 'user' | 'ip';
   key: string;
@@ -131,7 +143,11 @@ export function defineModels(sequelize: Sequelize): Models {
   );
   const RuntimeSetting = sequelize.define<RuntimeSettingRow>(
     'runtime_settings',
-    { key: { ...str(64), primaryKey: true }, value: { type: DataTypes.TEXT, allowNull: false }, updatedAt: time() },
+    {
+      key: { ...str(64), primaryKey: true },
+      value: { type: DataTypes.TEXT, allowNull: false },
+      updatedAt: time(),
+    },
     opts,
   );
   const Audit = sequelize.define<AuditRow>(

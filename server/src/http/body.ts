@@ -16,7 +16,9 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 export function jsonBody(limit: string): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
     if (STATE_CHANGING.has(req.method) && hasBody(req) && !req.is('application/json')) {
-      next(new HttpError(415, ErrorCode.unsupportedMediaType, 'Send the body as application/json.'));
+      next(
+        new HttpError(415, ErrorCode.unsupportedMediaType, 'Send the body as application/json.'),
+      );
       return;
     }
     next();

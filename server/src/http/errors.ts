@@ -18,7 +18,11 @@ export class HttpError extends Error {
 
   body(): ErrorBody {
     return {
-      error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) },
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields && { fields: this.fields }),
+      },
     };
   }
 }
@@ -26,8 +30,7 @@ export class HttpError extends Error {
 export const httpErrors = {
   invalidInput: (fields: Record<string, string>, message = 'The request is not valid.') =>
     new HttpError(400, ErrorCode.invalidInput, message, fields),
-  unauthorized: (message = 'Sign in first.') =>
-    new HttpError(401, ErrorCode.unauthorized, message),
+  unauthorized: (message = 'Sign in first.') => new HttpError(401, ErrorCode.unauthorized, message),
   forbidden: (message = 'You are not allowed to do this.') =>
     new HttpError(403, ErrorCode.forbidden, message),
   notFound: (message = 'Not found.') => new HttpError(404, ErrorCode.notFound, message),
@@ -83,15 +86,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } else if (err instanceof ConnectionError || err instanceof TimeoutError) {
       httpError = httpErrors.databaseUnavailable();
       logger.warn({ reqId: req.id, err: { name: err.name } }, 'database unavailable');
-    } else if (typeof err === 'object' && err !== null && fromBodyParser(err as BodyParserError)) {
-      httpError = fromBodyParser(err as BodyParserError)!;
+    } else if (typeof err === 'object' && err !== null && fromBodyParser(err)) {
+      httpError = fromBodyParser(err)!;
     } else {
       const name = err instanceof BaseError ? err.name : 'unexpected';
       logger.error({ reqId: req.id, err, kind: name }, 'request failed');
       httpError = new HttpError(
         500,
         ErrorCode.internal,
-        `Something went wrong on the server (request ${String(req.id)}).`,
+        `Something went wrong on the server (request ${typeof req.id === 'string' ? req.id : '-'}).`,
       );
     }
     if (res.headersSent) {

@@ -46,7 +46,10 @@ export class JobRegistry {
 
   status(): Record<string, JobStatus> {
     return Object.fromEntries(
-      this.jobs.map((j) => [j.job.name, j.enabled ? (j.running ? 'running' : 'stopped') : 'disabled']),
+      this.jobs.map((j) => [
+        j.job.name,
+        j.enabled ? (j.running ? 'running' : 'stopped') : 'disabled',
+      ]),
     );
   }
 }

@@ -69,7 +69,11 @@ export class TestClient {
     return this.request('GET', path, { headers });
   }
 
-  post(path: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}) {
+  post(
+    path: string,
+    body?: unknown,
+    opts: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ) {
     return this.request('POST', path, { body, csrf: opts.csrf ?? true, headers: opts.headers });
   }
 

@@ -1,4 +1,12 @@
-import { DataTypes, addIndex, col, createTable, dropTable, type Migration } from '../migration.js';
+import {
+  DataTypes,
+  addForeignKeyIndex,
+  addIndex,
+  col,
+  createTable,
+  dropTable,
+  type Migration,
+} from '../migration.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Later features append their
@@ -85,7 +93,7 @@ export const migrations: Migration[] = [
   },
   {
     name: '0007-index-sessions-administrator',
-    ...addIndex('sessions', 'sessions_administrator_id', ['administrator_id']),
+    ...addForeignKeyIndex('sessions', 'sessions_administrator_id', 'administrator_id'),
   },
   {
     name: '0008-index-audit-log-time',
@@ -97,6 +105,6 @@ export const migrations: Migration[] = [
   },
   {
     name: '0010-index-administrators-organization',
-    ...addIndex('administrators', 'administrators_organization_id', ['organization_id']),
+    ...addForeignKeyIndex('administrators', 'administrators_organization_id', 'organization_id'),
   },
 ];

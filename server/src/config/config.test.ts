@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { loadConfig, renderConfigTable, VARS, ConfigError } from './config.js';
+
+describe('configuration', () => {
+  test('defaults are the seed’s', () => {
+    const c = loadConfig({});
+    expect(c.http).toEqual({ host: '0.0.0.0', port: 8000 });
+    expect(c.webPort).toBe(80);
+    expect(c.db).toEqual({
+      dialect: 'sqlite',
+      storage: expect.stringMatching(/data\/svc\.sqlite$/),
+    });
+    expect(c.discovery).toEqual({
+      enabled: true,
+      host: '',
+      httpBaseUrl: '',
+      port: 20785,
+      timeoutS: 45,
+    });
+    expect(c.push).toEqual({ enabled: true, intervalS: 5 });
+    expect(c.heartbeatTimeoutS).toBe(60);
+    expect(c.panelUrl).toBe('');
+    expect(c.adminInitialPassword).toBeUndefined();
+  });
+
+  test('DB_HOST switches to MySQL; DB_PASSWORD falls back to DB_ROOT_PASSWORD', () => {
+    const c = loadConfig({ DB_HOST: 'svc_db', DB_ROOT_PASSWORD: 'root-secret-value' });
+    expect(c.db).toEqual({
+      dialect: 'mysql',
+      host: 'svc_db',
+      port: 3306,
+      database: 'face_tp',
+      user: 'root',
+      password: 'root-secret-value',
+    });
+    const d = loadConfig({
+      DB_HOST: 'db',
+      DB_PASSWORD: 'app',
+      DB_ROOT_PASSWORD: 'root',
+      DB_DATABASE: 'x_1',
+    });
+    expect(d.db).toMatchObject({ password: 'app', database: 'x_1' });
+  });
+
+  test.each([
+    ['WEB_PORT', '0'],
+    ['DB_PORT', '70000'],
+    ['HTTP_PORT', '80a'],
+    ['DB_DATABASE', 'face-tp; drop'],
+    ['DISCOVERY_HOST', 'http://10.0.0.1'],
+    ['DISCOVERY_PORT', ''.padEnd(6, '9')],
+    ['SVC_PUSH_INTERVAL', '0'],
+    ['HEARTBEAT_TIMEOUT', '1.5'],
+    ['SVC_DISCOVERY_WORKER', '2'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUSTED_PROXIES', 'everyone'],
+  ])('%s=%j is refused with the variable named', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+
+  test('secrets are never echoed in an error', () => {
+    try {
+      loadConfig({ ADMIN_INITIAL_PASSWORD: 'tiny' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect((err as Error).message).not.toContain('tiny');
+    }
+  });
+
+  test('the README’s configuration table is the table the code validates against', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('<!-- config-table:start -->');
+    const end = readme.indexOf('<!-- config-table:end -->');
+    expect(start).toBeGreaterThan(0);
+    const table = readme.slice(start + '<!-- config-table:start -->'.length, end).trim();
+    expect(table).toBe(renderConfigTable());
+    // Every parameter of the seed's table is there (IMAGE_ARCHIVE belongs to the deploy scripts).
+    for (const name of [
+      'DB_ROOT_PASSWORD',
+      'DB_DATABASE',
+      'WEB_PORT',
+      'DB_PORT',
+      'DISCOVERY_HOST',
+      'DISCOVERY_HTTP_BASE_URL',
+      'DISCOVERY_PORT',
+      'DISCOVERY_TIMEOUT',
+      'SVC_PUSH_WORKER',
+      'SVC_PUSH_INTERVAL',
+      'SVC_DISCOVERY_WORKER',
+      'PANEL_URL',
+      'HEARTBEAT_TIMEOUT',
+    ]) {
+      expect(Object.keys(VARS)).toContain(name);
+    }
+  });
+});
