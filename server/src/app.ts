@@ -10,20 +10,26 @@ import { authRouter } from './auth/routes.js';
 import { loadSession, requireCsrf } from './auth/middleware.js';
 import { organizationsRouter } from './organizations/routes.js';
 import { auditRouter } from './audit/routes.js';
+import { discoveryRouter, terminalRouter } from './discovery/routes.js';
+import { panelRouter } from './panel/routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/**
- * Routers mounted behind the session loader and the CSRF check. A router added here is
- * automatically an administrator API; device and terminal routers (bearer credentials)
- * are mounted separately, before the session layer.
- */
 export type MountedRouter = { path: string; router: (ctx: AppContext) => express.Router };
 
-export const adminRouters: MountedRouter[] = [
+/**
+ * Routers behind the session loader and the CSRF check (state changes that carry the session
+ * cookie). Each states who may use it in its own first middleware.
+ */
+export const sessionRouters: MountedRouter[] = [
   { path: '/api/organizations', router: organizationsRouter },
   { path: '/api/audit', router: auditRouter },
+  { path: '/api/discovery', router: discoveryRouter },
+  { path: '/api/panel', router: panelRouter },
 ];
+
+/** Routers authenticated by a bearer credential (terminals, devices): no session, no CSRF. */
+export const bearerRouters: MountedRouter[] = [{ path: '/api/terminal', router: terminalRouter }];
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -69,9 +75,10 @@ export function createApp(ctx: AppContext): Express {
     next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };
   app.use('/api', whenReady);
+  for (const { path, router } of bearerRouters) app.use(path, router(ctx));
   app.use('/api', loadSession(ctx));
   app.use('/api/auth', authRouter(ctx));
-  for (const { path, router } of adminRouters) {
+  for (const { path, router } of sessionRouters) {
     app.use(path, requireCsrf(ctx), router(ctx));
   }
 

@@ -10,6 +10,10 @@ import type { SessionService } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import type { Accounts } from './auth/accounts.js';
 import type { CsrfTokens } from './auth/csrf.js';
+import type { HostInfo } from './discovery/address.js';
+import type { NodeStore } from './discovery/node-store.js';
+import type { TerminalClient } from './discovery/terminal-client.js';
+import type { DiscoveryWorker } from './discovery/worker.js';
 
 /**
  * The named dependencies every route and job receives. Infrastructure sits behind these
@@ -29,6 +33,13 @@ export interface AppContext {
   accounts: Accounts;
   /** Available once the database is ready (the secret lives in runtime settings). */
   csrf(): CsrfTokens;
+  discovery: {
+    store: NodeStore;
+    client: TerminalClient;
+    host: HostInfo;
+    /** Absent when SVC_DISCOVERY_WORKER=0. */
+    worker?: DiscoveryWorker;
+  };
   /** Conditions an operator should fix, shown in the heartbeat. */
   warnings: string[];
   startedAt: Date;

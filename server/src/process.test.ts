@@ -33,7 +33,10 @@ describe('svc_server process', () => {
   }
 
   test('fresh start: heartbeat state 1 quickly, a 0600 password file, SIGTERM shuts down in order', async () => {
-    const { proc, url, env } = await boot();
+    const { proc, url, env } = await boot({
+      SVC_DISCOVERY_WORKER: '1',
+      DISCOVERY_PORT: String(await freePort()),
+    });
     const started = Date.now();
     const hb = await waitForHeartbeat(url, 60_000);
     expect(hb.state).toBe(1);
@@ -68,7 +71,7 @@ describe('svc_server process', () => {
       .split('\n')
       .filter((l) => l.includes('shutdown step done'))
       .map((l) => (JSON.parse(l) as { step: string }).step);
-    expect(steps).toEqual(['http', 'jobs', 'database']);
+    expect(steps).toEqual(['http', 'jobs', 'udp', 'database']);
   }, 90_000);
 
   test('the operator command unlocks an account locked by failed sign-ins', async () => {

@@ -21,6 +21,11 @@ import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
 import { Phase, Shutdown } from './lifecycle.js';
 import { createApp } from './app.js';
 import { VERSION } from './version.js';
+import { addressWarnings, realHost, type HostInfo } from './discovery/address.js';
+import { NodeStore } from './discovery/node-store.js';
+import { createTerminalClient, type TerminalClient } from './discovery/terminal-client.js';
+import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
+import { DiscoveryWorker } from './discovery/worker.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -33,10 +38,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Infrastructure a test may replace; production uses the real ones. */
+export interface Infrastructure {
+  host?: HostInfo;
+  terminalClient?: TerminalClient;
+  createTransport?: () => UdpTransport;
+  discoveryFlushEveryMs?: number;
+}
+
 export interface StartOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  infra?: Infrastructure;
 }
 
 export interface BuiltContext {
@@ -46,7 +60,12 @@ export interface BuiltContext {
 }
 
 /** Builds the context around the configuration. Nothing touches the database yet. */
-export function buildContext(config: Config, logger: Logger, clock: Clock): BuiltContext {
+export function buildContext(
+  config: Config,
+  logger: Logger,
+  clock: Clock,
+  infra: Infrastructure = {},
+): BuiltContext {
   const db = createDatabase(config.db, logger);
   const models = defineModels(db.sequelize);
   const audit = new AuditLog({ models, clock });
@@ -79,6 +98,11 @@ export function buildContext(config: Config, logger: Logger, clock: Clock): Buil
       if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
       return csrf;
     },
+    discovery: {
+      store: new NodeStore({ sequelize: db.sequelize, models, clock }),
+      client: infra.terminalClient ?? createTerminalClient(),
+      host: infra.host ?? realHost,
+    },
     warnings: [],
     startedAt: new Date(),
     version: VERSION,
@@ -95,6 +119,25 @@ export function buildContext(config: Config, logger: Logger, clock: Clock): Buil
       },
     }),
   );
+  if (config.discovery.enabled) {
+    const worker = new DiscoveryWorker({
+      config: { ...config.discovery, webPort: config.webPort },
+      clock,
+      logger,
+      store: ctx.discovery.store,
+      host: ctx.discovery.host,
+      createTransport: infra.createTransport ?? createUdpTransport,
+      flushEveryMs: infra.discoveryFlushEveryMs,
+    });
+    ctx.discovery.worker = worker;
+    ctx.jobs.register(worker);
+  }
+  ctx.warnings.push(
+    ...addressWarnings({ ...config.discovery, webPort: config.webPort }).map((w) => {
+      logger.warn(w);
+      return w;
+    }),
+  );
   const loadSecrets = async () => {
     const secret = await settings.get(SettingKey.csrfSecret, z.string());
     if (!secret) throw new Error('CSRF secret missing from runtime settings');
@@ -106,7 +149,7 @@ export function buildContext(config: Config, logger: Logger, clock: Clock): Buil
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const { config, logger } = opts;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const { ctx, loadSecrets } = buildContext(config, logger, opts.clock ?? systemClock);
+  const { ctx, loadSecrets } = buildContext(config, logger, opts.clock ?? systemClock, opts.infra);
   if (config.db.dialect === 'mysql' && config.db.password === '') {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
@@ -130,6 +173,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const shutdown = new Shutdown(logger);
   shutdown.add(Phase.stopAccepting, 'http', () => closeHttp(http));
   shutdown.add(Phase.stopWorkers, 'jobs', () => ctx.jobs.stopAll());
+  shutdown.add(Phase.closeSockets, 'udp', async () => {
+    await ctx.discovery.worker?.closeSocket();
+  });
   shutdown.add(Phase.closeDatabase, 'database', async () => {
     connecting.abort();
     await ctx.db.close();

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
         [
           'administrators',
           'audit_log',
+          'discovered_nodes',
           'login_failures',
           'organizations',
           'runtime_settings',

@@ -86,6 +86,25 @@ export interface LoginFailureRow extends Model<
   at: Date;
 }
 
+export interface DiscoveredNodeRow extends Model<
+  InferAttributes<DiscoveredNodeRow>,
+  InferCreationAttributes<DiscoveredNodeRow>
+> {
+  id: string;
+  kind: 'enrollment' | 'display';
+  name: string;
+  model: string;
+  version: string;
+  address: string;
+  port: number;
+  central: string;
+  lastSeen: Date;
+  lastCheckin: CreationOptional<Date | null>;
+  tokenHash: CreationOptional<string | null>;
+  tokenIssuedAt: CreationOptional<Date | null>;
+  createdAt: Date;
+}
+
 export interface Models {
   Organization: ModelStatic<OrganizationRow>;
   Administrator: ModelStatic<AdministratorRow>;
@@ -93,6 +112,7 @@ export interface Models {
   RuntimeSetting: ModelStatic<RuntimeSettingRow>;
   Audit: ModelStatic<AuditRow>;
   LoginFailure: ModelStatic<LoginFailureRow>;
+  DiscoveredNode: ModelStatic<DiscoveredNodeRow>;
 }
 
 const time = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
@@ -177,5 +197,32 @@ export function defineModels(sequelize: Sequelize): Models {
     },
     opts,
   );
-  return { Organization, Administrator, Session, RuntimeSetting, Audit, LoginFailure };
+  const DiscoveredNode = sequelize.define<DiscoveredNodeRow>(
+    'discovered_nodes',
+    {
+      id: { ...str(64), primaryKey: true },
+      kind: { type: DataTypes.STRING(16), allowNull: false },
+      name: str(64),
+      model: str(64),
+      version: str(64),
+      address: str(64),
+      port: { type: DataTypes.INTEGER, allowNull: false },
+      central: str(2048),
+      lastSeen: time(),
+      lastCheckin: time(true),
+      tokenHash: str(64, true),
+      tokenIssuedAt: time(true),
+      createdAt: time(),
+    },
+    opts,
+  );
+  return {
+    Organization,
+    Administrator,
+    Session,
+    RuntimeSetting,
+    Audit,
+    LoginFailure,
+    DiscoveredNode,
+  };
 }

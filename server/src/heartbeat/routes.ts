@@ -32,6 +32,7 @@ export function heartbeatRouter(ctx: AppContext): Router {
       },
       workers: ctx.jobs.status(),
       warnings: ctx.warnings,
+      discovery: ctx.discovery.worker?.info() ?? { enabled: false },
     };
     res.setHeader('Cache-Control', 'no-store');
     res.status(up ? 200 : 503).json(body);

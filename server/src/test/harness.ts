@@ -3,6 +3,7 @@ import { loadConfig, type Config, type DbConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
 import { startServer, type RunningServer } from '../server.js';
 import type { Clock } from '../clock.js';
+import type { Infrastructure } from '../server.js';
 
 export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-horse-battery`;
 
@@ -32,6 +33,7 @@ export async function startTestServer(opts: {
   env?: Record<string, string>;
   clock?: Clock;
   waitReady?: boolean;
+  infra?: Infrastructure;
 }): Promise<TestServer> {
   const base = loadConfig({
     ADMIN_INITIAL_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -47,7 +49,7 @@ export async function startTestServer(opts: {
   };
   const logs = new LogSink();
   const logger = createLogger('debug', logs);
-  const server = await startServer({ config, logger, clock: opts.clock });
+  const server = await startServer({ config, logger, clock: opts.clock, infra: opts.infra });
   if (opts.waitReady !== false) await server.ready;
   return { ...server, logs, config };
 }

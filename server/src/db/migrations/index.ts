@@ -107,4 +107,32 @@ export const migrations: Migration[] = [
     name: '0010-index-administrators-organization',
     ...addForeignKeyIndex('administrators', 'administrators_organization_id', 'organization_id'),
   },
+  {
+    name: '0011-create-discovered-nodes',
+    up: createTable('discovered_nodes', {
+      id: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
+      kind: { type: DataTypes.STRING(16), allowNull: false },
+      name: { type: DataTypes.STRING(64), allowNull: false, defaultValue: '' },
+      model: { type: DataTypes.STRING(64), allowNull: false, defaultValue: '' },
+      version: { type: DataTypes.STRING(64), allowNull: false, defaultValue: '' },
+      address: { type: DataTypes.STRING(64), allowNull: false },
+      port: { type: DataTypes.INTEGER, allowNull: false },
+      central: { type: DataTypes.STRING(2048), allowNull: false, defaultValue: '' },
+      last_seen: col.time(),
+      last_checkin: col.time(true),
+      // SHA-256 of the terminal's current token; a new push replaces (revokes) the old one.
+      token_hash: { type: DataTypes.STRING(64), allowNull: true },
+      token_issued_at: col.time(true),
+      created_at: col.time(),
+    }),
+    down: dropTable('discovered_nodes'),
+  },
+  {
+    name: '0012-index-discovered-nodes-last-seen',
+    ...addIndex('discovered_nodes', 'discovered_nodes_last_seen', ['last_seen']),
+  },
+  {
+    name: '0013-index-discovered-nodes-token',
+    ...addIndex('discovered_nodes', 'discovered_nodes_token_hash', ['token_hash'], true),
+  },
 ];

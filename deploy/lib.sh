@@ -1,0 +1,354 @@
+# shellcheck shell=bash
+# Shared functions for deploy/load-and-start.sh, deploy/start.sh and deploy/status.sh.
+# Sourced, never run. Every parameter is read from the environment (deploy/example.env lists
+# them); nothing is written to disk, and DB_ROOT_PASSWORD is never printed or put on a command
+# line: compose reads it from the environment it inherits.
+
+# Tracing (bash -x) would print DB_ROOT_PASSWORD wherever it is expanded.
+set +x
+
+# ---- layout ---------------------------------------------------------------------------------
+# The package directory is the parent of deploy/. In the repository that is the repository
+# root; in a release package it is the unpacked package:
+#   <package>/compose.yaml
+#   <package>/svc-images.tar.gz      (default IMAGE_ARCHIVE)
+#   <package>/deploy/*.sh
+SVC_DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+SVC_PKG_DIR=$(cd "$SVC_DEPLOY_DIR/.." && pwd -P)
+SVC_COMPOSE_FILE="$SVC_PKG_DIR/compose.yaml"
+SVC_PROJECT=svc
+# shellcheck disable=SC2034 # used by status.sh
+SVC_SERVICES=(svc_db svc_server svc_web)
+SVC_VOLUMES=(svc_db_data svc_server_data)
+
+# Defaults equal to compose.yaml's; used for checks and URLs only, never exported.
+WEB_PORT=${WEB_PORT:-80}
+DB_PORT=${DB_PORT:-3306}
+DISCOVERY_PORT=${DISCOVERY_PORT:-20785}
+
+# Bounded waits: tries x interval seconds.
+SVC_POLL_INTERVAL=${SVC_POLL_INTERVAL:-3}
+SVC_DB_WAIT_TRIES=${SVC_DB_WAIT_TRIES:-60}
+SVC_HEARTBEAT_TRIES=${SVC_HEARTBEAT_TRIES:-20}
+# status.sh: more restarts than this is "repeated restarts".
+SVC_MAX_RESTARTS=${SVC_MAX_RESTARTS:-1}
+SVC_LOG_TAIL=${SVC_LOG_TAIL:-30}
+
+# ---- messages -------------------------------------------------------------------------------
+info() { printf '%s\n' "$*"; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+error() { printf 'ERROR: %s\n' "$*" >&2; }
+die() {
+  error "$@"
+  exit 1
+}
+
+# Copies stdin to stdout with the secrets of this environment replaced, in case a log line
+# ever carries one. Done in bash so the value never becomes a process argument.
+redact() {
+  local line
+  while IFS= read -r line || [[ -n $line ]]; do
+    if [[ -n ${DB_ROOT_PASSWORD:-} ]]; then line=${line//"$DB_ROOT_PASSWORD"/[redacted]}; fi
+    if [[ -n ${ADMIN_INITIAL_PASSWORD:-} ]]; then line=${line//"$ADMIN_INITIAL_PASSWORD"/[redacted]}; fi
+    printf '%s\n' "$line"
+  done
+}
+
+# ---- compose --------------------------------------------------------------------------------
+compose() {
+  docker compose -p "$SVC_PROJECT" -f "$SVC_COMPOSE_FILE" "$@"
+}
+
+# compose interpolates the whole file for every command, ps and logs included, and stops on the
+# required DB_ROOT_PASSWORD. Read-only commands never create or change a container, so for them
+# a stand-in is enough when the operator has not exported the real value.
+SVC_READ_ONLY_STAND_IN="not-used-by-read-only-commands"
+allow_read_only_compose() {
+  if [[ -z ${DB_ROOT_PASSWORD:-} ]]; then
+    DB_ROOT_PASSWORD=$SVC_READ_ONLY_STAND_IN
+    export DB_ROOT_PASSWORD
+  fi
+}
+
+show_logs() { # service
+  info "---- last $SVC_LOG_TAIL log lines of $1 ----"
+  compose logs --no-color --tail "$SVC_LOG_TAIL" "$1" 2>&1 | redact || true
+  info "---- end of $1 log ----"
+}
+
+# Prints "<status> <restart count> <health>" of a container id; health is "none" without a
+# healthcheck.
+container_state() {
+  docker inspect --format \
+    '{{.State.Status}} {{.RestartCount}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' \
+    "$1"
+}
+
+# ---- checks ---------------------------------------------------------------------------------
+require_db_password() {
+  if [[ -z ${DB_ROOT_PASSWORD:-} ]]; then
+    die "DB_ROOT_PASSWORD is not set. Export it in this shell first, without echoing it, e.g.
+         read -rs DB_ROOT_PASSWORD && export DB_ROOT_PASSWORD
+       If the svc_db_data volume already exists, it must be the password that volume was
+       initialized with. It is never stored in a file by these scripts."
+  fi
+}
+
+check_port_value() { # name value
+  if [[ ! $2 =~ ^[0-9]{1,5}$ ]] || ((10#$2 < 1 || 10#$2 > 65535)); then
+    die "$1 must be a port number (1-65535), got '$2'"
+  fi
+}
+
+check_parameters() {
+  check_port_value WEB_PORT "$WEB_PORT"
+  check_port_value DB_PORT "$DB_PORT"
+  check_port_value DISCOVERY_PORT "$DISCOVERY_PORT"
+  [[ -f $SVC_COMPOSE_FILE ]] || die "compose.yaml not found at $SVC_COMPOSE_FILE (the scripts expect it in the package directory $SVC_PKG_DIR)"
+}
+
+check_tools() {
+  command -v docker >/dev/null 2>&1 ||
+    die "container engine client 'docker' not found: install Docker Engine with the Compose v2 plugin"
+  docker info --format '{{.ServerVersion}}' >/dev/null 2>&1 ||
+    die "cannot reach the container engine ('docker info' failed): is the daemon running, and may this user use it (root or the docker group)?"
+  local version major
+  if ! version=$(docker compose version --short 2>/dev/null) || [[ -z $version ]]; then
+    if command -v docker-compose >/dev/null 2>&1; then
+      die "'docker compose' (Compose v2) not found; only the old docker-compose v1 is installed, which these scripts do not use. Install the Compose v2 plugin (docker-compose-plugin)."
+    fi
+    die "'docker compose' (Compose v2) not found: install the Compose v2 plugin (docker-compose-plugin)"
+  fi
+  version=${version#v}
+  major=${version%%.*}
+  if [[ ! $major =~ ^[0-9]+$ ]] || ((major < 2)); then
+    die "Compose v2 or later is required, 'docker compose version' says $version"
+  fi
+  command -v curl >/dev/null 2>&1 || die "HTTP client 'curl' not found: it is needed for the heartbeat check"
+  info "container engine reachable; compose $version"
+}
+
+# ---- discovery address ----------------------------------------------------------------------
+# Host interfaces that terminals might reach: global IPv4 addresses, less the bridges and veths
+# of container engines and hypervisors. Prints "<interface> <address>" lines.
+lan_addresses() {
+  command -v ip >/dev/null 2>&1 || return 0
+  ip -o -4 addr show scope global 2>/dev/null |
+    awk '{ sub(/@.*/, "", $2); split($4, a, "/"); print $2, a[1] }' |
+    grep -Ev '^(docker[0-9]*|br-[0-9a-f]+|veth[^ ]*|virbr[0-9]*|cni[0-9]*|flannel[^ ]*|cali[^ ]*|podman[0-9]*|lxcbr[0-9]*|lxdbr[0-9]*) ' ||
+    true
+}
+
+# Prints the kind of virtualization this host runs in ("none" on bare metal).
+virtualization() {
+  if command -v systemd-detect-virt >/dev/null 2>&1; then
+    systemd-detect-virt 2>/dev/null || true
+    return 0
+  fi
+  if [[ -e /.dockerenv || -e /run/.containerenv ]]; then
+    echo container
+  elif grep -qw hypervisor /proc/cpuinfo 2>/dev/null; then
+    echo vm
+  else
+    echo none
+  fi
+}
+
+is_loopback_host() {
+  [[ $1 == localhost || $1 == 127.* || $1 == '::1' || $1 == '[::1]' ]]
+}
+
+# DISCOVERY_HTTP_BASE_URL is advertised to terminals as is, so its shape is checked:
+# http://<host>[:<web_port>], nothing after the authority but an optional "/".
+check_base_url() {
+  local url=$1 host port
+  [[ $url =~ ^http://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)(:([0-9]{1,5}))?/?$ ]] ||
+    die "DISCOVERY_HTTP_BASE_URL must look like http://<host>:<web_port> (e.g. http://192.0.2.10:$WEB_PORT), got '$url'"
+  host=${BASH_REMATCH[1]}
+  port=${BASH_REMATCH[4]:-80}
+  if ((10#$port != 10#$WEB_PORT)); then
+    warn "DISCOVERY_HTTP_BASE_URL uses port $port but WEB_PORT is $WEB_PORT: terminals will call $url; make sure that reaches this host's Web port"
+  fi
+  if is_loopback_host "$host"; then
+    warn "DISCOVERY_HTTP_BASE_URL names a loopback host ($host): terminals cannot reach it (single-host tests only)"
+  fi
+}
+
+# Warns (never fails) where the address terminals must use cannot be known safely, and fills
+# DISCOVERY_HOST for the service when the host has exactly one LAN address: inside its
+# container the service sees only the container network, so it cannot find that address itself.
+check_discovery() {
+  local addrs count virt
+  addrs=$(lan_addresses)
+  count=$(printf '%s' "$addrs" | grep -c . || true)
+  virt=$(virtualization)
+
+  if [[ -n ${DISCOVERY_HTTP_BASE_URL:-} ]]; then check_base_url "$DISCOVERY_HTTP_BASE_URL"; fi
+  if [[ -n ${DISCOVERY_HOST:-} ]]; then
+    if is_loopback_host "$DISCOVERY_HOST"; then
+      warn "DISCOVERY_HOST is a loopback address ($DISCOVERY_HOST): terminals cannot reach it (single-host tests only)"
+    elif [[ $count -gt 0 ]] && ! printf '%s\n' "$addrs" | awk '{print $2}' | grep -qxF -- "$DISCOVERY_HOST"; then
+      warn "DISCOVERY_HOST $DISCOVERY_HOST is not an address of this host's interfaces (fine only if a NAT or DNS name maps it here)"
+    fi
+  fi
+  if [[ -n ${DISCOVERY_HOST:-} && -n ${DISCOVERY_HTTP_BASE_URL:-} ]]; then return 0; fi
+
+  local unset_names=()
+  [[ -n ${DISCOVERY_HOST:-} ]] || unset_names+=(DISCOVERY_HOST)
+  [[ -n ${DISCOVERY_HTTP_BASE_URL:-} ]] || unset_names+=(DISCOVERY_HTTP_BASE_URL)
+  if ((count > 1)) || [[ $virt != none ]]; then
+    local where="$count LAN addresses"
+    [[ $virt == none ]] || where+=", inside virtualization '$virt'"
+    warn "${unset_names[*]} not set on a host with $where.
+         Terminals may be told an address they cannot reach. Set them explicitly, e.g.
+           export DISCOVERY_HOST=<address terminals reach>
+           export DISCOVERY_HTTP_BASE_URL=http://<that address>:$WEB_PORT
+         Addresses seen:
+$(printf '%s\n' "$addrs" | sed 's/^/           /')"
+    return 0
+  fi
+  if ((count == 0)); then
+    warn "${unset_names[*]} not set and no LAN address found on this host: set them explicitly so terminals can reach the service"
+    return 0
+  fi
+  if [[ -z ${DISCOVERY_HOST:-} ]]; then
+    DISCOVERY_HOST=$(printf '%s\n' "$addrs" | awk 'NR == 1 {print $2}')
+    export DISCOVERY_HOST
+    info "DISCOVERY_HOST not set: using this host's only LAN address $DISCOVERY_HOST"
+  fi
+}
+
+# ---- ports ----------------------------------------------------------------------------------
+port_listeners() { # tcp|udp port
+  local flag=-Hlnt
+  [[ $1 == udp ]] && flag=-Hlnu
+  ss "$flag" "sport = :$2" 2>/dev/null || true
+}
+
+# The ports must be free before the first start; once svc runs they are its own.
+check_ports_free() {
+  if ! command -v ss >/dev/null 2>&1; then
+    info "NOTE: 'ss' not found: skipping the free-port check (Web $WEB_PORT/tcp, 127.0.0.1:$DB_PORT/tcp, $DISCOVERY_PORT/udp)"
+    return 0
+  fi
+  if [[ -n $(compose ps -q --status running 2>/dev/null) ]]; then
+    info "svc containers are already running: free-port check skipped (it applies before the first start)"
+    return 0
+  fi
+  local busy=0 spec proto port label lines
+  for spec in "tcp $WEB_PORT Web port (WEB_PORT)" \
+    "tcp $DB_PORT database loopback port (DB_PORT)" \
+    "udp $DISCOVERY_PORT discovery port (DISCOVERY_PORT)"; do
+    read -r proto port label <<<"$spec"
+    lines=$(port_listeners "$proto" "$port")
+    if [[ -n $lines ]]; then
+      error "$label $port/$proto is in use:"
+      printf '%s\n' "$lines" | sed 's/^/         /' >&2
+      busy=1
+    fi
+  done
+  ((busy == 0)) || die "free the port(s) above or choose others (WEB_PORT, DB_PORT, DISCOVERY_PORT) before the first start"
+  info "ports free: $WEB_PORT/tcp, $DB_PORT/tcp (loopback), $DISCOVERY_PORT/udp"
+}
+
+# ---- volumes and images ---------------------------------------------------------------------
+# Creates the external data volumes that are missing. Existing ones are used as they are:
+# nothing here removes or clears a volume.
+ensure_volumes() {
+  local v
+  for v in "${SVC_VOLUMES[@]}"; do
+    if docker volume inspect "$v" >/dev/null 2>&1; then
+      info "volume $v exists: kept as it is"
+    else
+      docker volume create --label "svc.volume=$v" "$v" >/dev/null || die "could not create volume $v"
+      info "volume $v created (empty: the service initializes it on first start)"
+    fi
+  done
+}
+
+check_images() {
+  local images img missing=()
+  images=$(compose config --images) || die "compose.yaml could not be read (see the message above)"
+  while IFS= read -r img; do
+    [[ -z $img ]] && continue
+    docker image inspect "$img" >/dev/null 2>&1 || missing+=("$img")
+  done <<<"$images"
+  ((${#missing[@]} == 0)) ||
+    die "image(s) not loaded: ${missing[*]}. Load the release archive with deploy/load-and-start.sh (or, from sources, build with 'docker compose build'). SVC_VERSION selects the tag (now '${SVC_VERSION:-latest}')."
+  info "images present: ${images//$'\n'/ }"
+}
+
+# ---- start ----------------------------------------------------------------------------------
+wait_db_healthy() {
+  local cid state status restarts health i
+  cid=$(compose ps -q svc_db) || true
+  [[ -n $cid ]] || die "svc_db has no container after 'up'"
+  for ((i = 1; i <= SVC_DB_WAIT_TRIES; i++)); do
+    state=$(container_state "$cid") || state="unknown 0 unknown"
+    read -r status restarts health <<<"$state"
+    if [[ $health == healthy ]]; then
+      info "svc_db healthy"
+      return 0
+    fi
+    if [[ $status == exited || $status == dead ]]; then break; fi
+    if ((i < SVC_DB_WAIT_TRIES)); then sleep "$SVC_POLL_INTERVAL"; fi
+  done
+  error "svc_db is not healthy after $SVC_DB_WAIT_TRIES checks ${SVC_POLL_INTERVAL}s apart (state: $status, health: $health, restarts: $restarts)."
+  error "A first start initializes the database and can take a few minutes: raise SVC_DB_WAIT_TRIES if the log shows it still working. With an existing volume, DB_ROOT_PASSWORD must be the one it was created with."
+  show_logs svc_db >&2
+  exit 1
+}
+
+heartbeat_ok() { # body
+  [[ $1 =~ \"state\"[[:space:]]*:[[:space:]]*1([^0-9]|$) ]]
+}
+
+# Tries GET /api/heartbeat through svc_web until it answers state=1, at most `tries` times.
+wait_heartbeat() { # tries
+  local url="http://127.0.0.1:$WEB_PORT/api/heartbeat" out="" i
+  for ((i = 1; i <= $1; i++)); do
+    if out=$(curl -fsS --max-time 5 "$url" 2>&1) && heartbeat_ok "$out"; then
+      info "heartbeat OK ($url): ${out:0:400}"
+      return 0
+    fi
+    if ((i < $1)); then sleep "$SVC_POLL_INTERVAL"; fi
+  done
+  error "no heartbeat with state=1 from $url after $1 tries; last answer: ${out:0:400}"
+  return 1
+}
+
+start_services() {
+  info "starting svc_db"
+  compose up -d --no-build svc_db || die "compose could not start svc_db (see its message above)"
+  wait_db_healthy
+
+  info "starting svc_server and svc_web (compose waits for each to be healthy before the next)"
+  if ! compose up -d --no-build; then
+    error "compose could not bring all services up"
+    compose ps -a >&2 || true
+    show_logs svc_server >&2
+    show_logs svc_web >&2
+    exit 1
+  fi
+
+  if ! wait_heartbeat "$SVC_HEARTBEAT_TRIES"; then
+    compose ps -a >&2 || true
+    show_logs svc_server >&2
+    show_logs svc_web >&2
+    exit 1
+  fi
+  compose ps
+  info ""
+  info "svc is up: http://${DISCOVERY_HOST:-<this host>}:$WEB_PORT/"
+  info "Next: run deploy/status.sh; sign in and change the seeded administrator's password at once."
+  info "On a fresh volume the svc_server log names the 0600 file holding that first password."
+}
+
+# Everything before the start, in order: cheap checks first, so a missing password or tool
+# stops before any call that changes the host.
+preflight() {
+  require_db_password
+  check_parameters
+  check_tools
+  check_discovery
+}

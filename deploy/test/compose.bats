@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# compose.yaml validated by docker-compose v1 'config' (the engine-free validator available
+# here). v1 does not know the top-level 'name:' key (Compose v2 only), so it is stripped first.
+# shellcheck disable=SC2030,SC2031 # each @test runs in its own subshell, by design
+# shellcheck disable=SC2016 # the checks are python expressions, quoted literally
+
+load helpers
+
+setup() {
+  command -v docker-compose >/dev/null 2>&1 || skip "docker-compose not installed"
+  python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
+  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE
+  DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  export DB_ROOT_PASSWORD
+  CONFIG="$BATS_TEST_TMPDIR/config.yaml"
+}
+
+compose_config() {
+  sed '/^name:/d' "$REPO_ROOT/compose.yaml" |
+    docker-compose -p svc --project-directory "$REPO_ROOT" -f - config
+}
+
+# Runs a python expression over the parsed config (as `c`); fails the test when it is false.
+check() {
+  python3 - "$CONFIG" "$1" <<'PY'
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+ok = eval(sys.argv[2])
+if not ok:
+    print("check failed:", sys.argv[2], file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
+@test "compose.yaml is valid; three services; DB on loopback; UDP published; volumes external" {
+  compose_config >"$CONFIG"
+  check 'sorted(c["services"]) == ["svc_db", "svc_server", "svc_web"]'
+  check 'c["services"]["svc_db"]["ports"] == ["127.0.0.1:3306:3306/tcp"]'
+  check '{"protocol": "udp", "published": 20785, "target": 20785} in c["services"]["svc_server"]["ports"]'
+  check 'c["services"]["svc_web"]["ports"] == [{"published": 80, "target": 80}]'
+  check 'all(v.get("external") is True for v in c["volumes"].values())'
+  check 'sorted(v["name"] for v in c["volumes"].values()) == ["svc_db_data", "svc_server_data"]'
+  check '"svc_db_data:/var/lib/mysql:rw" in c["services"]["svc_db"]["volumes"]'
+  check '"svc_server_data:/data:rw" in c["services"]["svc_server"]["volumes"]'
+}
+
+@test "health-gated order, restart policy, images and healthchecks" {
+  compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["depends_on"] == {"svc_db": {"condition": "service_healthy"}}'
+  check 'c["services"]["svc_web"]["depends_on"] == {"svc_server": {"condition": "service_healthy"}}'
+  check 'all(s["restart"] == "unless-stopped" for s in c["services"].values())'
+  check 'all("healthcheck" in s for s in c["services"].values())'
+  check 'c["services"]["svc_db"]["image"] == "mysql:8.4"'
+  check 'c["services"]["svc_server"]["image"] == "svc/server:latest"'
+  check 'c["services"]["svc_web"]["image"] == "svc/web:latest"'
+  check '"http://127.0.0.1:8000/api/heartbeat" in " ".join(c["services"]["svc_server"]["healthcheck"]["test"])'
+  check '"/healthz" in " ".join(c["services"]["svc_web"]["healthcheck"]["test"])'
+  # The db healthcheck reads the password from the container environment, never a literal.
+  check '"$$MYSQL_ROOT_PASSWORD" in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+}
+
+@test "server environment carries every seed parameter with the seed defaults" {
+  compose_config >"$CONFIG"
+  check 'all(k in c["services"]["svc_server"]["environment"] for k in "DB_ROOT_PASSWORD DB_DATABASE DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL DISCOVERY_PORT DISCOVERY_TIMEOUT SVC_PUSH_WORKER SVC_PUSH_INTERVAL SVC_DISCOVERY_WORKER PANEL_URL HEARTBEAT_TIMEOUT WEB_PORT DB_HOST DB_PORT DATA_DIR TRUSTED_NETWORKS TRUSTED_PROXIES ADMIN_INITIAL_PASSWORD LOG_LEVEL".split())'
+  check 'c["services"]["svc_server"]["environment"]["DB_DATABASE"] == "face_tp"'
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_DATABASE"] == "face_tp"'
+  check 'c["services"]["svc_server"]["environment"]["DISCOVERY_TIMEOUT"] == "45"'
+  check 'c["services"]["svc_server"]["environment"]["HEARTBEAT_TIMEOUT"] == "60"'
+  check 'c["services"]["svc_server"]["environment"]["SVC_PUSH_INTERVAL"] == "5"'
+  check 'c["services"]["svc_server"]["environment"]["SVC_PUSH_WORKER"] == "1"'
+  check 'c["services"]["svc_server"]["environment"]["SVC_DISCOVERY_WORKER"] == "1"'
+  check 'c["services"]["svc_server"]["environment"]["PANEL_URL"] == ""'
+  check 'c["services"]["svc_server"]["environment"]["DB_HOST"] == "svc_db"'
+  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "3306"'
+  check 'c["services"]["svc_server"]["environment"]["DATA_DIR"] == "/data"'
+  check 'c["services"]["svc_web"]["environment"]["SVC_SERVER_UPSTREAM"] == "svc_server:8000"'
+}
+
+@test "TRUSTED_PROXIES is the svc_net subnet, also when SVC_SUBNET moves it" {
+  compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "172.29.85.0/24"'
+  SVC_SUBNET=10.213.7.0/24 compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "10.213.7.0/24"'
+  check 'all(s["networks"] == {"svc_net": None} for s in c["services"].values())'
+}
+
+@test "ports and names follow the parameters; DB stays on loopback" {
+  DB_PORT=13306 WEB_PORT=8080 DISCOVERY_PORT=20786 DB_DATABASE=site_db SVC_VERSION=1.2.3 compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["ports"] == ["127.0.0.1:13306:3306/tcp"]'
+  check 'c["services"]["svc_web"]["ports"] == [{"published": 8080, "target": 80}]'
+  check 'c["services"]["svc_server"]["ports"] == [{"protocol": "udp", "published": 20786, "target": 20786}]'
+  check 'c["services"]["svc_server"]["environment"]["DISCOVERY_PORT"] == "20786"'
+  check 'c["services"]["svc_server"]["environment"]["WEB_PORT"] == "8080"'
+  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "3306"'
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_DATABASE"] == "site_db"'
+  check 'c["services"]["svc_server"]["image"] == "svc/server:1.2.3"'
+}
+
+@test "without DB_ROOT_PASSWORD, config fails with the compose.yaml message" {
+  unset DB_ROOT_PASSWORD
+  run compose_config
+  [[ $status -ne 0 ]] || fail_with "config succeeded without DB_ROOT_PASSWORD"
+  assert_output_has "DB_ROOT_PASSWORD is not set - export it in this shell"
+}
+
+@test "the password reaches the containers only through the environment" {
+  compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
+  check 'c["services"]["svc_server"]["environment"]["DB_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
+}

@@ -1,0 +1,276 @@
+#!/usr/bin/env bats
+# deploy/start.sh against the stand-in docker, curl, ss, ip and systemd-detect-virt.
+# shellcheck disable=SC2030,SC2031 # each @test runs in its own subshell, by design
+
+load helpers
+
+setup() { setup_package; }
+
+start() { run "$PKG/deploy/start.sh"; }
+
+@test "missing DB_ROOT_PASSWORD fails with the message before any docker call" {
+  unset DB_ROOT_PASSWORD
+  start
+  assert_failure
+  assert_output_has "DB_ROOT_PASSWORD is not set"
+  assert_output_has "read -rs DB_ROOT_PASSWORD"
+  [[ ! -s $STUB_LOG ]] || fail_with "docker was called"
+}
+
+@test "empty DB_ROOT_PASSWORD counts as missing" {
+  export DB_ROOT_PASSWORD=""
+  start
+  assert_failure
+  assert_output_has "DB_ROOT_PASSWORD is not set"
+  refute_started
+}
+
+@test "fresh host: creates both volumes, db first, then all, heartbeat OK" {
+  start
+  assert_status 0
+  assert_called '^docker volume create .*svc_db_data$'
+  assert_called '^docker volume create .*svc_server_data$'
+  # svc_db is started alone and waited for before the rest.
+  first_up=$(calls 'compose .* up' | head -n 1)
+  [[ $first_up == *"up -d --no-build svc_db" ]] || fail_with "first up was: $first_up"
+  [[ $(call_count 'compose .* up -d --no-build$') -eq 1 ]] || fail_with "expected one full up"
+  # Compose gets the password from its environment, never as an argument.
+  assert_called 'env DB_ROOT_PASSWORD=<set>'
+  assert_called '^curl http://127.0.0.1:80/api/heartbeat$'
+  assert_output_has "heartbeat OK"
+  assert_output_has "svc_db healthy"
+  refute_called 'volume (rm|remove|prune)'
+  refute_called 'compose .* (down|rm)'
+  assert_secret_kept
+}
+
+@test "existing volumes are kept: no volume create, no removal" {
+  printf '%s\n' svc_db_data svc_server_data >"$STUB_STATE_DIR/volumes"
+  start
+  assert_status 0
+  refute_called 'volume create'
+  refute_called 'volume (rm|remove|prune)'
+  assert_output_has "volume svc_db_data exists: kept as it is"
+}
+
+@test "only the missing volume is created" {
+  echo svc_db_data >"$STUB_STATE_DIR/volumes"
+  start
+  assert_status 0
+  refute_called 'volume create .*svc_db_data'
+  assert_called 'volume create .*svc_server_data'
+}
+
+@test "compose v2 missing: clear message, nothing started" {
+  export STUB_COMPOSE=missing
+  start
+  assert_failure
+  assert_output_has "'docker compose' (Compose v2) not found"
+  refute_started
+}
+
+@test "compose v1-style version is refused" {
+  export STUB_COMPOSE_VERSION=1.29.2
+  start
+  assert_failure
+  assert_output_has "Compose v2 or later is required"
+  refute_started
+}
+
+@test "container engine unreachable: clear message, nothing started" {
+  export STUB_ENGINE=down
+  start
+  assert_failure
+  assert_output_has "cannot reach the container engine"
+  refute_started
+}
+
+@test "db healthy after a few checks: the wait polls until healthy" {
+  export STUB_DB_HEALTH=starting,starting,healthy
+  start
+  assert_status 0
+  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 inspections"
+}
+
+@test "db never healthy: bounded failure with redacted db log, rest not started" {
+  export STUB_DB_HEALTH=starting STUB_LOG_LEAK=1 SVC_DB_WAIT_TRIES=4
+  start
+  assert_failure
+  assert_output_has "svc_db is not healthy after 4 checks"
+  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 4 ]] || fail_with "expected exactly 4 inspections"
+  assert_output_has "last 30 log lines of svc_db"
+  assert_output_has "stub log line of svc_db"
+  # The stand-in log printed the password; the script shows it redacted.
+  assert_output_has "leaked value [redacted]"
+  [[ $(call_count 'compose .* up -d --no-build$') -eq 0 ]] || fail_with "all services were started"
+  refute_called '^curl'
+  assert_secret_kept
+}
+
+@test "db container exits: fails at once" {
+  export STUB_DB_HEALTH=starting STUB_DB_STATUS=exited
+  start
+  assert_failure
+  assert_output_has "state: exited"
+  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 1 ]] || fail_with "expected one inspection"
+}
+
+@test "heartbeat never answers: bounded retries, non-zero, server and web logs" {
+  export STUB_HEARTBEAT=fail SVC_HEARTBEAT_TRIES=3
+  start
+  assert_failure
+  [[ $(call_count '^curl .*/api/heartbeat$') -eq 3 ]] || fail_with "expected 3 heartbeat tries"
+  assert_output_has "no heartbeat with state=1"
+  assert_output_has "stub log line of svc_server"
+  assert_output_has "stub log line of svc_web"
+  assert_secret_kept
+}
+
+@test "heartbeat with state 0 is a failure" {
+  export STUB_HEARTBEAT=state0
+  start
+  assert_failure
+  assert_output_has "no heartbeat with state=1"
+}
+
+@test "heartbeat succeeds after failed tries" {
+  export STUB_HEARTBEAT=fail,state0,ok SVC_HEARTBEAT_TRIES=5
+  start
+  assert_status 0
+  [[ $(call_count '^curl .*/api/heartbeat$') -eq 3 ]] || fail_with "expected 3 heartbeat tries"
+  assert_output_has "heartbeat OK"
+}
+
+@test "WEB_PORT moves the heartbeat URL" {
+  export WEB_PORT=8080
+  start
+  assert_status 0
+  assert_called '^curl http://127.0.0.1:8080/api/heartbeat$'
+}
+
+@test "compose cannot bring all services up: non-zero with logs" {
+  export STUB_UP_ALL_RC=1
+  start
+  assert_failure
+  assert_output_has "compose could not bring all services up"
+  assert_output_has "stub log line of svc_server"
+}
+
+@test "busy ports stop the first start before anything changes" {
+  export STUB_SS_BUSY="tcp:80 tcp:3306 udp:20785"
+  start
+  assert_failure
+  assert_output_has "Web port (WEB_PORT) 80/tcp is in use"
+  assert_output_has "database loopback port (DB_PORT) 3306/tcp is in use"
+  assert_output_has "discovery port (DISCOVERY_PORT) 20785/udp is in use"
+  refute_started
+}
+
+@test "ports checked are the configured ones" {
+  export WEB_PORT=8081 DB_PORT=13306 DISCOVERY_PORT=20786
+  start
+  assert_status 0
+  assert_called '^ss -Hlnt sport = :8081$'
+  assert_called '^ss -Hlnt sport = :13306$'
+  assert_called '^ss -Hlnu sport = :20786$'
+}
+
+@test "running services: the free-port check is skipped" {
+  export STUB_RUNNING=1 STUB_SS_BUSY="tcp:80"
+  start
+  assert_status 0
+  assert_output_has "free-port check skipped"
+  refute_called '^ss '
+}
+
+@test "images not loaded: clear message, nothing started" {
+  export STUB_IMAGES_MISSING="svc/server:latest"
+  start
+  assert_failure
+  assert_output_has "image(s) not loaded: svc/server:latest"
+  refute_started
+}
+
+@test "invalid WEB_PORT is refused" {
+  export WEB_PORT=eighty
+  start
+  assert_failure
+  assert_output_has "WEB_PORT must be a port number"
+  refute_started
+}
+
+@test "malformed DISCOVERY_HTTP_BASE_URL is refused before anything starts" {
+  local url
+  for url in "https://192.0.2.10" "http://192.0.2.10/app" "192.0.2.10:80" "http://:80" "http://192.0.2.10:80/api"; do
+    export DISCOVERY_HTTP_BASE_URL=$url
+    start
+    assert_failure
+    assert_output_has "DISCOVERY_HTTP_BASE_URL must look like http://<host>:<web_port>"
+  done
+  refute_started
+}
+
+@test "well-formed DISCOVERY_HTTP_BASE_URL values pass; a port other than WEB_PORT warns" {
+  export DISCOVERY_HOST=192.0.2.10
+  local url
+  for url in "http://192.0.2.10" "http://192.0.2.10:80" "http://central.example:80/" "http://[2001:db8::10]:80"; do
+    export DISCOVERY_HTTP_BASE_URL=$url
+    start
+    assert_status 0
+    refute_output_has "WARNING"
+  done
+  export DISCOVERY_HTTP_BASE_URL=http://192.0.2.10:8080
+  start
+  assert_status 0
+  assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL uses port 8080 but WEB_PORT is 80"
+}
+
+@test "several LAN interfaces and no DISCOVERY_*: warning, start goes on" {
+  export STUB_IP_ADDRS="eth0 192.0.2.10/24,wlan0 198.51.100.7/24,docker0 172.17.0.1/16"
+  start
+  assert_status 0
+  assert_output_has "WARNING: DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL not set on a host with 2 LAN addresses"
+  assert_output_has "wlan0 198.51.100.7"
+  refute_output_has "docker0"
+  assert_called 'env DB_ROOT_PASSWORD=<set> DISCOVERY_HOST=<unset>'
+}
+
+@test "virtual machine and no DISCOVERY_*: warning, start goes on" {
+  export STUB_VIRT=kvm
+  start
+  assert_status 0
+  assert_output_has "inside virtualization 'kvm'"
+  assert_output_has "export DISCOVERY_HTTP_BASE_URL=http://<that address>:80"
+}
+
+@test "only DISCOVERY_HTTP_BASE_URL missing on a container host: warning names it" {
+  export STUB_VIRT=docker DISCOVERY_HOST=192.0.2.10
+  start
+  assert_status 0
+  assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL not set"
+}
+
+@test "single LAN interface on bare metal: DISCOVERY_HOST handed to compose, no warning" {
+  start
+  assert_status 0
+  refute_output_has "WARNING"
+  assert_output_has "using this host's only LAN address 192.0.2.10"
+  assert_called 'DISCOVERY_HOST=192.0.2.10$'
+}
+
+@test "explicit DISCOVERY_* on a multi-interface VM: no warning, values kept" {
+  export STUB_VIRT=kvm STUB_IP_ADDRS="eth0 192.0.2.10/24,eth1 198.51.100.7/24"
+  export DISCOVERY_HOST=198.51.100.7 DISCOVERY_HTTP_BASE_URL=http://198.51.100.7:80
+  start
+  assert_status 0
+  refute_output_has "WARNING"
+  assert_called 'DISCOVERY_HOST=198.51.100.7$'
+}
+
+@test "loopback DISCOVERY_HOST warns" {
+  export DISCOVERY_HOST=127.0.0.1 DISCOVERY_HTTP_BASE_URL=http://127.0.0.1
+  start
+  assert_status 0
+  assert_output_has "WARNING: DISCOVERY_HOST is a loopback address"
+  assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL names a loopback host"
+}

@@ -1,0 +1,39 @@
+import { settingsFromEnv, SettingsError } from './settings.js';
+
+describe('settingsFromEnv', () => {
+  it('defaults to the protocol port and timeout', () => {
+    expect(settingsFromEnv({})).toEqual({
+      discoveryPort: 20785,
+      discoveryTimeoutS: 45,
+      probeAddresses: null,
+    });
+  });
+
+  it('takes DISCOVERY_PORT and DISCOVERY_TIMEOUT like the central service', () => {
+    expect(settingsFromEnv({ DISCOVERY_PORT: '21000', DISCOVERY_TIMEOUT: ' 90 ' })).toEqual({
+      discoveryPort: 21000,
+      discoveryTimeoutS: 90,
+      probeAddresses: null,
+    });
+  });
+
+  it('takes a list of probe addresses', () => {
+    expect(
+      settingsFromEnv({ DISCOVERY_PROBE_ADDRESSES: '10.20.30.255, 192.168.1.255,' }).probeAddresses,
+    ).toEqual(['10.20.30.255', '192.168.1.255']);
+  });
+
+  it.each([
+    [{ DISCOVERY_PORT: '0' }],
+    [{ DISCOVERY_PORT: '65536' }],
+    [{ DISCOVERY_PORT: '20785abc' }],
+    [{ DISCOVERY_PORT: '' }],
+    [{ DISCOVERY_TIMEOUT: '-5' }],
+    [{ DISCOVERY_TIMEOUT: '1.5' }],
+    [{ DISCOVERY_PROBE_ADDRESSES: 'example.org' }],
+    [{ DISCOVERY_PROBE_ADDRESSES: '10.0.0.256' }],
+    [{ DISCOVERY_PROBE_ADDRESSES: ' , ' }],
+  ])('refuses %j', (env) => {
+    expect(() => settingsFromEnv(env)).toThrow(SettingsError);
+  });
+});

@@ -1,0 +1,119 @@
+// Electron main process: thin glue between Electron and the core (src/core), which imports no
+// electron and is tested on its own. Everything decided here is a call into the core.
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { app, BrowserWindow, ipcMain, protocol, session, type WebPreferences } from 'electron';
+import { createConsoleService } from '../core/api.js';
+import { systemClock } from '../core/clock.js';
+import { createIpcHandlers, IPC_CHANNELS } from '../core/ipc.js';
+import { probeAddresses } from '../core/network.js';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  isAppUrl,
+  resolveAppAsset,
+  responseHeaders,
+  secureWebPreferences,
+} from '../core/security.js';
+import { settingsFromEnv } from '../core/settings.js';
+import { TerminalDirectory } from '../core/terminal-directory.js';
+import { openNodeUdpSocket } from '../core/udp.js';
+
+const here = import.meta.dirname; // dist/main
+const rendererDir = path.join(here, '..', 'renderer');
+const preloadPath = path.join(here, 'preload.cjs');
+
+const report = (message: string, error: unknown): void =>
+  console.error(`[svc console] ${message}`, error);
+
+// Every renderer is sandboxed, whatever a window asks for.
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+// Another instance already holds the window: hand over to it.
+if (!app.requestSingleInstanceLock()) app.quit();
+
+// No window may navigate, open windows, or embed webviews; the renderer is a single page.
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+});
+
+async function main(): Promise<void> {
+  const settings = settingsFromEnv(process.env);
+  await app.whenReady();
+
+  // The renderer is served only from its own directory, every response with the CSP.
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppAsset(rendererDir, request.url);
+    if (!file) return new Response('not found', { status: 404 });
+    try {
+      return new Response(await readFile(file), { headers: responseHeaders(file) });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+  // No permission (camera, notifications, …) is ever granted, and nothing loads from the web.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onBeforeRequest((details, callback) =>
+    callback({ cancel: !isAppUrl(details.url) && !details.url.startsWith('devtools:') }),
+  );
+
+  const directory = new TerminalDirectory(
+    { openSocket: openNodeUdpSocket, clock: systemClock, report },
+    { port: settings.discoveryPort, timeoutS: settings.discoveryTimeoutS },
+  );
+  // A busy or forbidden port must not stop the console: the window shows the status instead.
+  await directory.start().catch((error: unknown) => report('cannot listen for terminals', error));
+  const service = createConsoleService({
+    directory,
+    probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
+  });
+
+  for (const { channel, handle } of createIpcHandlers(service)) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => {
+      if (!isAppUrl(event.senderFrame?.url)) throw new Error('IPC refused: not the console page');
+      return handle(args);
+    });
+  }
+
+  const webPreferences = secureWebPreferences(preloadPath) satisfies WebPreferences;
+  const window = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    title: 'svc console',
+    show: false,
+    webPreferences,
+  });
+  window.once('ready-to-show', () => window.show());
+  const unsubscribe = service.onTerminalsChanged((terminals) => {
+    if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.terminalsChanged, terminals);
+  });
+  window.on('closed', unsubscribe);
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => {
+    void directory.close();
+  });
+
+  await window.loadURL(APP_ENTRY_URL);
+  // Ask every terminal on the LAN to announce now rather than within the next 10 s.
+  await service.probe();
+}
+
+main().catch((error: unknown) => {
+  report('failed to start', error);
+  app.exit(1);
+});

@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import ipaddr from 'ipaddr.js';
+
+export interface LocalInterface {
+  name: string;
+  address: string;
+  netmask: string;
+  family: 'IPv4' | 'IPv6';
+  internal: boolean;
+}
+
+/** What the advertised-address logic needs from the host; tests pass their own. */
+export interface HostInfo {
+  interfaces(): LocalInterface[];
+  /** True when this process runs inside a container, whose addresses terminals cannot reach. */
+  inContainer(): boolean;
+}
+
+export const realHost: HostInfo = {
+  interfaces: () =>
+    Object.entries(os.networkInterfaces()).flatMap(([name, list]) =>
+      (list ?? []).map((i) => ({
+        name,
+        address: i.address,
+        netmask: i.netmask,
+        family: i.family,
+        internal: i.internal,
+      })),
+    ),
+  inContainer: () => existsSync('/.dockerenv') || existsSync('/run/.containerenv'),
+};
+
+/** Interfaces of container engines and VMs: their addresses are never reachable from the LAN. */
+const BRIDGE_NAME =
+  /^(docker\d*|br-[0-9a-f]+|veth|cni|flannel|podman|cali|vxlan|virbr|lxcbr|lxdbr)/;
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  try {
+    return ipaddr.process(host.replace(/^\[|\]$/g, '')).range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+export function centralUrlFor(host: string, webPort: number): string {
+  const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return webPort === 80 ? `http://${h}` : `http://${h}:${webPort}`;
+}
+
+export type Advertised =
+  | { ok: true; url: string; source: 'DISCOVERY_HTTP_BASE_URL' | 'DISCOVERY_HOST' | 'interface' }
+  | { ok: false; problem: string };
+
+export interface AddressConfig {
+  httpBaseUrl: string;
+  host: string;
+  webPort: number;
+}
+
+/**
+ * The central URL to advertise to a terminal at `terminalIp` (PROTOCOL §1): the operator's
+ * explicit setting as given; otherwise the address of our interface on the terminal's subnet.
+ * Never a guess: a loopback, container-bridge or unrelated address is refused with the reason.
+ */
+export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: string): Advertised {
+  if (cfg.httpBaseUrl) return { ok: true, url: cfg.httpBaseUrl, source: 'DISCOVERY_HTTP_BASE_URL' };
+  if (cfg.host)
+    return { ok: true, url: centralUrlFor(cfg.host, cfg.webPort), source: 'DISCOVERY_HOST' };
+  if (host.inContainer()) {
+    return {
+      ok: false,
+      problem:
+        'running in a container, whose addresses terminals cannot reach: set DISCOVERY_HOST to the host’s LAN address (or DISCOVERY_HTTP_BASE_URL)',
+    };
+  }
+  if (!terminalIp) {
+    return { ok: false, problem: 'no terminal address to match a local interface against' };
+  }
+  let terminal: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    terminal = ipaddr.process(terminalIp);
+  } catch {
+    return { ok: false, problem: `not an IP address: ${terminalIp}` };
+  }
+  const candidates = host
+    .interfaces()
+    .filter((i) => !i.internal && !BRIDGE_NAME.test(i.name) && !isLoopback(i.address));
+  for (const i of candidates) {
+    try {
+      const local = ipaddr.process(i.address);
+      if (local.kind() !== terminal.kind()) continue;
+      const bits = ipaddr.parse(i.netmask).prefixLengthFromSubnetMask();
+      if (bits !== null && terminal.match(local, bits)) {
+        return { ok: true, url: centralUrlFor(local.toString(), cfg.webPort), source: 'interface' };
+      }
+    } catch {
+      continue;
+    }
+  }
+  return {
+    ok: false,
+    problem: `no local interface on the subnet of terminal ${terminal.toString()}: set DISCOVERY_HOST (or DISCOVERY_HTTP_BASE_URL)`,
+  };
+}
+
+/** Warnings about the explicit settings, for the log and the heartbeat. */
+export function addressWarnings(cfg: AddressConfig): string[] {
+  const explicit = cfg.httpBaseUrl ? new URL(cfg.httpBaseUrl).hostname : cfg.host;
+  if (explicit && isLoopback(explicit)) {
+    return [
+      `the advertised central address ${cfg.httpBaseUrl || cfg.host} is a loopback address: terminals on the LAN cannot reach it (fine for single-host tests only)`,
+    ];
+  }
+  return [];
+}

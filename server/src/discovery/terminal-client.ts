@@ -1,0 +1,74 @@
+import { terminalConfig, type TerminalConfig, type TerminalConfigUpdate } from '@svc/shared';
+
+/** HTTP to a terminal's management API (PROTOCOL §2); tests may pass their own. */
+export interface TerminalClient {
+  push(base: string, body: TerminalConfigUpdate): Promise<TerminalConfig>;
+  read(base: string): Promise<TerminalConfig>;
+}
+
+/** A failure described for the person at the console, e.g. "connection refused at 10.1.2.3:8182". */
+export class TerminalError extends Error {}
+
+const CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed without an answer',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+};
+
+function describe(err: unknown, where: string, timeoutMs: number): TerminalError {
+  if (err instanceof TerminalError) return err;
+  const e = err as { name?: string; cause?: { code?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+    return new TerminalError(`no answer from ${where} within ${timeoutMs / 1000} s`);
+  }
+  const code = e.cause?.code;
+  return new TerminalError(`${(code && CODES[code]) ?? 'could not connect'} at ${where}`);
+}
+
+export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
+  async function call(base: string, init: RequestInit): Promise<TerminalConfig> {
+    const where = new URL(base).host;
+    let res: Response;
+    try {
+      res = await fetch(`${base}/api/config`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      throw describe(err, where, timeoutMs);
+    }
+    const text = await res.text().catch(() => '');
+    if (res.status === 401) {
+      throw new TerminalError(
+        `the terminal at ${where} refused the request (401): it has a management key`,
+      );
+    }
+    if (res.status !== 200) {
+      throw new TerminalError(`the terminal at ${where} answered HTTP ${res.status}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new TerminalError(`the terminal at ${where} answered something that is not JSON`);
+    }
+    const parsed = terminalConfig.safeParse(json);
+    if (!parsed.success) {
+      throw new TerminalError(
+        `the terminal at ${where} answered a config this service does not understand`,
+      );
+    }
+    return parsed.data;
+  }
+  return {
+    push: (base, body) =>
+      call(base, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    read: (base) => call(base, { method: 'GET' }),
+  };
+}

@@ -1,0 +1,231 @@
+import {
+  CENTRAL_REPLY_MIN_INTERVAL_MS,
+  DropReason,
+  SERVICE_NAME,
+  encodeDatagram,
+  parseDatagram,
+} from '@svc/shared';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Job } from '../jobs/registry.js';
+import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
+import type { NodeStore } from './node-store.js';
+import type { Datagram, UdpTransport } from './udp.js';
+
+export interface DiscoveryCounts {
+  received: number;
+  announces: number;
+  probes: number;
+  centralsHeard: number;
+  dropped: Record<DropReason, number>;
+  replies: number;
+  repliesSuppressed: number;
+  notAdvertised: number;
+}
+
+export interface DiscoveryWorkerDeps {
+  config: AddressConfig & { port: number; timeoutS: number };
+  clock: Clock;
+  logger: Logger;
+  store: NodeStore;
+  host: HostInfo;
+  createTransport: () => UdpTransport;
+  flushEveryMs?: number;
+  rebindEveryMs?: number;
+}
+
+const emptyDrops = (): Record<DropReason, number> =>
+  Object.fromEntries(Object.values(DropReason).map((r) => [r, 0])) as Record<DropReason, number>;
+
+/**
+ * Listens on UDP `DISCOVERY_PORT`: records announces, answers each node with the central URL
+ * at most once per 5 s, counts everything it drops. A socket error is logged, never fatal; a
+ * port that cannot be bound is retried and reported in the heartbeat.
+ */
+export class DiscoveryWorker implements Job {
+  readonly name = 'discovery';
+  readonly counts: DiscoveryCounts = {
+    received: 0,
+    announces: 0,
+    probes: 0,
+    centralsHeard: 0,
+    dropped: emptyDrops(),
+    replies: 0,
+    repliesSuppressed: 0,
+    notAdvertised: 0,
+  };
+  private transport: UdpTransport | undefined;
+  private listening = false;
+  private accepting = false;
+  private bindError: string | undefined;
+  private addressProblem: string | undefined;
+  private readonly lastReply = new Map<string, number>();
+  private readonly lastWarn = new Map<string, number>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private rebindTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
+  constructor(private readonly deps: DiscoveryWorkerDeps) {}
+
+  async start(): Promise<void> {
+    this.accepting = true;
+    await this.bind();
+    const every = this.deps.flushEveryMs ?? 500;
+    const loop = () => {
+      this.flushing = this.flushNow().finally(() => {
+        this.flushing = undefined;
+        if (this.accepting) this.flushTimer = setTimeout(loop, every).unref();
+      });
+    };
+    this.flushTimer = setTimeout(loop, every).unref();
+  }
+
+  /** Stops handling datagrams and writes what is pending; the socket closes in closeSocket(). */
+  async stop(): Promise<void> {
+    this.accepting = false;
+    clearTimeout(this.flushTimer);
+    clearTimeout(this.rebindTimer);
+    await this.flushing;
+    await this.flushNow();
+  }
+
+  async closeSocket(): Promise<void> {
+    this.listening = false;
+    await this.transport?.close();
+    this.transport = undefined;
+  }
+
+  async flushNow(): Promise<void> {
+    try {
+      await this.deps.store.flush();
+    } catch (err) {
+      this.warnOnce(
+        'flush',
+        'could not write discovered nodes; keeping them for the next try',
+        err,
+      );
+    }
+  }
+
+  info() {
+    const advertised = advertisedUrl(this.deps.config, this.deps.host);
+    return {
+      enabled: true,
+      listening: this.listening,
+      port: this.deps.config.port,
+      ...(this.bindError && { bindError: this.bindError }),
+      advertisedUrl: advertised.ok ? advertised.url : null,
+      ...(this.addressProblem && { addressProblem: this.addressProblem }),
+      counts: this.counts,
+    };
+  }
+
+  private async bind(): Promise<void> {
+    const transport = this.deps.createTransport();
+    transport.onError((err) => this.warnOnce('socket', 'discovery socket error', err));
+    transport.onMessage((d) => this.handle(d));
+    try {
+      await transport.bind(this.deps.config.port, '0.0.0.0');
+      this.transport = transport;
+      this.listening = true;
+      this.bindError = undefined;
+      this.deps.logger.info({ port: this.deps.config.port }, 'discovery listening');
+    } catch (err) {
+      await transport.close();
+      this.bindError = `UDP ${this.deps.config.port} could not be bound: ${(err as Error).message}`;
+      this.deps.logger.error({ port: this.deps.config.port, err }, this.bindError);
+      if (this.accepting) {
+        this.rebindTimer = setTimeout(
+          () => void this.bind(),
+          this.deps.rebindEveryMs ?? 10_000,
+        ).unref();
+      }
+    }
+  }
+
+  /** Exposed for tests; the socket calls it for every datagram. */
+  handle(d: Datagram): void {
+    if (!this.accepting) return;
+    this.counts.received++;
+    const parsed = parseDatagram(d.payload);
+    if (!parsed.ok) {
+      this.counts.dropped[parsed.reason]++;
+      this.warnOnce(`drop:${parsed.reason}`, 'dropped a discovery datagram', undefined, {
+        reason: parsed.reason,
+        from: d.address,
+        detail: parsed.detail,
+      });
+      return;
+    }
+    const datagram = parsed.datagram;
+    if (datagram.type === 'probe') {
+      this.counts.probes++;
+      return;
+    }
+    if (datagram.type === 'central') {
+      this.counts.centralsHeard++;
+      this.warnOnce(
+        `central:${d.address}`,
+        'another central service answers on this LAN',
+        undefined,
+        {
+          from: d.address,
+          url: datagram.url,
+        },
+      );
+      return;
+    }
+    this.counts.announces++;
+    const now = this.deps.clock.now();
+    this.deps.store.record(datagram, d.address, now);
+    this.reply(datagram.id, d, now.getTime());
+  }
+
+  private reply(id: string, d: Datagram, nowMs: number): void {
+    const last = this.lastReply.get(id);
+    if (last !== undefined && nowMs - last < CENTRAL_REPLY_MIN_INTERVAL_MS) {
+      this.counts.repliesSuppressed++;
+      return;
+    }
+    const advertised = advertisedUrl(this.deps.config, this.deps.host, d.address);
+    if (!advertised.ok) {
+      this.counts.notAdvertised++;
+      this.addressProblem = advertised.problem;
+      this.warnOnce('address', 'not advertising a central address', undefined, {
+        problem: advertised.problem,
+      });
+      return;
+    }
+    this.addressProblem = undefined;
+    this.lastReply.set(id, nowMs);
+    if (this.lastReply.size > 100_000) this.pruneReplies(nowMs);
+    const payload = encodeDatagram({
+      svc: 'discovery',
+      v: 1,
+      type: 'central',
+      url: advertised.url,
+      name: SERVICE_NAME,
+    });
+    this.counts.replies++;
+    this.transport?.send(payload, d.port, d.address).catch((err: unknown) => {
+      this.warnOnce('send', 'could not answer a terminal', err, { to: d.address });
+    });
+  }
+
+  private pruneReplies(nowMs: number): void {
+    for (const [id, at] of this.lastReply) {
+      if (nowMs - at >= CENTRAL_REPLY_MIN_INTERVAL_MS) this.lastReply.delete(id);
+    }
+  }
+
+  /** One log line per kind of trouble per minute: a flood of junk must not flood the log. */
+  private warnOnce(key: string, msg: string, err?: unknown, extra: Record<string, unknown> = {}) {
+    const now = Date.now();
+    if (now - (this.lastWarn.get(key) ?? 0) < 60_000) return;
+    this.lastWarn.set(key, now);
+    this.deps.logger.warn(
+      { ...extra, ...(err !== undefined && { err }), counts: this.counts.dropped },
+      msg,
+    );
+  }
+}

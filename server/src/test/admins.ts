@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminRole } from '@svc/shared';
+import { hashPassword } from '../auth/passwords.js';
+import type { TestServer } from './harness.js';
+import { TestClient } from './http-client.js';
+
+export const SIGNED_IN_PASSWORD = 'granite pelican sunrise forty';
+
+/** Creates an administrator of the seeded organization and returns a signed-in client. */
+export async function signedIn(
+  server: TestServer,
+  role: AdminRole,
+  username = `${role}-${randomUUID().slice(0, 8)}`,
+) {
+  const org = await server.ctx.models.Organization.findOne();
+  const now = server.ctx.clock.now();
+  await server.ctx.models.Administrator.create({
+    id: randomUUID(),
+    organizationId: org!.id,
+    username,
+    displayName: username,
+    role,
+    passwordHash: await hashPassword(SIGNED_IN_PASSWORD),
+    mustChangePassword: false,
+    disabled: false,
+    passwordChangedAt: null,
+    lastLoginAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const client = new TestClient(server.url);
+  const login = await client.login(username, SIGNED_IN_PASSWORD);
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
+  return client;
+}

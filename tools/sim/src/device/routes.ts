@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { devicePersonPut } from '@svc/shared';
+import type { DevicePersonState } from '@svc/shared';
+import type { Route } from '../http/node-server.js';
+import {
+  hasBearer,
+  readJson,
+  sendError,
+  sendJson,
+  sendMethodNotAllowed,
+  sendUnauthorized,
+} from '../http/io.js';
+import type { PersonStore } from './person-store.js';
+
+/** Photos arrive base64 inside JSON; this bounds a PUT body (413 beyond). */
+export const MAX_PERSON_BODY_BYTES = 16 * 1024 * 1024;
+
+export interface DeviceApi {
+  store: PersonStore;
+  capacity: number | undefined;
+  /** The `saveDifferent` fault: store another photo hash than the one pushed. */
+  saveDifferent(): boolean;
+  onChange(action: 'put' | 'delete', personId: string): void;
+}
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The recognition device API of PROTOCOL §3 (central → device). */
+export function deviceRoutes(api: DeviceApi): Route {
+  return async (req, res, path) => {
+    const [prefix, collection, personId, ...rest] = path;
+    if (prefix !== 'api' || collection !== 'persons' || !personId || rest.length > 0) return false;
+    const key = api.store.key();
+    if (!key || !hasBearer(req, key)) {
+      sendUnauthorized(res);
+      return true;
+    }
+
+    if (req.method === 'GET') {
+      const state = api.store.get(personId);
+      if (state) sendJson(res, 200, state);
+      else sendError(res, 404, 'not_found', 'the person is not on this device');
+    } else if (req.method === 'DELETE') {
+      if (await api.store.remove(personId)) {
+        api.onChange('delete', personId);
+        sendJson(res, 200, { id: personId, deleted: true });
+      } else {
+        sendError(res, 404, 'not_found', 'the person is not on this device');
+      }
+    } else if (req.method === 'PUT') {
+      const body = await readJson(req, devicePersonPut, MAX_PERSON_BODY_BYTES);
+      if (body.id !== personId) {
+        sendError(res, 400, 'invalid_input', 'the body id differs from the path', {
+          id: 'must equal the id in the path',
+        });
+        return true;
+      }
+      const photo = Buffer.from(body.photo, 'base64');
+      if (sha256(photo) !== body.photoSha256) {
+        sendError(res, 400, 'photo_hash_mismatch', 'photoSha256 is not the SHA-256 of the photo', {
+          photoSha256: 'does not match the photo',
+        });
+        return true;
+      }
+      if (
+        api.capacity !== undefined &&
+        !api.store.has(personId) &&
+        api.store.size() >= api.capacity
+      ) {
+        sendError(res, 507, 'capacity_exceeded', `the device holds at most ${api.capacity} people`);
+        return true;
+      }
+      const stored: DevicePersonState = {
+        id: personId,
+        version: body.version,
+        photoSha256: api.saveDifferent()
+          ? sha256(Buffer.concat([photo, Buffer.from('svc-sim')]))
+          : body.photoSha256,
+      };
+      await api.store.put(stored);
+      api.onChange('put', personId);
+      sendJson(res, 200, stored);
+    } else {
+      sendMethodNotAllowed(res, ['GET', 'PUT', 'DELETE']);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * The one place the site talks to svc_server (PROTOCOL §0, §5, §6).
+ *
+ * - Same-origin requests only (`/api/...`, proxied by nginx in production and by Vite in dev).
+ * - Every state-changing request carries the CSRF token from `GET /api/auth/csrf` in the
+ *   `X-CSRF-Token` header; the token is fetched lazily, dropped when the session changes, and
+ *   fetched again once if the server answers 403 `csrf`.
+ * - Every answer is parsed with the shared zod schemas; nothing untyped leaves this module.
+ */
+import {
+  CSRF_HEADER,
+  ErrorCode,
+  csrfResponse,
+  errorBody,
+  heartbeatResponse,
+  userResponse,
+  type HeartbeatResponse,
+  type SessionUser,
+} from '@svc/shared';
+
+/** Anything with a zod-like `safeParse`; keeps zod itself out of this workspace's imports. */
+export interface Schema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A failed request, with what a person needs to know about it. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    /** HTTP status; 0 when the service could not be reached at all. */
+    readonly status: number,
+    /** The server's `error.code`, or `network` / `bad_response` / `http_<status>`. */
+    readonly code: string,
+    message: string,
+    /** Seconds from `Retry-After` (429, 503), when the server sent one. */
+    readonly retryAfterSeconds: number | null = null,
+    readonly fields: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Told about answers that mean the signed-in state changed under us. */
+export type SessionProblem = 'unauthorized' | 'password_change_required';
+type SessionListener = (problem: SessionProblem) => void;
+
+const sessionListeners = new Set<SessionListener>();
+
+/** Subscribes to 401s and 403 `password_change_required`; returns the unsubscribe function. */
+export function onSessionProblem(listener: SessionListener): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+let csrfToken: string | null = null;
+
+function isStateChanging(method: Method): boolean {
+  return method !== 'GET';
+}
+
+/** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 401) return 'Your session has ended. Sign in again.';
+  if (status === 403) return 'You are not allowed to do this.';
+  if (status === 404) return 'Not found.';
+  if (status === 413) return 'What you sent is too large.';
+  if (status === 429) return 'Too many attempts. Wait a moment and try again.';
+  if (status === 502 || status === 504) return 'The service is not reachable right now.';
+  if (status === 503) return 'The service is temporarily unavailable.';
+  return `Something went wrong (HTTP ${status}).`;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
+  const parsed = errorBody.safeParse(await readJson(response));
+  if (parsed.success) {
+    const { code, message, fields } = parsed.data.error;
+    return new ApiError(
+      response.status,
+      code,
+      message || fallbackMessage(response.status),
+      retryAfter,
+      fields ?? {},
+    );
+  }
+  return new ApiError(
+    response.status,
+    `http_${response.status}`,
+    fallbackMessage(response.status),
+    retryAfter,
+  );
+}
+
+function networkError(): ApiError {
+  return new ApiError(
+    0,
+    'network',
+    'Cannot reach the service. Check the network connection and try again.',
+  );
+}
+
+async function send(
+  method: Method,
+  path: string,
+  body: unknown,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (isStateChanging(method)) headers[CSRF_HEADER] = await getCsrfToken(signal);
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw networkError();
+  }
+}
+
+export interface RequestOptions<T> {
+  body?: unknown;
+  /** Schema of a successful answer; leave out for 204 (the result is then `undefined`). */
+  schema?: Schema<T>;
+  signal?: AbortSignal;
+  /** Do not report 401 as a session problem (login, me: a 401 there is an answer, not news). */
+  quietUnauthorized?: boolean;
+}
+
+/** One request to svc_server; throws {@link ApiError} for anything but a parsed success. */
+export async function request<T = undefined>(
+  method: Method,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
+  const { body, schema, signal, quietUnauthorized = false } = options;
+  let response = await send(method, path, body, signal);
+  let error = response.ok ? null : await toApiError(response);
+
+  if (error?.status === 403 && error.code === ErrorCode.csrf && isStateChanging(method)) {
+    // The token may be stale (a new session binds a new one): fetch a fresh one, retry once.
+    csrfToken = null;
+    response = await send(method, path, body, signal);
+    error = response.ok ? null : await toApiError(response);
+  }
+
+  if (error !== null) {
+    if (error.status === 401 && !quietUnauthorized) notify('unauthorized');
+    if (error.status === 403 && error.code === ErrorCode.passwordChangeRequired) {
+      notify('password_change_required');
+    }
+    throw error;
+  }
+
+  if (schema === undefined) return undefined as T;
+  const parsed = schema.safeParse(await readJson(response));
+  if (!parsed.success) {
+    throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+  }
+  return parsed.data;
+}
+
+function notify(problem: SessionProblem): void {
+  for (const listener of sessionListeners) listener(problem);
+}
+
+/** `GET /api/auth/csrf`, cached until the session changes. */
+export async function getCsrfToken(signal?: AbortSignal): Promise<string> {
+  if (csrfToken !== null) return csrfToken;
+  let response: Response;
+  try {
+    response = await fetch('/api/auth/csrf', {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw networkError();
+  }
+  if (!response.ok) throw await toApiError(response);
+  const parsed = csrfResponse.safeParse(await readJson(response));
+  if (!parsed.success) {
+    throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+  }
+  csrfToken = parsed.data.token;
+  return csrfToken;
+}
+
+/** Forget the CSRF token (after sign-in and sign-out the server may bind a new one). */
+export function resetCsrfToken(): void {
+  csrfToken = null;
+}
+
+// ---- Sessions (PROTOCOL §6) ----
+
+export async function login(username: string, password: string): Promise<SessionUser> {
+  const { user } = await request('POST', '/api/auth/login', {
+    body: { username, password },
+    schema: userResponse,
+    quietUnauthorized: true,
+  });
+  resetCsrfToken();
+  return user;
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await request('POST', '/api/auth/logout', { quietUnauthorized: true });
+  } finally {
+    resetCsrfToken();
+  }
+}
+
+/** The signed-in user, or `null` when there is no session. */
+export async function me(signal?: AbortSignal): Promise<SessionUser | null> {
+  try {
+    const { user } = await request('GET', '/api/auth/me', {
+      schema: userResponse,
+      signal,
+      quietUnauthorized: true,
+    });
+    return user;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await request('POST', '/api/auth/password', {
+    body: { currentPassword, newPassword },
+    // A 401 here is usually the wrong current password; the page decides what it means.
+    quietUnauthorized: true,
+  });
+}
+
+// ---- Service status (PROTOCOL §5) ----
+
+/**
+ * `GET /api/heartbeat`. A 503 with a heartbeat body (`state: 0`, database down) is an answer,
+ * not a failure, so it is returned like a 200.
+ */
+export async function heartbeat(signal?: AbortSignal): Promise<HeartbeatResponse> {
+  let response: Response;
+  try {
+    response = await fetch('/api/heartbeat', {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw networkError();
+  }
+  if (response.ok || response.status === 503) {
+    const copy = response.clone();
+    const parsed = heartbeatResponse.safeParse(await readJson(response));
+    if (parsed.success) return parsed.data;
+    if (response.ok) {
+      throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+    }
+    throw await toApiError(copy);
+  }
+  throw await toApiError(response);
+}
