@@ -34,6 +34,8 @@ export const bearerRouters: MountedRouter[] = [{ path: '/api/terminal', router: 
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are never cached (no-store); hashing large bodies for an ETag would be waste.
+  app.set('etag', false);
   // Only the configured proxies (svc_web) may speak for the client's address and scheme.
   const isTrustedProxy = cidrMatcher(ctx.config.trustedProxies);
   app.set('trust proxy', (address: string) => isTrustedProxy(address));

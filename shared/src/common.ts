@@ -29,10 +29,13 @@ export const httpUrl = z
     return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   }, 'must be an http:// or https:// URL');
 
-/** The central address pushed to terminals: http://host[:port] with nothing after it. */
+/**
+ * The central address pushed to terminals: http://host[:port] with nothing after it. At most
+ * 512 characters, so a terminal can always repeat it in a 1024-byte announce.
+ */
 export const centralUrl = z
   .string()
-  .max(2048)
+  .max(512)
   .refine((value) => {
     const url = parseUrl(value);
     return (

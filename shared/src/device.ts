@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime } from './common.js';
+import { isoTime, nodeId } from './common.js';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex SHA-256');
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
@@ -11,7 +11,8 @@ export const deviceSn = z
 
 /** Central → device `PUT /api/persons/{id}` (PROTOCOL §3). */
 export const devicePersonPut = z.object({
-  id: z.string().min(1).max(64),
+  // Used as a path segment (/api/persons/{id}): the same characters as a node id.
+  id: nodeId,
   name: z.string().min(1).max(128),
   idNumber: z.string().max(64).optional(),
   photo: base64.min(1),

@@ -32,15 +32,70 @@ interface NodeRowRaw {
   last_checkin: Date | string | null;
 }
 
-const iso = (v: Date | string) => new Date(v).toISOString();
+const COLUMNS = [
+  'id',
+  'kind',
+  'name',
+  'model',
+  'version',
+  'address',
+  'port',
+  'central',
+  'last_seen',
+  'created_at',
+];
+const UPDATED = COLUMNS.filter((c) => c !== 'id' && c !== 'created_at');
+const CHUNK = 500;
+/**
+ * The list is re-read from the database this often, for what other server processes wrote;
+ * this process's own writes reach the snapshot at once. (Reading ten thousand rows blocks the
+ * event loop for tens of milliseconds, so not on every request.)
+ */
+const FRESH_MS = 15_000;
+/** Older than this, a request waits for a re-read instead of serving the previous one. */
+const STALE_MS = 60_000;
+
+interface Cached extends Omit<DiscoveryNode, 'lastSeen' | 'lastCheckin' | 'online'> {
+  lastSeen: Date;
+  lastCheckin: Date | null;
+  /** This node's entry of the JSON answer, made once per change rather than per request. */
+  json?: string;
+}
+
+function entryJson(n: Cached): string {
+  if (n.json === undefined) {
+    const node: DiscoveryNode = {
+      id: n.id,
+      kind: n.kind,
+      name: n.name,
+      model: n.model,
+      version: n.version,
+      address: n.address,
+      port: n.port,
+      configUrl: n.configUrl,
+      central: n.central,
+      lastSeen: n.lastSeen.toISOString(),
+      lastCheckin: n.lastCheckin?.toISOString() ?? null,
+      online: true,
+    };
+    n.json = JSON.stringify(node);
+  }
+  return n.json;
+}
 
 /**
  * Discovered nodes live in the database, so every server process sees one list. Announces are
- * written behind in batches: at a thousand datagrams a second one upsert per datagram would
- * cost more than everything else the worker does.
+ * written behind in batches with one multi-row upsert: at a thousand datagrams a second, a
+ * write per datagram would cost more than everything else the worker does. Reads come from a
+ * snapshot of the table, refreshed at most once a second and updated at once by this process's
+ * own writes: reading ten thousand rows costs more than the answer is allowed to take.
  */
 export class NodeStore {
   private pending = new Map<string, Pending>();
+  private snapshot: Map<string, Cached> | undefined;
+  private snapshotAt = 0;
+  private refreshing: Promise<void> | undefined;
+  private sortedIds: string[] | undefined;
 
   constructor(private readonly deps: { sequelize: Sequelize; models: Models; clock: Clock }) {}
 
@@ -69,48 +124,98 @@ export class NodeStore {
     const rows = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await this.deps.models.DiscoveredNode.bulkCreate(rows, {
-        updateOnDuplicate: [
-          'kind',
-          'name',
-          'model',
-          'version',
-          'address',
-          'port',
-          'central',
-          'lastSeen',
-        ],
-      });
+      for (let i = 0; i < rows.length; i += CHUNK) await this.upsert(rows.slice(i, i + CHUNK));
     } catch (err) {
       // Keep what could not be written (newer announces win) so an outage loses nothing.
       for (const row of rows) if (!this.pending.has(row.id)) this.pending.set(row.id, row);
       throw err;
     }
+    if (this.snapshot) {
+      for (const row of rows) {
+        const known = this.snapshot.get(row.id);
+        if (!known) this.sortedIds = undefined;
+        this.snapshot.set(row.id, { ...toCached(row), lastCheckin: known?.lastCheckin ?? null });
+      }
+    }
     return rows.length;
+  }
+
+  private async upsert(rows: Pending[]): Promise<void> {
+    const mysql = this.deps.sequelize.getDialect() === 'mysql';
+    const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+    const conflict = mysql
+      ? `ON DUPLICATE KEY UPDATE ${UPDATED.map((c) => `${c} = VALUES(${c})`).join(', ')}`
+      : `ON CONFLICT (id) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    await this.deps.sequelize.query(
+      `INSERT INTO discovered_nodes (${COLUMNS.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')} ${conflict}`,
+      {
+        replacements: rows.flatMap((r) => [
+          r.id,
+          r.kind,
+          r.name,
+          r.model,
+          r.version,
+          r.address,
+          r.port,
+          r.central,
+          r.lastSeen,
+          r.createdAt,
+        ]),
+      },
+    );
   }
 
   /** Nodes heard within `timeoutS` (PROTOCOL §1 offline rule), in id order. */
   async listOnline(timeoutS: number): Promise<DiscoveryNode[]> {
-    const since = new Date(this.deps.clock.now().getTime() - timeoutS * 1000);
-    const rows = await this.deps.sequelize.query<NodeRowRaw>(
-      'SELECT id, kind, name, model, version, address, port, central, last_seen, last_checkin ' +
-        'FROM discovered_nodes WHERE last_seen >= ? ORDER BY id',
-      { replacements: [since], type: QueryTypes.SELECT },
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind as DiscoveryNode['kind'],
-      name: r.name,
-      model: r.model,
-      version: r.version,
-      address: r.address,
-      port: Number(r.port),
-      configUrl: `http://${r.address}:${r.port}/api/config`,
-      central: r.central,
-      lastSeen: iso(r.last_seen),
-      lastCheckin: r.last_checkin === null ? null : iso(r.last_checkin),
-      online: true,
-    }));
+    return JSON.parse(await this.onlineJson(timeoutS)) as DiscoveryNode[];
+  }
+
+  /** The same list as a JSON array, assembled from per-node pieces made when a node changes. */
+  async onlineJson(timeoutS: number): Promise<string> {
+    const age = performance.now() - this.snapshotAt;
+    if (!this.snapshot || age > STALE_MS) await this.refresh();
+    else if (age > FRESH_MS) this.refresh().catch(() => undefined);
+    const snapshot = this.snapshot!;
+    this.sortedIds ??= [...snapshot.keys()].sort();
+    const since = this.deps.clock.now().getTime() - timeoutS * 1000;
+    const parts: string[] = [];
+    for (const id of this.sortedIds) {
+      const n = snapshot.get(id)!;
+      if (n.lastSeen.getTime() >= since) parts.push(entryJson(n));
+    }
+    return `[${parts.join(',')}]`;
+  }
+
+  private refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      const startedAt = performance.now();
+      const rows = await this.deps.sequelize.query<NodeRowRaw>(
+        'SELECT id, kind, name, model, version, address, port, central, last_seen, last_checkin FROM discovered_nodes',
+        { type: QueryTypes.SELECT },
+      );
+      const next = new Map<string, Cached>();
+      for (const r of rows) {
+        const read: Cached = {
+          ...toCached({ ...r, port: Number(r.port), lastSeen: new Date(r.last_seen) }),
+          lastCheckin: r.last_checkin === null ? null : new Date(r.last_checkin),
+        };
+        const known = this.snapshot?.get(r.id);
+        // An unchanged node keeps its entry, and with it the JSON already made for it.
+        next.set(r.id, known && sameNode(known, read) ? known : read);
+      }
+      // What this process wrote while the read ran is newer than what the read returned.
+      for (const [id, n] of this.snapshot ?? []) {
+        const read = next.get(id);
+        if (read && n.lastSeen > read.lastSeen)
+          next.set(id, { ...n, lastCheckin: read.lastCheckin ?? n.lastCheckin });
+      }
+      this.snapshot = next;
+      this.snapshotAt = startedAt;
+      this.sortedIds = undefined;
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   async findOnline(ids: string[], timeoutS: number) {
@@ -130,10 +235,47 @@ export class NodeStore {
 
   /** Records a check-in; false for an unknown or revoked token or another terminal's id. */
   async checkin(id: string, token: string): Promise<boolean> {
+    const at = this.deps.clock.now();
     const [count] = await this.deps.models.DiscoveredNode.update(
-      { lastCheckin: this.deps.clock.now() },
+      { lastCheckin: at },
       { where: { id, tokenHash: hashToken(token) } },
     );
+    const cached = this.snapshot?.get(id);
+    if (count === 1 && cached) {
+      cached.lastCheckin = at;
+      cached.json = undefined;
+    }
     return count === 1;
   }
+}
+
+function sameNode(a: Cached, b: Cached): boolean {
+  return (
+    a.lastSeen.getTime() === b.lastSeen.getTime() &&
+    (a.lastCheckin?.getTime() ?? null) === (b.lastCheckin?.getTime() ?? null) &&
+    a.address === b.address &&
+    a.port === b.port &&
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.model === b.model &&
+    a.version === b.version &&
+    a.central === b.central
+  );
+}
+
+function toCached(
+  r: Omit<Pending, 'createdAt' | 'kind'> & { kind: string },
+): Omit<Cached, 'lastCheckin'> {
+  return {
+    id: r.id,
+    kind: r.kind as DiscoveryNode['kind'],
+    name: r.name,
+    model: r.model,
+    version: r.version,
+    address: r.address,
+    port: r.port,
+    configUrl: `http://${r.address.includes(':') ? `[${r.address}]` : r.address}:${r.port}/api/config`,
+    central: r.central,
+    lastSeen: r.lastSeen,
+  };
 }

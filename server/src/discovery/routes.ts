@@ -13,7 +13,9 @@ export function discoveryRouter(ctx: AppContext): Router {
   router.use(jsonBody('64kb'));
 
   router.get('/nodes', sessionOrTrustedNetwork(ctx), async (_req, res) => {
-    res.json(await ctx.discovery.store.listOnline(ctx.config.discovery.timeoutS));
+    res
+      .type('application/json')
+      .send(await ctx.discovery.store.onlineJson(ctx.config.discovery.timeoutS));
   });
 
   router.post(

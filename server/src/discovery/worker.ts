@@ -64,6 +64,8 @@ export class DiscoveryWorker implements Job {
   private flushTimer: NodeJS.Timeout | undefined;
   private rebindTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** The encoded reply per advertised URL: the same bytes go to every terminal of a subnet. */
+  private readonly replyPayloads = new Map<string, Buffer>();
 
   constructor(private readonly deps: DiscoveryWorkerDeps) {}
 
@@ -199,13 +201,17 @@ export class DiscoveryWorker implements Job {
     this.addressProblem = undefined;
     this.lastReply.set(id, nowMs);
     if (this.lastReply.size > 100_000) this.pruneReplies(nowMs);
-    const payload = encodeDatagram({
-      svc: 'discovery',
-      v: 1,
-      type: 'central',
-      url: advertised.url,
-      name: SERVICE_NAME,
-    });
+    let payload = this.replyPayloads.get(advertised.url);
+    if (!payload) {
+      payload = encodeDatagram({
+        svc: 'discovery',
+        v: 1,
+        type: 'central',
+        url: advertised.url,
+        name: SERVICE_NAME,
+      });
+      this.replyPayloads.set(advertised.url, payload);
+    }
     this.counts.replies++;
     this.transport?.send(payload, d.port, d.address).catch((err: unknown) => {
       this.warnOnce('send', 'could not answer a terminal', err, { to: d.address });

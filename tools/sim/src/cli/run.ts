@@ -49,7 +49,7 @@ export async function runSim(
   io: CliIo,
   depOverrides: Partial<SimDeps> = {},
 ): Promise<RunOutcome> {
-  const parsed = parseCli(argv, io.readFile);
+  const parsed = parseCli(argv, (path) => io.readFile(path));
   if (parsed.kind === 'help') {
     io.out(USAGE);
     return { exitCode: 0 };

@@ -6,7 +6,7 @@ import type { Cancel, SimDeps } from '../deps.js';
 import { faultsSchema } from '../http/faults.js';
 import type { Faults } from '../http/faults.js';
 import { registerControl, startNodeServer } from '../http/node-server.js';
-import { joinUrl, postJson } from '../http/outbound.js';
+import { createOutbound, joinUrl } from '../http/outbound.js';
 import type { CallResult } from '../http/outbound.js';
 import { nodeUrl } from '../node-common.js';
 import { connectionChange, deviceControlRoutes } from './control.js';
@@ -83,7 +83,8 @@ export async function startDevice(
     ...(options.centralUrl ? { centralUrl: options.centralUrl } : {}),
   });
   const connection = () => ({ key: store.key(), centralUrl: store.centralUrl() });
-  const events = createEventSender(sn, connection, deps);
+  const outbound = createOutbound(deps.fetch, () => deps.clock.now());
+  const events = createEventSender(sn, connection, outbound, deps);
   let faults: Faults = {};
   let lastHeartbeat: CallResult | null = null;
   let heartbeats: Cancel | undefined;
@@ -93,7 +94,7 @@ export async function startDevice(
     const central = store.centralUrl();
     if (!central || faults.mute) return null;
     const url = joinUrl(central, '/api/device/heartbeat');
-    const result = await postJson(deps.fetch, deps.clock.now, url, { sn }, store.key());
+    const result = await outbound.post(url, { sn }, store.key());
     lastHeartbeat = result;
     deps.onEvent({
       type: 'heartbeat',
@@ -186,6 +187,7 @@ export async function startDevice(
     stop() {
       stopping ??= (async () => {
         heartbeats?.cancel();
+        outbound.close();
         await server.listener.close();
       })();
       return stopping;

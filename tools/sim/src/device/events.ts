@@ -2,7 +2,8 @@ import { recognitionEventIn } from '@svc/shared';
 import type { RecognitionEventIn } from '@svc/shared';
 import { z } from 'zod';
 import type { SimDeps } from '../deps.js';
-import { joinUrl, postJson } from '../http/outbound.js';
+import { joinUrl } from '../http/outbound.js';
+import type { Outbound } from '../http/outbound.js';
 import { placeholderSnapshot } from './snapshot.js';
 
 export const emitInput = z.object({
@@ -38,6 +39,7 @@ export interface EventSender {
 export function createEventSender(
   sn: string,
   connection: () => { key?: string; centralUrl?: string },
+  outbound: Outbound,
   deps: SimDeps,
 ): EventSender {
   const sent = new Map<string, RecognitionEventIn>();
@@ -47,7 +49,7 @@ export function createEventSender(
     const { key, centralUrl } = connection();
     if (!centralUrl) throw new Error(`device ${sn} has no central URL`);
     const url = joinUrl(centralUrl, '/api/recognition/events');
-    const result = await postJson(deps.fetch, deps.clock.now, url, event, key);
+    const result = await outbound.post(url, event, key);
     const { snapshot, ...summary } = event;
     last = {
       eventId: event.eventId,

@@ -93,18 +93,19 @@ export async function startNodeServer(
   initialFaults: Faults,
   onFaults: (faults: Faults) => void,
 ): Promise<NodeServer> {
-  let target: ControlTarget | undefined;
+  // Filled once the fault switch exists; the switch itself needs the listener.
+  const slot: { target?: ControlTarget } = {};
   const listener = await deps.listenHttp(async (req, res) => {
-    if (!target) return sendError(res, 503, 'starting', 'the node is starting');
+    if (!slot.target) return sendError(res, 503, 'starting', 'the node is starting');
     try {
-      await dispatch(target, deps, req, res);
+      await dispatch(slot.target, deps, req, res);
     } catch (error) {
       if (!sendBodyError(res, error)) throw error;
     }
   }, where);
   const faults = createFaultSwitch(listener, onFaults);
   const ready: ControlTarget = { routes, faults };
-  target = ready;
+  slot.target = ready;
   try {
     await faults.set(initialFaults);
   } catch (error) {

@@ -94,6 +94,27 @@ describe('announces (PROTOCOL §1)', () => {
     expect(second.datagram).toMatchObject({ type: 'announce', central: 'http://127.0.0.1:9' });
   });
 
+  it('announces without `central` when the saved URL does not fit in a datagram', async () => {
+    const checkins: string[] = [];
+    const terminal = await start(
+      { id: 'ENR-LONG' },
+      // No check-in may leave the host for this made-up name: the fetch is a local fake.
+      { fetch: (url) => (checkins.push(url), Promise.resolve(new Response('{}'))) },
+    );
+    await waitFor('the boot announce', () => announcesOf(listener.heard, 'ENR-LONG').length === 1);
+    const longUrl = `http://${'a'.repeat(1100)}:8000`;
+    const saved = await request(`${terminal.url}/api/config`, {
+      method: 'POST',
+      body: { centralUrl: longUrl },
+    });
+    expect(saved.status).toBe(200);
+    const second = await waitFor('the announce after saving', () => {
+      return announcesOf(listener.heard, 'ENR-LONG')[1];
+    });
+    expect(second.datagram).not.toHaveProperty('central');
+    expect(checkins).toEqual([`${longUrl}/api/terminal/checkin`]);
+  });
+
   it('records a central reply sent to the port the announce came from', async () => {
     const terminal = await start({ id: 'ENR-REPLY' });
     const announce = await waitFor('the boot announce', () => {

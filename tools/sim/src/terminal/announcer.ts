@@ -99,10 +99,38 @@ export async function startAnnouncer(options: AnnouncerOptions, deps: SimDeps): 
     return socket;
   };
 
+  // A saved central URL can be longer than a datagram allows (1024 bytes): then the announce
+  // goes out without `central`, which the protocol allows, rather than not at all.
+  const encode = (): Buffer => {
+    const datagram = options.datagram();
+    try {
+      return encodeDatagram(datagram);
+    } catch (error) {
+      if (!(error instanceof RangeError) || datagram.central === undefined) throw error;
+      const rest = { ...datagram };
+      delete rest.central;
+      deps.onEvent({
+        type: 'warning',
+        node: options.nodeId,
+        message: 'the saved central URL does not fit in an announce; sent without it',
+      });
+      return encodeDatagram(rest);
+    }
+  };
+
+  /** Sends one announce to every target; never rejects (failures are recorded). */
   async function announceNow(): Promise<void> {
     if (stopped || options.muted()) return;
-    const payload = encodeDatagram(options.datagram());
     const record: AnnounceRecord = { time: deps.clock.now().toISOString(), sent: [], errors: {} };
+    let payload: Buffer;
+    try {
+      payload = encode();
+    } catch (error) {
+      record.errors['(encode)'] = String(error);
+      last = record;
+      deps.onEvent({ type: 'announce', node: options.nodeId, targets: [], error: String(error) });
+      return;
+    }
     await Promise.all(
       options.broadcastAddresses.map(async (address) => {
         const target = `${address}:${options.discoveryPort}`;

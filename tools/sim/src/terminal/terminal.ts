@@ -17,7 +17,7 @@ import type { Cancel, SimDeps } from '../deps.js';
 import { differentCentralUrl, faultsSchema } from '../http/faults.js';
 import type { Faults } from '../http/faults.js';
 import { registerControl, startNodeServer } from '../http/node-server.js';
-import { joinUrl, postJson } from '../http/outbound.js';
+import { createOutbound, joinUrl } from '../http/outbound.js';
 import type { CallResult } from '../http/outbound.js';
 import { SIM_VERSION, nodeUrl } from '../node-common.js';
 import { startAnnouncer } from './announcer.js';
@@ -105,6 +105,7 @@ export async function startTerminal(
 
   let faults: Faults = {};
   let lastCheckin: CallResult | null = null;
+  const outbound = createOutbound(deps.fetch, () => deps.clock.now());
   let lastEvent: PanelEvent | null = null;
   let checkins: Cancel | undefined;
   let announcer: Announcer | undefined;
@@ -114,7 +115,7 @@ export async function startTerminal(
     const central = store.config().centralUrl;
     if (!central || faults.mute) return null;
     const url = joinUrl(central, '/api/terminal/checkin');
-    const result = await postJson(deps.fetch, deps.clock.now, url, { id, kind }, store.token());
+    const result = await outbound.post(url, { id, kind }, store.token());
     lastCheckin = result;
     deps.onEvent({
       type: 'checkin',
@@ -238,6 +239,7 @@ export async function startTerminal(
     stop() {
       stopping ??= (async () => {
         checkins?.cancel();
+        outbound.close();
         await running.stop();
         await server.listener.close();
       })();

@@ -32,11 +32,11 @@ export function request(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown = undefined;
+          let json: unknown;
           try {
             json = JSON.parse(text);
           } catch {
-            json = undefined;
+            // Not JSON: `json` stays undefined and `text` holds what came.
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
         });

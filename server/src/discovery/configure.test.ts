@@ -1,0 +1,195 @@
+import { startTerminal, type TerminalHandle } from '@svc/sim';
+import { configureResponse } from '@svc/shared';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { TestClient, errorCode } from '../test/http-client.js';
+import { freePort } from '../test/mariadb-instance.js';
+import { signedIn } from '../test/admins.js';
+import { waitFor } from '../test/udp.js';
+import { createTerminalClient } from './terminal-client.js';
+
+describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let udpPort: number;
+  const terminals: TerminalHandle[] = [];
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    udpPort = await freePort();
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: {
+        SVC_DISCOVERY_WORKER: '1',
+        DISCOVERY_PORT: String(udpPort),
+        DISCOVERY_HOST: '192.0.2.10',
+      },
+      infra: { discoveryFlushEveryMs: 50, terminalClient: createTerminalClient(800) },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(terminals.map((t) => t.stop()));
+    await server.stop();
+    await scratch.drop();
+  });
+
+  async function terminal(id: string, kind: 'enrollment' | 'display', faults = {}) {
+    const t = await startTerminal({
+      id,
+      kind,
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      discoveryPort: udpPort,
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 0,
+      checkinIntervalMs: 0,
+      listenForProbes: false,
+      faults,
+    });
+    terminals.push(t);
+    await waitFor(
+      async () =>
+        (await new TestClient(server.url).get('/api/discovery/nodes')).body as { id: string }[],
+      (nodes) => nodes.some((n) => n.id === id),
+    );
+    return t;
+  }
+
+  const nodes = async () =>
+    (await new TestClient(server.url).get('/api/discovery/nodes')).body as {
+      id: string;
+      central: string;
+      lastCheckin: string | null;
+    }[];
+
+  test('pushes the central address to both kinds, reads it back, and each terminal checks in', async () => {
+    const enr = await terminal('ENR-OK', 'enrollment');
+    const dsp = await terminal('DSP-OK', 'display');
+    const admin = await signedIn(server, 'admin');
+    const reply = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-OK', 'DSP-OK'],
+      centralUrl: server.url,
+      panelUrl: 'http://192.0.2.50:8181/api/recognition',
+    });
+    expect(reply.status).toBe(200);
+    const { results } = configureResponse.parse(reply.body);
+    expect(results.map((r) => [r.id, r.ok])).toEqual([
+      ['ENR-OK', true],
+      ['DSP-OK', true],
+    ]);
+    for (const r of results) if (r.ok) expect(r.saved.centralUrl).toBe(server.url);
+    expect(enr.config().centralUrl).toBe(server.url);
+    expect(dsp.config().panelUrl).toBe('http://192.0.2.50:8181/api/recognition');
+
+    // Each checked in with its new token, and announced its new central address after saving.
+    const after = await waitFor(nodes, (list) =>
+      ['ENR-OK', 'DSP-OK'].every((id) => {
+        const n = list.find((x) => x.id === id);
+        return n?.lastCheckin && n.central === server.url;
+      }),
+    );
+    expect(after.filter((n) => n.id.endsWith('-OK'))).toHaveLength(2);
+    expect(
+      await server.ctx.models.Audit.count({
+        where: { action: 'discovery.configure', outcome: 'success' },
+      }),
+    ).toBe(2);
+  });
+
+  test('a terminal token works until the next push replaces it', async () => {
+    await terminal('ENR-TOK', 'enrollment');
+    const checkin = (token: string, id = 'ENR-TOK') =>
+      new TestClient(server.url, { authorization: `Bearer ${token}` }).post(
+        '/api/terminal/checkin',
+        { id, kind: 'enrollment' },
+        { csrf: false },
+      );
+    const first = 'first-token-0123456789abcdef';
+    await server.ctx.discovery.store.setToken('ENR-TOK', first);
+    const ok = await checkin(first);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ serverTime: expect.any(String) });
+    expect((await checkin(first, 'ENR-OK')).status).toBe(401);
+    await server.ctx.discovery.store.setToken('ENR-TOK', 'second-token-0123456789abcdef');
+    expect((await checkin(first)).status).toBe(401);
+    expect((await checkin('second-token-0123456789abcdef')).status).toBe(200);
+    const none = await new TestClient(server.url).post(
+      '/api/terminal/checkin',
+      { id: 'ENR-TOK', kind: 'enrollment' },
+      { csrf: false },
+    );
+    expect(none.status).toBe(401);
+  });
+
+  test('failures are reported per node in plain words, never as a 5xx', async () => {
+    await terminal('ENR-GOOD', 'enrollment');
+    const refused = await terminal('ENR-REFUSE', 'enrollment');
+    await terminal('DSP-500', 'display', { status500: true });
+    await terminal('DSP-LIAR', 'display', { saveDifferent: true });
+    await terminal('ENR-SLOW', 'enrollment', { delayMs: 2_000 });
+    await refused.setFaults({ refuse: true });
+    const admin = await signedIn(server, 'admin');
+    const reply = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-GOOD', 'ENR-REFUSE', 'DSP-500', 'DSP-LIAR', 'ENR-SLOW', 'GHOST-1'],
+      centralUrl: server.url,
+    });
+    expect(reply.status).toBe(200);
+    const byId = Object.fromEntries(
+      configureResponse.parse(reply.body).results.map((r) => [r.id, r]),
+    );
+    expect(byId['ENR-GOOD']).toMatchObject({ ok: true });
+    expect(byId['ENR-REFUSE']).toMatchObject({
+      ok: false,
+      error: `connection refused at 127.0.0.1:${refused.port}`,
+    });
+    expect(byId['DSP-500']).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/answered HTTP 500/),
+    });
+    expect(byId['DSP-LIAR']).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/saved central address ".*" instead of/),
+    });
+    expect(byId['ENR-SLOW']).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no answer from 127\.0\.0\.1:\d+ within 0\.8 s/),
+    });
+    expect(byId['GHOST-1']).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not online/),
+    });
+  });
+
+  test('only administrators on a trusted network, with the CSRF token, may configure', async () => {
+    await terminal('ENR-AUTH', 'enrollment');
+    const body = { ids: ['ENR-AUTH'], centralUrl: server.url };
+    expect((await new TestClient(server.url).post('/api/discovery/configure', body)).status).toBe(
+      401,
+    );
+    const operator = await signedIn(server, 'operator');
+    const denied = await operator.post('/api/discovery/configure', body);
+    expect(denied.status).toBe(403);
+    expect(errorCode(denied)).toBe('forbidden');
+    const admin = await signedIn(server, 'admin');
+    const noCsrf = await admin.post('/api/discovery/configure', body, { csrf: false });
+    expect(noCsrf.status).toBe(403);
+    expect(errorCode(noCsrf)).toBe('csrf');
+    const invalid = await admin.post('/api/discovery/configure', { ids: [] });
+    expect(invalid.status).toBe(400);
+
+    const untrusted = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: { TRUSTED_NETWORKS: '192.0.2.0/24' },
+    });
+    try {
+      const remote = await signedIn(untrusted, 'admin');
+      const refused = await remote.post('/api/discovery/configure', body);
+      expect(refused.status).toBe(403);
+      expect(errorCode(refused)).toBe('untrusted_network');
+    } finally {
+      await untrusted.stop();
+    }
+  });
+});
