@@ -11,18 +11,32 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix'];
-const CPU = ['x64', 'arm64', 'arm', 'ia32', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'];
+const CPU = [
+  'x64',
+  'arm64',
+  'arm',
+  'ia32',
+  'ppc64',
+  's390x',
+  'riscv64',
+  'loong64',
+  'mips64el',
+  'wasm32',
+];
 
 function platformOf(name) {
   const tokens = name.split('/').pop().split('-');
   const meta = {};
   const os = tokens.find((t) => OS.includes(t));
-  const cpu = tokens.find((t) => CPU.includes(t)) ?? (tokens.includes('universal') ? undefined : undefined);
+  const cpu =
+    tokens.find((t) => CPU.includes(t)) ?? (tokens.includes('universal') ? undefined : undefined);
   if (os) meta.os = [os];
   if (cpu) meta.cpu = [cpu];
   if (tokens.includes('musl') || tokens.includes('musleabihf')) meta.libc = ['musl'];
-  else if (os === 'linux' && (tokens.includes('gnu') || tokens.includes('gnueabihf'))) meta.libc = ['glibc'];
-  if (tokens.includes('gnueabihf') || tokens.includes('musleabihf') || tokens.includes('eabi')) meta.cpu = ['arm'];
+  else if (os === 'linux' && (tokens.includes('gnu') || tokens.includes('gnueabihf')))
+    meta.libc = ['glibc'];
+  if (tokens.includes('gnueabihf') || tokens.includes('musleabihf') || tokens.includes('eabi'))
+    meta.cpu = ['arm'];
   if (tokens.includes('wasi') || tokens.includes('wasm32')) meta.cpu = ['wasm32'];
   return meta;
 }
@@ -49,11 +63,17 @@ for (const [path, entry] of Object.entries(packages)) {
 }
 if (process.argv.includes('--check')) {
   if (added.length) {
-    console.error(`package-lock.json lacks ${added.length} platform stubs; run node scripts/lockfile-platform-stubs.mjs`);
+    console.error(
+      `package-lock.json lacks ${added.length} platform stubs; run node scripts/lockfile-platform-stubs.mjs`,
+    );
     process.exit(1);
   }
 } else if (added.length) {
-  lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) =>
+      a === '' ? -1 : b === '' ? 1 : a.localeCompare(b),
+    ),
+  );
   writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
   console.log(`added ${added.length} platform stubs: ${added.join(', ')}`);
 }
