@@ -169,6 +169,12 @@ async function main() {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   rmSync(dataDir, { recursive: true, force: true });
+  if (DB === 'mysql') {
+    const mysql = await import('mysql2/promise');
+    const conn = await mysql.createConnection({ host: env.DB_HOST, port: Number(env.DB_PORT), user: env.DB_USER, password: env.DB_PASSWORD });
+    await conn.query(`DROP DATABASE IF EXISTS \`${env.DB_DATABASE}\``);
+    await conn.end();
+  }
 
   const f = (n) => n.toFixed(1);
   console.log(
