@@ -171,7 +171,12 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
   if (DB === 'mysql') {
     const mysql = await import('mysql2/promise');
-    const conn = await mysql.createConnection({ host: env.DB_HOST, port: Number(env.DB_PORT), user: env.DB_USER, password: env.DB_PASSWORD });
+    const conn = await mysql.createConnection({
+      host: env.DB_HOST,
+      port: Number(env.DB_PORT),
+      user: env.DB_USER,
+      password: env.DB_PASSWORD,
+    });
     await conn.query(`DROP DATABASE IF EXISTS \`${env.DB_DATABASE}\``);
     await conn.end();
   }

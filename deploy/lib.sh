@@ -19,12 +19,18 @@ SVC_COMPOSE_FILE="$SVC_PKG_DIR/compose.yaml"
 SVC_PROJECT=svc
 # shellcheck disable=SC2034 # used by status.sh
 SVC_SERVICES=(svc_db svc_server svc_web)
+# Services compose.yaml runs on the host network (see the top of compose.yaml).
+# shellcheck disable=SC2034 # used by status.sh
+SVC_HOST_NETWORK_SERVICES=(svc_server svc_web)
 SVC_VOLUMES=(svc_db_data svc_server_data)
 
 # Defaults equal to compose.yaml's; used for checks and URLs only, never exported.
 WEB_PORT=${WEB_PORT:-80}
 DB_PORT=${DB_PORT:-3306}
 DISCOVERY_PORT=${DISCOVERY_PORT:-20785}
+# svc_server's HTTP port on the host's loopback, fixed in compose.yaml (HTTP_PORT, svc_web's
+# upstream, the healthcheck): svc_server and svc_web use the host network.
+SVC_SERVER_HTTP_PORT=8000
 
 # Bounded waits: tries x interval seconds.
 SVC_POLL_INTERVAL=${SVC_POLL_INTERVAL:-3}
@@ -84,6 +90,11 @@ container_state() {
     "$1"
 }
 
+# Prints the network mode of a container id: "host" on the host network, else the network's name.
+container_network_mode() {
+  docker inspect --format '{{.HostConfig.NetworkMode}}' "$1"
+}
+
 # ---- checks ---------------------------------------------------------------------------------
 require_db_password() {
   if [[ -z ${DB_ROOT_PASSWORD:-} ]]; then
@@ -104,6 +115,14 @@ check_parameters() {
   check_port_value WEB_PORT "$WEB_PORT"
   check_port_value DB_PORT "$DB_PORT"
   check_port_value DISCOVERY_PORT "$DISCOVERY_PORT"
+  # All three TCP ports are bound on the host itself (host network, loopback mapping), so they
+  # must differ from each other.
+  if ((10#$WEB_PORT == SVC_SERVER_HTTP_PORT || 10#$DB_PORT == SVC_SERVER_HTTP_PORT)); then
+    die "WEB_PORT and DB_PORT must not be $SVC_SERVER_HTTP_PORT: svc_server's HTTP listens on 127.0.0.1:$SVC_SERVER_HTTP_PORT of this host"
+  fi
+  if ((10#$WEB_PORT == 10#$DB_PORT)); then
+    die "WEB_PORT and DB_PORT must differ (both are $WEB_PORT): both are bound on this host"
+  fi
   [[ -f $SVC_COMPOSE_FILE ]] || die "compose.yaml not found at $SVC_COMPOSE_FILE (the scripts expect it in the package directory $SVC_PKG_DIR)"
 }
 
@@ -174,9 +193,12 @@ check_base_url() {
   fi
 }
 
-# Warns (never fails) where the address terminals must use cannot be known safely, and fills
-# DISCOVERY_HOST for the service when the host has exactly one LAN address: inside its
-# container the service sees only the container network, so it cannot find that address itself.
+# Checks the DISCOVERY_* values given and warns (never fails) where the address terminals must
+# use cannot be known safely. DISCOVERY_HOST is never filled in: svc_server runs on the host
+# network, sees the host's interfaces and advertises its address on each terminal's subnet
+# (docs/discovery.md), which also follows a changed DHCP lease. On a host with exactly one LAN
+# address that address is only shown (SVC_LAN_ADDRESS), for the operator and the final message.
+SVC_LAN_ADDRESS=""
 check_discovery() {
   local addrs count virt
   addrs=$(lan_addresses)
@@ -200,7 +222,9 @@ check_discovery() {
     local where="$count LAN addresses"
     [[ $virt == none ]] || where+=", inside virtualization '$virt'"
     warn "${unset_names[*]} not set on a host with $where.
-         Terminals may be told an address they cannot reach. Set them explicitly, e.g.
+         svc_server advertises the address of its interface on each terminal's subnet; where
+         terminals reach this host at another address (a VM behind NAT or port forwarding,
+         routed terminal networks) they would be told one they cannot reach. Set them, e.g.
            export DISCOVERY_HOST=<address terminals reach>
            export DISCOVERY_HTTP_BASE_URL=http://<that address>:$WEB_PORT
          Addresses seen:
@@ -212,9 +236,8 @@ $(printf '%s\n' "$addrs" | sed 's/^/           /')"
     return 0
   fi
   if [[ -z ${DISCOVERY_HOST:-} ]]; then
-    DISCOVERY_HOST=$(printf '%s\n' "$addrs" | awk 'NR == 1 {print $2}')
-    export DISCOVERY_HOST
-    info "DISCOVERY_HOST not set: using this host's only LAN address $DISCOVERY_HOST"
+    SVC_LAN_ADDRESS=$(printf '%s\n' "$addrs" | awk 'NR == 1 {print $2}')
+    info "DISCOVERY_HOST not set: svc_server advertises its own address on the terminals' subnet; this host's only LAN address is $SVC_LAN_ADDRESS"
   fi
 }
 
@@ -225,10 +248,12 @@ port_listeners() { # tcp|udp port
   ss "$flag" "sport = :$2" 2>/dev/null || true
 }
 
-# The ports must be free before the first start; once svc runs they are its own.
+# The ports must be free before the first start; once svc runs they are its own. svc_server
+# and svc_web bind theirs on the host itself (host network), svc_db's is its loopback mapping.
+# Any listener on a port counts, whatever its address: a wildcard one blocks loopback too.
 check_ports_free() {
   if ! command -v ss >/dev/null 2>&1; then
-    info "NOTE: 'ss' not found: skipping the free-port check (Web $WEB_PORT/tcp, 127.0.0.1:$DB_PORT/tcp, $DISCOVERY_PORT/udp)"
+    info "NOTE: 'ss' not found: skipping the free-port check (Web $WEB_PORT/tcp, 127.0.0.1:$DB_PORT/tcp, 127.0.0.1:$SVC_SERVER_HTTP_PORT/tcp, $DISCOVERY_PORT/udp)"
     return 0
   fi
   if [[ -n $(compose ps -q --status running 2>/dev/null) ]]; then
@@ -238,6 +263,7 @@ check_ports_free() {
   local busy=0 spec proto port label lines
   for spec in "tcp $WEB_PORT Web port (WEB_PORT)" \
     "tcp $DB_PORT database loopback port (DB_PORT)" \
+    "tcp $SVC_SERVER_HTTP_PORT server loopback HTTP port (fixed)" \
     "udp $DISCOVERY_PORT discovery port (DISCOVERY_PORT)"; do
     read -r proto port label <<<"$spec"
     lines=$(port_listeners "$proto" "$port")
@@ -247,8 +273,8 @@ check_ports_free() {
       busy=1
     fi
   done
-  ((busy == 0)) || die "free the port(s) above or choose others (WEB_PORT, DB_PORT, DISCOVERY_PORT) before the first start"
-  info "ports free: $WEB_PORT/tcp, $DB_PORT/tcp (loopback), $DISCOVERY_PORT/udp"
+  ((busy == 0)) || die "free the port(s) above or choose others (WEB_PORT, DB_PORT, DISCOVERY_PORT; $SVC_SERVER_HTTP_PORT/tcp is fixed and must be freed) before the first start"
+  info "ports free: $WEB_PORT/tcp, $DB_PORT/tcp (loopback), $SVC_SERVER_HTTP_PORT/tcp (loopback), $DISCOVERY_PORT/udp"
 }
 
 # ---- volumes and images ---------------------------------------------------------------------
@@ -339,7 +365,7 @@ start_services() {
   fi
   compose ps
   info ""
-  info "svc is up: http://${DISCOVERY_HOST:-<this host>}:$WEB_PORT/"
+  info "svc is up: http://${DISCOVERY_HOST:-${SVC_LAN_ADDRESS:-<this host>}}:$WEB_PORT/"
   info "Next: run deploy/status.sh; sign in and change the seeded administrator's password at once."
   info "On a fresh volume the svc_server log names the 0600 file holding that first password."
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Read-only status of svc: the compose service listing, restart counts and health of the three
 # services, then HTTP GET (failing on non-success) on /api/heartbeat, /api/device/online-count
-# and /api/discovery/nodes at http://127.0.0.1:${WEB_PORT:-80}. Exits non-zero if any layer fails.
+# and /api/discovery/nodes at http://127.0.0.1:${WEB_PORT:-80} (svc_web on the host network,
+# which forwards /api/ to svc_server on 127.0.0.1:8000). Exits non-zero if any layer fails.
+# Also warns, without failing, when svc_server or svc_web is not on the host network.
 # Changes nothing; DB_ROOT_PASSWORD is not needed.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -37,6 +39,12 @@ for svc in "${SVC_SERVICES[@]}"; do
   fi
   info "$svc: state $status, health $health, restarts $restarts -> $verdict"
   [[ $verdict == ok ]] || services_ok=0
+  if [[ " ${SVC_HOST_NETWORK_SERVICES[*]} " == *" $svc "* ]]; then
+    mode=$(container_network_mode "$cid") || mode=unknown
+    if [[ $mode != host ]]; then
+      warn "$svc is on network '$mode', not the host network as compose.yaml has it: terminals would be recorded at a gateway address and the Web port may bypass the host firewall (docs/operations.md, \"Network layout\")"
+    fi
+  fi
 done
 if ((services_ok)); then result[services]=OK; else result[services]=FAIL; failed=1; fi
 

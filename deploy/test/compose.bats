@@ -32,12 +32,17 @@ if not ok:
 PY
 }
 
-@test "compose.yaml is valid; three services; DB on loopback; UDP published; volumes external" {
+@test "compose.yaml is valid; three services; DB on loopback; server and web on the host network; volumes external" {
   compose_config >"$CONFIG"
   check 'sorted(c["services"]) == ["svc_db", "svc_server", "svc_web"]'
   check 'c["services"]["svc_db"]["ports"] == ["127.0.0.1:3306:3306/tcp"]'
-  check '{"protocol": "udp", "published": 20785, "target": 20785} in c["services"]["svc_server"]["ports"]'
-  check 'c["services"]["svc_web"]["ports"] == [{"published": 80, "target": 80}]'
+  # Host network: the terminals' broadcasts reach the server with their real source addresses.
+  # Nothing is published for these two (UDP DISCOVERY_PORT and WEB_PORT are bound on the host).
+  check 'c["services"]["svc_server"]["network_mode"] == "host"'
+  check 'c["services"]["svc_web"]["network_mode"] == "host"'
+  check '"ports" not in c["services"]["svc_server"] and "ports" not in c["services"]["svc_web"]'
+  check '"networks" not in c["services"]["svc_server"] and "networks" not in c["services"]["svc_web"]'
+  check 'c["services"]["svc_db"]["networks"] == {"svc_net": None} and "network_mode" not in c["services"]["svc_db"]'
   check 'all(v.get("external") is True for v in c["volumes"].values())'
   check 'sorted(v["name"] for v in c["volumes"].values()) == ["svc_db_data", "svc_server_data"]'
   check '"svc_db_data:/var/lib/mysql:rw" in c["services"]["svc_db"]["volumes"]'
@@ -70,30 +75,57 @@ PY
   check 'c["services"]["svc_server"]["environment"]["SVC_PUSH_WORKER"] == "1"'
   check 'c["services"]["svc_server"]["environment"]["SVC_DISCOVERY_WORKER"] == "1"'
   check 'c["services"]["svc_server"]["environment"]["PANEL_URL"] == ""'
-  check 'c["services"]["svc_server"]["environment"]["DB_HOST"] == "svc_db"'
-  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "3306"'
   check 'c["services"]["svc_server"]["environment"]["DATA_DIR"] == "/data"'
-  check 'c["services"]["svc_web"]["environment"]["SVC_SERVER_UPSTREAM"] == "svc_server:8000"'
 }
 
-@test "TRUSTED_PROXIES is the svc_net subnet, also when SVC_SUBNET moves it" {
+@test "server HTTP on loopback only, behind svc_web; database through its loopback mapping" {
   compose_config >"$CONFIG"
-  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "172.29.85.0/24"'
+  check 'c["services"]["svc_server"]["environment"]["HTTP_HOST"] == "127.0.0.1"'
+  check 'c["services"]["svc_server"]["environment"]["HTTP_PORT"] == "8000"'
+  check 'c["services"]["svc_web"]["environment"]["SVC_SERVER_UPSTREAM"] == "127.0.0.1:8000"'
+  check '"http://127.0.0.1:8000/" in " ".join(c["services"]["svc_server"]["healthcheck"]["test"])'
+  check 'c["services"]["svc_server"]["environment"]["DB_HOST"] == "127.0.0.1"'
+  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "3306"'
+  check 'c["services"]["svc_web"]["environment"]["SVC_WEB_LISTEN"] == "80"'
+}
+
+@test "TRUSTED_PROXIES is loopback only (svc_web connects from there), whatever SVC_SUBNET says" {
+  compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == "127.0.0.1/32"'
+  check 'c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "172.29.85.0/24"'
   SVC_SUBNET=10.213.7.0/24 compose_config >"$CONFIG"
-  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "10.213.7.0/24"'
-  check 'all(s["networks"] == {"svc_net": None} for s in c["services"].values())'
+  check 'c["services"]["svc_server"]["environment"]["TRUSTED_PROXIES"] == "127.0.0.1/32"'
+  check 'c["networks"]["svc_net"]["ipam"]["config"][0]["subnet"] == "10.213.7.0/24"'
 }
 
 @test "ports and names follow the parameters; DB stays on loopback" {
   DB_PORT=13306 WEB_PORT=8080 DISCOVERY_PORT=20786 DB_DATABASE=site_db SVC_VERSION=1.2.3 compose_config >"$CONFIG"
   check 'c["services"]["svc_db"]["ports"] == ["127.0.0.1:13306:3306/tcp"]'
-  check 'c["services"]["svc_web"]["ports"] == [{"published": 8080, "target": 80}]'
-  check 'c["services"]["svc_server"]["ports"] == [{"protocol": "udp", "published": 20786, "target": 20786}]'
+  check 'c["services"]["svc_web"]["environment"]["SVC_WEB_LISTEN"] == "8080"'
+  check '"ports" not in c["services"]["svc_server"] and "ports" not in c["services"]["svc_web"]'
   check 'c["services"]["svc_server"]["environment"]["DISCOVERY_PORT"] == "20786"'
   check 'c["services"]["svc_server"]["environment"]["WEB_PORT"] == "8080"'
-  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "3306"'
+  # The server uses the host-side loopback mapping, so it follows DB_PORT.
+  check 'c["services"]["svc_server"]["environment"]["DB_HOST"] == "127.0.0.1"'
+  check 'c["services"]["svc_server"]["environment"]["DB_PORT"] == "13306"'
+  check 'c["services"]["svc_server"]["environment"]["HTTP_PORT"] == "8000"'
   check 'c["services"]["svc_db"]["environment"]["MYSQL_DATABASE"] == "site_db"'
   check 'c["services"]["svc_server"]["image"] == "svc/server:1.2.3"'
+}
+
+# The healthcheck string as compose hands it to the container's shell ($$ is a literal $), run
+# with the container's environment and a stand-in wget that logs the URL it was given.
+@test "svc_web healthcheck asks the port nginx listens on" {
+  WEB_PORT=8080 compose_config >"$CONFIG"
+  local cmd listen bin="$BATS_TEST_TMPDIR/bin"
+  cmd=$(python3 -c 'import sys, yaml; t = yaml.safe_load(open(sys.argv[1]))["services"]["svc_web"]["healthcheck"]["test"]; assert t[0] == "CMD-SHELL"; print(t[1].replace("$$", "$"))' "$CONFIG")
+  listen=$(python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["services"]["svc_web"]["environment"]["SVC_WEB_LISTEN"])' "$CONFIG")
+  mkdir -p "$bin"
+  printf '#!/bin/sh\necho "wget $*" >>"%s/wget.log"\n' "$BATS_TEST_TMPDIR" >"$bin/wget"
+  chmod +x "$bin/wget"
+  PATH="$bin:$PATH" SVC_WEB_LISTEN=$listen sh -c "$cmd"
+  grep -qx 'wget -q -O /dev/null http://127.0.0.1:8080/healthz' "$BATS_TEST_TMPDIR/wget.log" ||
+    fail_with "healthcheck asked: $(cat "$BATS_TEST_TMPDIR/wget.log")"
 }
 
 @test "without DB_ROOT_PASSWORD, config fails with the compose.yaml message" {

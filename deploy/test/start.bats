@@ -157,22 +157,47 @@ start() { run "$PKG/deploy/start.sh"; }
 }
 
 @test "busy ports stop the first start before anything changes" {
-  export STUB_SS_BUSY="tcp:80 tcp:3306 udp:20785"
+  export STUB_SS_BUSY="tcp:80 tcp:3306 tcp:8000 udp:20785"
   start
   assert_failure
   assert_output_has "Web port (WEB_PORT) 80/tcp is in use"
   assert_output_has "database loopback port (DB_PORT) 3306/tcp is in use"
+  assert_output_has "server loopback HTTP port (fixed) 8000/tcp is in use"
   assert_output_has "discovery port (DISCOVERY_PORT) 20785/udp is in use"
   refute_started
 }
 
-@test "ports checked are the configured ones" {
+@test "the server's loopback port 8000 alone being busy stops the start" {
+  export STUB_SS_BUSY="tcp:8000"
+  start
+  assert_failure
+  assert_output_has "server loopback HTTP port (fixed) 8000/tcp is in use"
+  assert_output_has "8000/tcp is fixed and must be freed"
+  refute_output_has "Web port (WEB_PORT) 80/tcp is in use"
+  refute_started
+}
+
+@test "ports checked are the configured ones, plus the server's 8000" {
   export WEB_PORT=8081 DB_PORT=13306 DISCOVERY_PORT=20786
   start
   assert_status 0
   assert_called '^ss -Hlnt sport = :8081$'
   assert_called '^ss -Hlnt sport = :13306$'
+  assert_called '^ss -Hlnt sport = :8000$'
   assert_called '^ss -Hlnu sport = :20786$'
+  assert_output_has "ports free: 8081/tcp, 13306/tcp (loopback), 8000/tcp (loopback), 20786/udp"
+}
+
+@test "WEB_PORT or DB_PORT on the server's 8000, or equal to each other, is refused" {
+  local case message
+  for case in "8000 3306 must not be 8000" "80 8000 must not be 8000" "8080 8080 must differ"; do
+    read -r WEB_PORT DB_PORT message <<<"$case"
+    export WEB_PORT DB_PORT
+    start
+    assert_failure
+    assert_output_has "WEB_PORT and DB_PORT $message"
+    refute_started
+  done
 }
 
 @test "running services: the free-port check is skipped" {
@@ -232,6 +257,7 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_output_has "WARNING: DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL not set on a host with 2 LAN addresses"
   assert_output_has "wlan0 198.51.100.7"
   refute_output_has "docker0"
+  assert_output_has "svc is up: http://<this host>:80/"
   assert_called 'env DB_ROOT_PASSWORD=<set> DISCOVERY_HOST=<unset>'
 }
 
@@ -250,12 +276,15 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL not set"
 }
 
-@test "single LAN interface on bare metal: DISCOVERY_HOST handed to compose, no warning" {
+@test "single LAN interface on bare metal: address shown, DISCOVERY_HOST left to the server, no warning" {
   start
   assert_status 0
   refute_output_has "WARNING"
-  assert_output_has "using this host's only LAN address 192.0.2.10"
-  assert_called 'DISCOVERY_HOST=192.0.2.10$'
+  assert_output_has "this host's only LAN address is 192.0.2.10"
+  assert_output_has "svc is up: http://192.0.2.10:80/"
+  # svc_server (host network) works its address out per terminal; nothing is pinned.
+  assert_called 'DISCOVERY_HOST=<unset>$'
+  refute_called 'DISCOVERY_HOST=192'
 }
 
 @test "explicit DISCOVERY_* on a multi-interface VM: no warning, values kept" {

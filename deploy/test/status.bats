@@ -22,6 +22,10 @@ status_sh() { run "$PKG/deploy/status.sh"; }
   assert_output_has "OK (3 online recognition devices)"
   assert_output_has "OK (2 discovered nodes)"
   assert_output_has "all checks passed"
+  # svc_server and svc_web are on the host network: no warning about it.
+  assert_called '^docker inspect --format \{\{.HostConfig.NetworkMode\}\} cid_svc_server$'
+  assert_called '^docker inspect --format \{\{.HostConfig.NetworkMode\}\} cid_svc_web$'
+  refute_output_has "not the host network"
   # Read-only: nothing started, created or removed.
   refute_called 'compose .* (up|down|rm|restart|stop)'
   refute_called 'volume'
@@ -115,4 +119,13 @@ status_sh() { run "$PKG/deploy/status.sh"; }
   status_sh
   assert_failure
   assert_output_has "cannot reach the container engine"
+}
+
+@test "svc_server or svc_web off the host network: warning, checks unchanged" {
+  export STUB_NETMODE_svc_server=svc_svc_net STUB_NETMODE_svc_web=bridge
+  status_sh
+  assert_status 0
+  assert_output_has "WARNING: svc_server is on network 'svc_svc_net', not the host network"
+  assert_output_has "WARNING: svc_web is on network 'bridge', not the host network"
+  assert_output_has "all checks passed"
 }

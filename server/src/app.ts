@@ -5,33 +5,13 @@ import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.js';
 import { cidrMatcher } from './http/net.js';
 import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
-import { heartbeatRouter } from './heartbeat/routes.js';
-import { authRouter } from './auth/routes.js';
-import { loadSession, requireCsrf } from './auth/middleware.js';
-import { organizationsRouter } from './organizations/routes.js';
-import { auditRouter } from './audit/routes.js';
-import { discoveryRouter, terminalRouter } from './discovery/routes.js';
-import { panelRouter } from './panel/routes.js';
+import { loadSession } from './auth/middleware.js';
+import { buildApi } from './routes.js';
+import type { Api } from './http/api.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export type MountedRouter = { path: string; router: (ctx: AppContext) => express.Router };
-
-/**
- * Routers behind the session loader and the CSRF check (state changes that carry the session
- * cookie). Each states who may use it in its own first middleware.
- */
-export const sessionRouters: MountedRouter[] = [
-  { path: '/api/organizations', router: organizationsRouter },
-  { path: '/api/audit', router: auditRouter },
-  { path: '/api/discovery', router: discoveryRouter },
-  { path: '/api/panel', router: panelRouter },
-];
-
-/** Routers authenticated by a bearer credential (terminals, devices): no session, no CSRF. */
-export const bearerRouters: MountedRouter[] = [{ path: '/api/terminal', router: terminalRouter }];
-
-export function createApp(ctx: AppContext): Express {
+export function createApp(ctx: AppContext): { app: Express; api: Api } {
   const app = express();
   app.disable('x-powered-by');
   // API answers are never cached (no-store); hashing large bodies for an ETag would be waste.
@@ -71,20 +51,16 @@ export function createApp(ctx: AppContext): Express {
     next();
   });
 
-  app.use('/api/heartbeat', heartbeatRouter(ctx));
-
+  const api = buildApi(ctx);
+  app.use('/api', api.early);
   const whenReady: RequestHandler = (_req, _res, next) => {
     next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };
   app.use('/api', whenReady);
-  for (const { path, router } of bearerRouters) app.use(path, router(ctx));
   app.use('/api', loadSession(ctx));
-  app.use('/api/auth', authRouter(ctx));
-  for (const { path, router } of sessionRouters) {
-    app.use(path, requireCsrf(ctx), router(ctx));
-  }
+  app.use('/api', api.router);
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));
-  return app;
+  return { app, api };
 }

@@ -14,6 +14,7 @@ import type { HostInfo } from './discovery/address.js';
 import type { NodeStore } from './discovery/node-store.js';
 import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
+import type { PhotoStore } from './photos/store.js';
 
 /**
  * The named dependencies every route and job receives. Infrastructure sits behind these
@@ -40,6 +41,7 @@ export interface AppContext {
     /** Absent when SVC_DISCOVERY_WORKER=0. */
     worker?: DiscoveryWorker;
   };
+  photos: PhotoStore;
   /** Conditions an operator should fix, shown in the heartbeat. */
   warnings: string[];
   startedAt: Date;

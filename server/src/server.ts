@@ -26,6 +26,7 @@ import { NodeStore } from './discovery/node-store.js';
 import { createTerminalClient, type TerminalClient } from './discovery/terminal-client.js';
 import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
+import { createPhotoStore } from './photos/store.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -103,6 +104,13 @@ export function buildContext(
       client: infra.terminalClient ?? createTerminalClient(),
       host: infra.host ?? realHost,
     },
+    photos: createPhotoStore({
+      dataDir: config.dataDir,
+      sequelize: db.sequelize,
+      models,
+      clock,
+      logger,
+    }),
     warnings: [],
     startedAt: new Date(),
     version: VERSION,
@@ -154,7 +162,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
 
-  const app = createApp(ctx);
+  const { app } = createApp(ctx);
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

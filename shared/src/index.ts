@@ -7,3 +7,4 @@ export * from './panel.js';
 export * from './device.js';
 export * from './central.js';
 export * from './auth.js';
+export * from './admin-api.js';

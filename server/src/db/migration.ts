@@ -53,6 +53,29 @@ export function addIndex(
 }
 
 /**
+ * An index whose first column carries a foreign key. MySQL lets the constraint adopt it and
+ * then refuses to drop it, so on the way down a plain index on that column takes over first.
+ */
+export function addIndexOverForeignKey(
+  table: string,
+  name: string,
+  fields: string[],
+  unique = false,
+): Pick<Migration, 'up' | 'down'> {
+  const standIn = `${name}_fk`;
+  return {
+    async up({ qi, dialect }) {
+      await qi.addIndex(table, fields, { name, unique });
+      if (dialect === 'mysql') await qi.removeIndex(table, standIn).catch(() => undefined);
+    },
+    async down({ qi, dialect }) {
+      if (dialect === 'mysql') await qi.addIndex(table, [fields[0]!], { name: standIn });
+      await qi.removeIndex(table, name);
+    },
+  };
+}
+
+/**
  * An index on a foreign-key column. MySQL creates one with the constraint (and then refuses to
  * drop ours, which it would adopt); SQLite does not, so only SQLite gets it.
  */

@@ -29,7 +29,13 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
         [
           'administrators',
           'audit_log',
+          'devices',
           'discovered_nodes',
+          'files',
+          'import_jobs',
+          'people',
+          'person_spaces',
+          'spaces',
           'login_failures',
           'organizations',
           'runtime_settings',

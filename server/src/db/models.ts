@@ -8,6 +8,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import type { AdminRole } from '@svc/shared';
+import { defineBusinessModels, type BusinessModels } from './business-models.js';
 
 export interface OrganizationRow extends Model<
   InferAttributes<OrganizationRow>,
@@ -102,10 +103,11 @@ export interface DiscoveredNodeRow extends Model<
   lastCheckin: CreationOptional<Date | null>;
   tokenHash: CreationOptional<string | null>;
   tokenIssuedAt: CreationOptional<Date | null>;
+  organizationId: CreationOptional<string | null>;
   createdAt: Date;
 }
 
-export interface Models {
+export interface Models extends BusinessModels {
   Organization: ModelStatic<OrganizationRow>;
   Administrator: ModelStatic<AdministratorRow>;
   Session: ModelStatic<SessionRow>;
@@ -212,6 +214,7 @@ export function defineModels(sequelize: Sequelize): Models {
       lastCheckin: time(true),
       tokenHash: str(64, true),
       tokenIssuedAt: time(true),
+      organizationId: str(36, true),
       createdAt: time(),
     },
     opts,
@@ -224,5 +227,6 @@ export function defineModels(sequelize: Sequelize): Models {
     Audit,
     LoginFailure,
     DiscoveredNode,
+    ...defineBusinessModels(sequelize),
   };
 }

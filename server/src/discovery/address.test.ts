@@ -61,6 +61,19 @@ describe('advertised central address', () => {
     });
   });
 
+  test('a host-networked container sees the host’s interfaces and may choose', () => {
+    expect(
+      advertisedUrl(
+        none,
+        host([iface('docker0', '172.17.0.1', '255.255.0.0'), iface('eth0', '192.168.1.10')], true),
+        '192.168.1.77',
+      ),
+    ).toMatchObject({
+      ok: true,
+      url: 'http://192.168.1.10',
+    });
+  });
+
   test('explicit settings are used as given; a loopback one draws a warning', () => {
     expect(
       advertisedUrl({ ...none, httpBaseUrl: 'http://central.site:8080' }, LAPTOP, '10.99.0.4'),

@@ -68,7 +68,10 @@ export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: s
   if (cfg.httpBaseUrl) return { ok: true, url: cfg.httpBaseUrl, source: 'DISCOVERY_HTTP_BASE_URL' };
   if (cfg.host)
     return { ok: true, url: centralUrlFor(cfg.host, cfg.webPort), source: 'DISCOVERY_HOST' };
-  if (host.inContainer()) {
+  // A container sees only its own bridge address, which terminals cannot reach, unless it runs
+  // with host networking: then the engine's bridges (docker0, br-…) are visible too.
+  const interfaces = host.interfaces();
+  if (host.inContainer() && !interfaces.some((i) => BRIDGE_NAME.test(i.name))) {
     return {
       ok: false,
       problem:
@@ -84,9 +87,9 @@ export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: s
   } catch {
     return { ok: false, problem: `not an IP address: ${terminalIp}` };
   }
-  const candidates = host
-    .interfaces()
-    .filter((i) => !i.internal && !BRIDGE_NAME.test(i.name) && !isLoopback(i.address));
+  const candidates = interfaces.filter(
+    (i) => !i.internal && !BRIDGE_NAME.test(i.name) && !isLoopback(i.address),
+  );
   for (const i of candidates) {
     try {
       const local = ipaddr.process(i.address);

@@ -1,29 +1,48 @@
-import { Router } from 'express';
-import { configureRequest, ErrorCode, terminalCheckin } from '@svc/shared';
+import type { z } from 'zod';
+import {
+  ErrorCode,
+  configureRequest,
+  configureResponse,
+  discoveryNodeList,
+  serverTimeResponse,
+  terminalCheckin,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
-import { clientIp, requireAdmin } from '../auth/middleware.js';
-import { jsonBody } from '../http/body.js';
-import { HttpError, parseWith } from '../http/errors.js';
-import { requireTrustedNetwork, sessionOrTrustedNetwork } from '../http/trusted.js';
+import { clientIp } from '../auth/middleware.js';
+import { bearerToken, type Api } from '../http/api.js';
+import { HttpError } from '../http/errors.js';
 import { configureTerminals } from './configure.js';
 
-/** PROTOCOL §5: `GET /api/discovery/nodes`, `POST /api/discovery/configure`. */
-export function discoveryRouter(ctx: AppContext): Router {
-  const router = Router();
-  router.use(jsonBody('64kb'));
+/** PROTOCOL §5 discovery endpoints and the §2 terminal check-in. */
+export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['discovery'];
+  api.add(
+    {
+      method: 'get',
+      path: '/discovery/nodes',
+      summary: 'Enrollment and display terminals heard within DISCOVERY_TIMEOUT',
+      tags,
+      access: { kind: 'session-or-trusted' },
+      responses: { 200: discoveryNodeList },
+    },
+    async (_input, _req, res) => {
+      res
+        .type('application/json')
+        .send(await ctx.discovery.store.onlineJson(ctx.config.discovery.timeoutS));
+    },
+  );
 
-  router.get('/nodes', sessionOrTrustedNetwork(ctx), async (_req, res) => {
-    res
-      .type('application/json')
-      .send(await ctx.discovery.store.onlineJson(ctx.config.discovery.timeoutS));
-  });
-
-  router.post(
-    '/configure',
-    requireTrustedNetwork(ctx),
-    requireAdmin({ minRole: 'admin' }),
-    async (req, res) => {
-      const body = parseWith(configureRequest, req.body);
+  api.add(
+    {
+      method: 'post',
+      path: '/discovery/configure',
+      summary: 'Push the central address to terminals and read it back',
+      tags,
+      access: { kind: 'trusted-session', minRole: 'admin' },
+      body: configureRequest,
+      responses: { 200: configureResponse },
+    },
+    async ({ body }, req, res) => {
       const admin = req.auth!.admin;
       const results = await configureTerminals(
         {
@@ -44,28 +63,25 @@ export function discoveryRouter(ctx: AppContext): Router {
       res.json({ results });
     },
   );
-  return router;
-}
 
-/** PROTOCOL §2 check-in: the terminal proves it reconnected with the token it was given. */
-export function terminalRouter(ctx: AppContext): Router {
-  const router = Router();
-  router.use(jsonBody('4kb'));
-  router.post('/checkin', async (req, res) => {
-    const auth = req.headers.authorization ?? '';
-    const token = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/.exec(auth)?.[1];
-    if (!token) {
-      throw new HttpError(
-        401,
-        ErrorCode.unauthorized,
-        'Send the terminal token as Authorization: Bearer <token>.',
-      );
-    }
-    const body = parseWith(terminalCheckin, req.body);
-    if (!(await ctx.discovery.store.checkin(body.id, token))) {
-      throw new HttpError(401, ErrorCode.unauthorized, 'Unknown or revoked terminal token.');
-    }
-    res.json({ serverTime: ctx.clock.now().toISOString() });
-  });
-  return router;
+  api.add(
+    {
+      method: 'post',
+      path: '/terminal/checkin',
+      summary: 'Terminal check-in with its token (proof that it reconnected)',
+      tags,
+      access: { kind: 'terminal' },
+      body: terminalCheckin,
+      responses: { 200: serverTimeResponse },
+      bodyLimit: '4kb',
+    },
+    async ({ body }, _req, res) => {
+      if (!(await ctx.discovery.store.checkin(body.id, bearerToken(res)))) {
+        throw new HttpError(401, ErrorCode.unauthorized, 'Unknown or revoked terminal token.');
+      }
+      res.json({ serverTime: ctx.clock.now().toISOString() } satisfies z.infer<
+        typeof serverTimeResponse
+      >);
+    },
+  );
 }

@@ -1,23 +1,22 @@
-import { Router, type Request, type Response } from 'express';
-import { SERVICE_NAME, type HeartbeatResponse } from '@svc/shared';
+import type { Response } from 'express';
+import { SERVICE_NAME, heartbeatResponse, type HeartbeatResponse } from '@svc/shared';
 import type { AppContext } from '../context.js';
+import type { Api } from '../http/api.js';
 
 /**
  * PROTOCOL §5 heartbeat. Reads and writes no business data: the database check is `SELECT 1`.
  * 503 with state 0 while the database is unreachable (or not connected yet).
  */
-export function heartbeatRouter(ctx: AppContext): Router {
-  const router = Router();
-  const handler = async (req: Request, res: Response) => {
+export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
+  const handler = async (_input: unknown, _req: unknown, res: Response) => {
     const started = process.hrtime.bigint();
     const up = ctx.db.ready ? await ctx.db.ping() : false;
     const state = ctx.db.ready ? ctx.db.state() : 'connecting';
-    const now = ctx.clock.now();
     const body: HeartbeatResponse = {
       state: up ? 1 : 0,
       service: SERVICE_NAME,
       version: ctx.version,
-      time: now.toISOString(),
+      time: ctx.clock.now().toISOString(),
       responseTimeMs: Number(process.hrtime.bigint() - started) / 1e6,
       uptimeSeconds: Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000),
       database: {
@@ -34,11 +33,22 @@ export function heartbeatRouter(ctx: AppContext): Router {
       warnings: ctx.warnings,
       discovery: ctx.discovery.worker?.info() ?? { enabled: false },
     };
-    res.setHeader('Cache-Control', 'no-store');
     res.status(up ? 200 : 503).json(body);
-    void req;
   };
-  router.get('/', handler);
-  router.post('/', handler);
-  return router;
+  for (const method of ['get', 'post'] as const) {
+    api.add(
+      {
+        method,
+        path: '/heartbeat',
+        summary:
+          'Central-service heartbeat: state 1 when normal; 503 with state 0 while the database is down',
+        tags: ['operations'],
+        access: { kind: 'public' },
+        responses: { 200: heartbeatResponse, 503: heartbeatResponse },
+        withoutDatabase: true,
+        bodyLimit: false,
+      },
+      handler,
+    );
+  }
 }

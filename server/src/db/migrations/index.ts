@@ -2,6 +2,7 @@ import {
   DataTypes,
   addForeignKeyIndex,
   addIndex,
+  addIndexOverForeignKey,
   col,
   createTable,
   dropTable,
@@ -134,5 +135,144 @@ export const migrations: Migration[] = [
   {
     name: '0013-index-discovered-nodes-token',
     ...addIndex('discovered_nodes', 'discovered_nodes_token_hash', ['token_hash'], true),
+  },
+  {
+    name: '0014-add-discovered-nodes-organization',
+    // The organization of the administrator who configured the terminal: enrollment through
+    // its token lands in that organization.
+    up: ({ qi }) =>
+      qi.addColumn('discovered_nodes', 'organization_id', {
+        type: DataTypes.STRING(36),
+        allowNull: true,
+      }),
+    down: ({ qi }) => qi.removeColumn('discovered_nodes', 'organization_id'),
+  },
+  {
+    name: '0015-create-spaces',
+    up: createTable('spaces', {
+      id: col.uuidPk(),
+      organization_id: col.ref('organizations', 'RESTRICT'),
+      parent_id: col.ref('spaces', 'RESTRICT', true),
+      name: { type: DataTypes.STRING(128), allowNull: false },
+      created_at: col.time(),
+      updated_at: col.time(),
+    }),
+    down: dropTable('spaces'),
+  },
+  {
+    name: '0016-index-spaces-organization-parent',
+    ...addIndexOverForeignKey('spaces', 'spaces_org_parent', ['organization_id', 'parent_id']),
+  },
+  {
+    name: '0017-create-people',
+    up: createTable('people', {
+      id: col.uuidPk(),
+      organization_id: col.ref('organizations', 'RESTRICT'),
+      name: { type: DataTypes.STRING(128), allowNull: false },
+      // Lower-cased, accents removed: prefix search as an index range on either database.
+      name_key: { type: DataTypes.STRING(128), allowNull: false },
+      id_number: { type: DataTypes.STRING(64), allowNull: false },
+      phone: { type: DataTypes.STRING(32), allowNull: true },
+      notes: { type: DataTypes.STRING(1024), allowNull: true },
+      valid_from: col.time(true),
+      valid_until: col.time(true),
+      enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      photo_sha256: { type: DataTypes.STRING(64), allowNull: true },
+      // Raised on every change that devices must see; synchronization compares it.
+      version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
+      created_at: col.time(),
+      updated_at: col.time(),
+    }),
+    down: dropTable('people'),
+  },
+  {
+    name: '0018-unique-people-organization-id-number',
+    ...addIndexOverForeignKey(
+      'people',
+      'people_org_id_number',
+      ['organization_id', 'id_number'],
+      true,
+    ),
+  },
+  {
+    name: '0019-index-people-organization-name',
+    ...addIndexOverForeignKey('people', 'people_org_name_key', [
+      'organization_id',
+      'name_key',
+      'id',
+    ]),
+  },
+  {
+    name: '0020-create-person-spaces',
+    up: createTable('person_spaces', {
+      person_id: { ...col.ref('people', 'CASCADE'), primaryKey: true },
+      space_id: { ...col.ref('spaces', 'RESTRICT'), primaryKey: true },
+    }),
+    down: dropTable('person_spaces'),
+  },
+  {
+    name: '0021-index-person-spaces-space',
+    ...addIndexOverForeignKey('person_spaces', 'person_spaces_space_person', [
+      'space_id',
+      'person_id',
+    ]),
+  },
+  {
+    name: '0022-create-files',
+    up: createTable('files', {
+      // Content address: the SHA-256 of the stored bytes; the path is derived from it alone.
+      sha256: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
+      media_type: { type: DataTypes.STRING(32), allowNull: false },
+      bytes: { type: DataTypes.INTEGER, allowNull: false },
+      width: { type: DataTypes.INTEGER, allowNull: true },
+      height: { type: DataTypes.INTEGER, allowNull: true },
+      created_at: col.time(),
+    }),
+    down: dropTable('files'),
+  },
+  {
+    name: '0023-create-devices',
+    up: createTable('devices', {
+      id: col.uuidPk(),
+      organization_id: col.ref('organizations', 'RESTRICT'),
+      sn: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      name: { type: DataTypes.STRING(128), allowNull: false },
+      model: { type: DataTypes.STRING(64), allowNull: false, defaultValue: '' },
+      space_id: col.ref('spaces', 'RESTRICT', true),
+      base_url: { type: DataTypes.STRING(512), allowNull: false },
+      enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      capacity: { type: DataTypes.INTEGER, allowNull: true },
+      max_photo_bytes: { type: DataTypes.INTEGER, allowNull: true },
+      max_photo_pixels: { type: DataTypes.INTEGER, allowNull: true },
+      // SHA-256 of the device key; the key itself is shown once, at registration or rotation.
+      key_hash: { type: DataTypes.STRING(64), allowNull: false },
+      key_rotated_at: col.time(),
+      last_heartbeat_at: col.time(true),
+      created_at: col.time(),
+      updated_at: col.time(),
+    }),
+    down: dropTable('devices'),
+  },
+  {
+    name: '0024-index-devices-key',
+    ...addIndex('devices', 'devices_key_hash', ['key_hash'], true),
+  },
+  {
+    name: '0025-create-import-jobs',
+    up: createTable('import_jobs', {
+      id: col.uuidPk(),
+      organization_id: col.ref('organizations', 'RESTRICT'),
+      created_by: { type: DataTypes.STRING(36), allowNull: true },
+      state: { type: DataTypes.STRING(16), allowNull: false },
+      total: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      processed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      succeeded: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      failed: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      // JSON array of {row, idNumber, error}: per-row errors, never photo data.
+      errors: { type: DataTypes.TEXT, allowNull: false },
+      created_at: col.time(),
+      finished_at: col.time(true),
+    }),
+    down: dropTable('import_jobs'),
   },
 ];

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { adminRole } from './auth.js';
+import { httpUrl, isoTime } from './common.js';
+import { deviceSn } from './device.js';
+
+/**
+ * The administrator REST API (PROTOCOL §7 fixed paths, and this project's own shapes beyond
+ * them). The server validates with these, the OpenAPI document is generated from them, and
+ * the web site and desktop console parse answers with them.
+ */
+
+export const uuid = z.uuid();
+const name = z.string().trim().min(1).max(128);
+const nullableTime = z.union([isoTime, z.null()]);
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int().min(0) });
+
+export const idParams = z.object({ id: uuid });
+
+// --- spaces --------------------------------------------------------------------------------
+export const spaceCreate = z.object({
+  name,
+  parentId: z.union([uuid, z.null()]).optional(),
+});
+export type SpaceCreate = z.infer<typeof spaceCreate>;
+export const spaceUpdate = spaceCreate.partial();
+export const spaceOut = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type SpaceOut = z.infer<typeof spaceOut>;
+
+// --- people --------------------------------------------------------------------------------
+/** ID-document numbers: letters, digits and - / . space; unique per organization. */
+export const idNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]*$/u, 'letters, digits, space, . / - only');
+
+const personFields = {
+  name,
+  idNumber,
+  spaceIds: z.array(uuid).max(256).optional(),
+  phone: z
+    .union([
+      z
+        .string()
+        .trim()
+        .max(32)
+        .regex(/^[0-9+()./ -]*$/, 'digits and + ( ) . / - only'),
+      z.null(),
+    ])
+    .optional(),
+  notes: z.union([z.string().max(1024), z.null()]).optional(),
+  validFrom: nullableTime.optional(),
+  validUntil: nullableTime.optional(),
+  enabled: z.boolean().optional(),
+};
+const validWindow = (v: { validFrom?: string | null; validUntil?: string | null }) =>
+  !v.validFrom || !v.validUntil || v.validFrom < v.validUntil;
+export const personCreate = z
+  .object(personFields)
+  .refine(validWindow, { message: 'validFrom must be before validUntil', path: ['validUntil'] });
+export type PersonCreate = z.infer<typeof personCreate>;
+export const personUpdate = z
+  .object(personFields)
+  .partial()
+  .refine(validWindow, { message: 'validFrom must be before validUntil', path: ['validUntil'] });
+export type PersonUpdate = z.infer<typeof personUpdate>;
+
+export const personSort = z.enum([
+  'name',
+  '-name',
+  'idNumber',
+  '-idNumber',
+  'createdAt',
+  '-createdAt',
+  'updatedAt',
+  '-updatedAt',
+]);
+export const peopleQuery = pageQuery.extend({
+  /** Name prefix or ID-number prefix. */
+  q: z.string().trim().max(128).optional(),
+  spaceId: uuid.optional(),
+  enabled: z.enum(['true', 'false']).optional(),
+  sort: personSort.default('name'),
+});
+export type PeopleQuery = z.infer<typeof peopleQuery>;
+
+export const personOut = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  idNumber: z.string(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  validFrom: nullableTime,
+  validUntil: nullableTime,
+  enabled: z.boolean(),
+  spaceIds: z.array(z.string()),
+  photoSha256: z.string().nullable(),
+  version: z.number().int(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type PersonOut = z.infer<typeof personOut>;
+
+/** `PUT /api/people/{id}/photo` (also base64 JSON). */
+export const photoBase64 = z.object({ photo: z.string().min(1) });
+export const photoStored = z.object({ photoSha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
+// --- devices -------------------------------------------------------------------------------
+const deviceFields = {
+  sn: deviceSn,
+  name,
+  baseUrl: httpUrl,
+  model: z.string().trim().max(64).optional(),
+  spaceId: z.union([uuid, z.null()]).optional(),
+  enabled: z.boolean().optional(),
+  capacity: z.union([z.number().int().min(1).max(10_000_000), z.null()]).optional(),
+  maxPhotoBytes: z
+    .union([
+      z
+        .number()
+        .int()
+        .min(1024)
+        .max(20 * 1024 * 1024),
+      z.null(),
+    ])
+    .optional(),
+  maxPhotoPixels: z.union([z.number().int().min(64).max(8192), z.null()]).optional(),
+};
+export const deviceCreate = z.object(deviceFields);
+export type DeviceCreate = z.infer<typeof deviceCreate>;
+export const deviceUpdate = z.object(deviceFields).omit({ sn: true }).partial();
+export const deviceOut = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  sn: z.string(),
+  name: z.string(),
+  model: z.string(),
+  spaceId: z.string().nullable(),
+  baseUrl: z.string(),
+  enabled: z.boolean(),
+  capacity: z.number().int().nullable(),
+  maxPhotoBytes: z.number().int().nullable(),
+  maxPhotoPixels: z.number().int().nullable(),
+  online: z.boolean(),
+  lastHeartbeatAt: nullableTime,
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type DeviceOut = z.infer<typeof deviceOut>;
+/** Registration and key rotation answer with the key — the only time it is shown. */
+export const deviceWithKey = deviceOut.extend({ key: z.string() });
+
+// --- administrators ------------------------------------------------------------------------
+export const username = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, . _ - only');
+export const administratorCreate = z.object({
+  username,
+  displayName: name.optional(),
+  role: adminRole,
+  /** Only a superadmin may create in another organization. */
+  organizationId: uuid.optional(),
+});
+export const administratorUpdate = z.object({
+  displayName: name.optional(),
+  role: adminRole.optional(),
+  disabled: z.boolean().optional(),
+});
+export const administratorOut = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: adminRole,
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+  lastLoginAt: nullableTime,
+  createdAt: isoTime,
+});
+/** Creation and password reset answer with a one-time password, shown once. */
+export const administratorWithPassword = administratorOut.extend({ temporaryPassword: z.string() });
+
+export const organizationCreate = z.object({ name });
