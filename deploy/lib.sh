@@ -126,7 +126,8 @@ check_parameters() {
   [[ -f $SVC_COMPOSE_FILE ]] || die "compose.yaml not found at $SVC_COMPOSE_FILE (the scripts expect it in the package directory $SVC_PKG_DIR)"
 }
 
-check_tools() {
+# The container engine client and daemon, and Compose v2.
+check_engine() {
   command -v docker >/dev/null 2>&1 ||
     die "container engine client 'docker' not found: install Docker Engine with the Compose v2 plugin"
   docker info --format '{{.ServerVersion}}' >/dev/null 2>&1 ||
@@ -143,8 +144,12 @@ check_tools() {
   if [[ ! $major =~ ^[0-9]+$ ]] || ((major < 2)); then
     die "Compose v2 or later is required, 'docker compose version' says $version"
   fi
-  command -v curl >/dev/null 2>&1 || die "HTTP client 'curl' not found: it is needed for the heartbeat check"
   info "container engine reachable; compose $version"
+}
+
+check_tools() {
+  check_engine
+  command -v curl >/dev/null 2>&1 || die "HTTP client 'curl' not found: it is needed for the heartbeat check"
 }
 
 # ---- discovery address ----------------------------------------------------------------------
