@@ -20,6 +20,7 @@ import { CsrfTokens } from './auth/csrf.js';
 import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
 import { Phase, Shutdown } from './lifecycle.js';
 import { createApp } from './app.js';
+import type { Api } from './http/api.js';
 import { VERSION } from './version.js';
 import { addressWarnings, realHost, type HostInfo } from './discovery/address.js';
 import { NodeStore } from './discovery/node-store.js';
@@ -27,9 +28,12 @@ import { createTerminalClient, type TerminalClient } from './discovery/terminal-
 import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
+import { failInterruptedImports } from './bulk/import-job.js';
 
 export interface RunningServer {
   ctx: AppContext;
+  /** Every registered route (the OpenAPI document and the route-table test read it). */
+  api: Api;
   http: Server;
   /** http://host:port the server listens on. */
   url: string;
@@ -127,6 +131,23 @@ export function buildContext(
       },
     }),
   );
+  ctx.jobs.register(
+    periodicJob({
+      name: 'file-cleanup',
+      everyMs: 60 * 60_000,
+      logger,
+      run: () => ctx.photos.sweepOrphans(),
+    }),
+  );
+  ctx.jobs.register({
+    name: 'imports',
+    // Imports run inside this process; one that was running when it stopped is closed here.
+    start: async () => {
+      const interrupted = await failInterruptedImports(ctx);
+      if (interrupted > 0) logger.warn({ interrupted }, 'imports interrupted by the last stop marked failed');
+    },
+    stop: () => undefined,
+  });
   if (config.discovery.enabled) {
     const worker = new DiscoveryWorker({
       config: { ...config.discovery, webPort: config.webPort },
@@ -162,7 +183,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
 
-  const { app } = createApp(ctx);
+  const { app, api } = createApp(ctx);
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -219,7 +240,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // The caller observes `ready`; this keeps an early shutdown from surfacing as unhandled.
   ready.catch(() => undefined);
 
-  return { ctx, http, url, ready, stop: () => shutdown.run() };
+  return { ctx, api, http, url, ready, stop: () => shutdown.run() };
 }
 
 function closeHttp(http: Server): Promise<void> {

@@ -94,6 +94,8 @@ export const peopleQuery = pageQuery.extend({
   /** Name prefix or ID-number prefix. */
   q: z.string().trim().max(128).optional(),
   spaceId: uuid.optional(),
+  /** With spaceId: also people with access to a space below it. */
+  includeDescendants: z.enum(['true', 'false']).optional(),
   enabled: z.enum(['true', 'false']).optional(),
   sort: personSort.default('name'),
 });
@@ -116,6 +118,8 @@ export const personOut = z.object({
   updatedAt: isoTime,
 });
 export type PersonOut = z.infer<typeof personOut>;
+/** `GET /api/people`: `total` stops counting at 10,000 (`totalCapped` then says there are more). */
+export const peopleList = listOf(personOut).extend({ totalCapped: z.boolean() });
 
 /** `PUT /api/people/{id}/photo` (also base64 JSON). */
 export const photoBase64 = z.object({ photo: z.string().min(1) });

@@ -1,6 +1,129 @@
+import path from 'node:path';
+import { idParams, listOf } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
+import { auditActor, orgWhere, visible } from '../http/scope.js';
+import { httpErrors } from '../http/errors.js';
+import { clientIp } from '../auth/middleware.js';
+import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
+import { exportAudit, exportPeople } from './export.js';
+import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
+import { receiveFiles } from './upload.js';
 
-export function registerBulkRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+const MB = 1024 * 1024;
+
+/** Bulk: CSV import of people with a ZIP of photos, CSV exports of people and the audit log. */
+export function registerBulkRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['bulk'];
+
+  const upsert: UpsertPerson = async (input, photo, actor, transaction) => {
+    const who = { actor: { id: actor.id, name: actor.name }, organizationId: actor.organizationId, ip: actor.ip };
+    const withPhoto = photo ? { ...input, photoSha256: photo.sha256 } : input;
+    const existing = await findByIdNumber(ctx, actor.organizationId, input.idNumber, transaction);
+    if (existing) {
+      await updatePerson(ctx, actor.organizationId, existing.id, withPhoto, who, transaction);
+      return 'updated';
+    }
+    await createPerson(ctx, actor.organizationId, withPhoto, who, transaction);
+    return 'created';
+  };
+
+  api.add(
+    {
+      method: 'post',
+      path: '/imports/people',
+      summary:
+        'Import people from a CSV file (field "csv": name,idNumber,phone,notes,validFrom,validUntil,enabled,spaces) with an optional ZIP of photos named by ID number (field "photos"); runs in the background',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      responses: { 202: importJobOut },
+      bodyLimit: false,
+      rawBody: ['multipart/form-data'],
+    },
+    async (_input, req, res) => {
+      const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
+        fields: { csv: 20 * MB, photos: 1024 * MB },
+      });
+      if (!upload.files.csv) {
+        await upload.cleanup();
+        throw httpErrors.invalidInput({ csv: 'required' }, 'Attach the CSV file as "csv".');
+      }
+      const admin = req.auth!.admin;
+      const { job, done } = await startImport(ctx, {
+        upsert,
+        csvFile: upload.files.csv,
+        ...(upload.files.photos && { zipFile: upload.files.photos }),
+        actor: { id: admin.id, name: admin.username, organizationId: admin.organizationId, ip: clientIp(req) },
+        cleanup: upload.cleanup,
+      });
+      done.catch((err: unknown) => ctx.logger.error({ err, job: job.id }, 'import failed'));
+      res.status(202).json(toJobOut(job));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/imports',
+      summary: 'Recent imports with their progress',
+      tags,
+      access: { kind: 'session' },
+      responses: { 200: listOf(importJobOut) },
+    },
+    async (_input, req, res) => {
+      const { rows, count } = await ctx.models.ImportJob.findAndCountAll({
+        where: orgWhere(req),
+        order: [['createdAt', 'DESC']],
+        limit: 50,
+      });
+      res.json({ items: rows.map(toJobOut), total: count });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/imports/:id',
+      summary: 'One import: progress while it runs, per-row errors',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'import',
+      responses: { 200: importJobOut },
+    },
+    async ({ params }, req, res) => {
+      res.json(toJobOut(visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import')));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/exports/people.csv',
+      summary: 'People as CSV (cells that would start a spreadsheet formula are neutralized)',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async (_input, req, res) => {
+      await ctx.audit.record({ action: 'person.export', ...auditActor(req), summary: 'people exported as CSV' });
+      await exportPeople(ctx, req, res);
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/exports/audit.csv',
+      summary: 'The audit log as CSV (formula cells neutralized)',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async (_input, req, res) => {
+      await ctx.audit.record({ action: 'audit.export', ...auditActor(req), summary: 'audit log exported as CSV' });
+      await exportAudit(ctx, req, res);
+    },
+  );
 }
+

@@ -1,6 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ForeignKeyConstraintError,
+  Sequelize,
+  UniqueConstraintError,
+  type Transaction,
+} from 'sequelize';
+import {
+  deviceCreate,
+  deviceOut,
+  deviceUpdate,
+  deviceWithKey,
+  idParams,
+  listOf,
+} from '@svc/shared';
+import type { Request } from 'express';
 import type { AppContext } from '../context.js';
+import type { DeviceRow } from '../db/business-models.js';
 import type { Api } from '../http/api.js';
+import { httpErrors } from '../http/errors.js';
+import { auditActor, orgWhere, visible } from '../http/scope.js';
+import { registerDeviceEndpoints } from './device-routes.js';
+import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';
+import { deviceKeyVault, hashDeviceKey, newDeviceKey, toDeviceOut } from './service.js';
 
-export function registerDeviceRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+const tags = ['devices'];
+
+/** Administrator API for recognition devices (PROTOCOL §7) and the device endpoints (§3, §5). */
+export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
+  const { models, clock, audit } = ctx;
+  const timeoutS = ctx.config.heartbeatTimeoutS;
+  const out = (device: DeviceRow) => toDeviceOut(device, clock.now(), timeoutS);
+  const load = async (req: Request, id: string) =>
+    visible(req, await models.Device.findByPk(id), 'Device');
+
+  api.add(
+    {
+      method: 'get',
+      path: '/devices',
+      summary:
+        'Recognition devices, paged; filters: q (serial or name prefix), spaceId, enabled, online',
+      tags,
+      access: { kind: 'session' },
+      query: devicesQuery,
+      responses: { 200: listOf(deviceOut) },
+    },
+    async ({ query }, req, res) => {
+      const { rows, count } = await models.Device.findAndCountAll({
+        where: devicesWhere(query, orgWhere(req), clock.now(), timeoutS),
+        order: devicesOrder(query.sort),
+        limit: query.pageSize,
+        offset: (query.page - 1) * query.pageSize,
+      });
+      res.json({ items: rows.map(out), total: count });
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/devices',
+      summary: 'Register a device; the answer carries its key, the only time it is shown',
+      tags,
+      access: { kind: 'session' },
+      body: deviceCreate,
+      responses: { 201: deviceWithKey },
+    },
+    async ({ body }, req, res) => {
+      const organizationId = req.auth!.admin.organizationId;
+      checkBaseUrl(body.baseUrl);
+      await checkSpace(ctx, body.spaceId, organizationId);
+      await checkSnFree(ctx, body.sn);
+      const key = newDeviceKey();
+      const now = clock.now();
+      const device = await inTransaction(ctx, body.sn, async (transaction) => {
+        const row = await models.Device.create(
+          {
+            id: randomUUID(),
+            organizationId,
+            sn: body.sn,
+            name: body.name,
+            model: body.model ?? '',
+            spaceId: body.spaceId ?? null,
+            baseUrl: body.baseUrl,
+            enabled: body.enabled ?? true,
+            capacity: body.capacity ?? null,
+            maxPhotoBytes: body.maxPhotoBytes ?? null,
+            maxPhotoPixels: body.maxPhotoPixels ?? null,
+            keyHash: hashDeviceKey(key),
+            keyRotatedAt: now,
+            lastHeartbeatAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          { transaction },
+        );
+        await deviceKeyVault(ctx).seal(row.id, key, transaction);
+        await audit.record(
+          {
+            action: 'device.create',
+            target: { type: 'device', id: row.id },
+            summary: `registered device ${row.sn} "${row.name}" at ${row.baseUrl}${row.enabled ? '' : ' (disabled)'}; key issued`,
+            ...auditActor(req),
+          },
+          transaction,
+        );
+        return row;
+      });
+      res.status(201).json({ ...out(device), key });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/devices/:id',
+      summary: 'One device',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'device',
+      responses: { 200: deviceOut },
+    },
+    async ({ params }, req, res) => {
+      res.json(out(await load(req, params.id)));
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/devices/:id',
+      summary: 'Change a device (any subset of the registration fields except sn)',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      body: deviceUpdate,
+      resource: 'device',
+      responses: { 200: deviceOut },
+    },
+    async ({ params, body }, req, res) => {
+      const device = await load(req, params.id);
+      if (body.baseUrl !== undefined) checkBaseUrl(body.baseUrl);
+      if (body.spaceId !== undefined) await checkSpace(ctx, body.spaceId, device.organizationId);
+      const changes: Partial<Pick<DeviceRow, keyof typeof body>> = {};
+      const described: string[] = [];
+      for (const [field, value] of Object.entries(body) as [keyof typeof body, unknown][]) {
+        if (value === undefined || device.get(field) === value) continue;
+        Object.assign(changes, { [field]: value });
+        described.push(`${field} ${show(device.get(field))} → ${show(value)}`);
+      }
+      if (described.length > 0) {
+        await ctx.db.sequelize.transaction(async (transaction) => {
+          await device.update({ ...changes, updatedAt: clock.now() }, { transaction });
+          await audit.record(
+            {
+              action: 'device.update',
+              target: { type: 'device', id: device.id },
+              summary: `device ${device.sn}: ${described.join('; ')}`,
+              ...auditActor(req),
+            },
+            transaction,
+          );
+        });
+      }
+      res.json(out(device));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/devices/:id',
+      summary: 'Remove a device (its key stops working at once)',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'device',
+      responses: { 204: 'empty' },
+    },
+    async ({ params }, req, res) => {
+      const device = await load(req, params.id);
+      try {
+        await ctx.db.sequelize.transaction(async (transaction) => {
+          await device.destroy({ transaction });
+          await deviceKeyVault(ctx).forget(device.id, transaction);
+          await audit.record(
+            {
+              action: 'device.delete',
+              target: { type: 'device', id: device.id },
+              summary: `removed device ${device.sn} "${device.name}"`,
+              ...auditActor(req),
+            },
+            transaction,
+          );
+        });
+      } catch (err) {
+        if (err instanceof ForeignKeyConstraintError) {
+          throw httpErrors.conflict(
+            `Device ${device.sn} still has records that refer to it (synchronization or recognition history); disable it instead.`,
+          );
+        }
+        throw err;
+      }
+      res.status(204).end();
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/devices/:id/key',
+      summary:
+        'Rotate the device key: the new key is in the answer (shown once), the old one stops working at once',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'device',
+      responses: { 200: deviceWithKey },
+    },
+    async ({ params }, req, res) => {
+      const device = await load(req, params.id);
+      const key = newDeviceKey();
+      const now = clock.now();
+      await ctx.db.sequelize.transaction(async (transaction) => {
+        await device.update(
+          { keyHash: hashDeviceKey(key), keyRotatedAt: now, updatedAt: now },
+          { transaction },
+        );
+        await deviceKeyVault(ctx).seal(device.id, key, transaction);
+        await audit.record(
+          {
+            action: 'device.key_rotate',
+            target: { type: 'device', id: device.id },
+            summary: `rotated the key of device ${device.sn}; the previous key no longer works`,
+            ...auditActor(req),
+          },
+          transaction,
+        );
+      });
+      res.json({ ...out(device), key });
+    },
+  );
+
+  registerDeviceEndpoints(api, ctx);
+}
+
+function show(value: unknown): string {
+  return value === null || value === undefined ? 'none' : JSON.stringify(value);
+}
+
+/** The base URL is called with the device key; credentials inside it would be stored in clear. */
+function checkBaseUrl(baseUrl: string): void {
+  const url = new URL(baseUrl);
+  if (url.username || url.password || url.search || url.hash) {
+    throw httpErrors.invalidInput({
+      baseUrl: 'must be http(s)://host[:port][/path] without credentials, query or fragment',
+    });
+  }
+}
+
+async function checkSpace(
+  ctx: AppContext,
+  spaceId: string | null | undefined,
+  organizationId: string,
+): Promise<void> {
+  if (!spaceId) return;
+  const space = await ctx.models.Space.findOne({ where: { id: spaceId, organizationId } });
+  if (!space) {
+    throw httpErrors.invalidInput({ spaceId: 'no such space in the device’s organization' });
+  }
+}
+
+/** Serial numbers are unique regardless of case (MySQL's collation would say so anyway). */
+async function checkSnFree(ctx: AppContext, sn: string): Promise<void> {
+  const taken = await ctx.models.Device.findOne({
+    where: Sequelize.where(Sequelize.fn('LOWER', Sequelize.col('sn')), sn.toLowerCase()),
+  });
+  if (taken) throw snTaken(sn);
+}
+
+const snTaken = (sn: string) =>
+  httpErrors.conflict(`A device with serial number "${sn}" is already registered.`);
+
+/** A concurrent registration of the same serial loses at the unique index: still a 409. */
+async function inTransaction<T>(
+  ctx: AppContext,
+  sn: string,
+  work: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
+  try {
+    return await ctx.db.sequelize.transaction(work);
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) throw snTaken(sn);
+    throw err;
+  }
 }

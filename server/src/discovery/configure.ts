@@ -46,7 +46,7 @@ export async function configureTerminals(
       const id = ids[index]!;
       const node = online.get(id);
       results[index] = node
-        ? await configureOne(deps, node, request)
+        ? await configureOne(deps, node, request, actor.organizationId)
         : {
             id,
             ok: false,
@@ -72,6 +72,7 @@ async function configureOne(
   deps: ConfigureDeps,
   node: DiscoveredNodeRow,
   request: ConfigureRequest,
+  organizationId: string,
 ): Promise<ConfigureResult> {
   const base = `http://${node.address.includes(':') ? `[${node.address}]` : node.address}:${node.port}`;
   let centralUrl = request.centralUrl;
@@ -88,7 +89,7 @@ async function configureOne(
       token,
     });
     // The terminal accepted the token: from now on only this one is valid.
-    await deps.store.setToken(node.id, token);
+    await deps.store.setToken(node.id, token, organizationId);
     const saved = await deps.client.read(base);
     if (!sameUrl(saved.centralUrl, centralUrl)) {
       return {

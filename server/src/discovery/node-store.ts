@@ -225,10 +225,17 @@ export class NodeStore {
     });
   }
 
-  /** Replaces the node's token: the previous one stops working at once. */
-  async setToken(id: string, token: string): Promise<void> {
+  /**
+   * Replaces the node's token: the previous one stops working at once. `organizationId` (of
+   * the administrator who configured it) is where people enrolled through that token land.
+   */
+  async setToken(id: string, token: string, organizationId?: string): Promise<void> {
     await this.deps.models.DiscoveredNode.update(
-      { tokenHash: hashToken(token), tokenIssuedAt: this.deps.clock.now() },
+      {
+        tokenHash: hashToken(token),
+        tokenIssuedAt: this.deps.clock.now(),
+        ...(organizationId !== undefined && { organizationId }),
+      },
       { where: { id } },
     );
   }

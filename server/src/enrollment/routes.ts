@@ -1,6 +1,62 @@
+import { createdId, enrollmentPerson, ErrorCode, idNumber, uuid } from '@svc/shared';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
+import { clientIp } from '../auth/middleware.js';
+import { bearerToken, type Api } from '../http/api.js';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { hashToken } from '../discovery/node-store.js';
+import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js';
+import { enroll } from './enroll.js';
 
-export function registerEnrollmentRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+/**
+ * The §3 body, held to the same rules as an administrator's person (ID-number characters,
+ * space ids), so an enrolled person is always one the console can edit.
+ */
+const enrollmentBody = enrollmentPerson.extend({
+  idNumber,
+  spaceIds: z.array(uuid).max(256).optional(),
+});
+
+/** PROTOCOL §3: an enrollment terminal creates or updates a person by ID number. */
+export function registerEnrollmentRoutes(api: Api, ctx: AppContext): void {
+  api.add(
+    {
+      method: 'post',
+      path: '/enrollment/persons',
+      summary:
+        'Enrollment terminal: create a person (201), or update name and photo when the ID number exists (200); spaceIds apply on creation only',
+      tags: ['enrollment'],
+      access: { kind: 'terminal' },
+      body: enrollmentBody,
+      bodyLimit: BASE64_PHOTO_JSON_LIMIT,
+      responses: { 200: createdId, 201: createdId },
+    },
+    async ({ body }, req, res) => {
+      const node = await ctx.models.DiscoveredNode.findOne({
+        where: { tokenHash: hashToken(bearerToken(res)) },
+      });
+      if (!node) {
+        throw new HttpError(401, ErrorCode.unauthorized, 'Unknown or revoked terminal token.');
+      }
+      if (node.kind !== 'enrollment') {
+        throw httpErrors.forbidden(
+          `Terminal ${node.id} is a ${node.kind} terminal; only enrollment terminals may enroll people.`,
+        );
+      }
+      const organizationId = node.organizationId;
+      if (!organizationId) {
+        throw httpErrors.forbidden(
+          `Terminal ${node.id} was configured before terminals were tied to an organization: an administrator must push the central address to it again.`,
+        );
+      }
+      // Refused photos (400/413/415) end here, before anything is written.
+      const photo = await ctx.photos.normalize(decodeBase64Photo(body.photo));
+      const result = await enroll(
+        ctx,
+        { id: node.id, organizationId, ip: clientIp(req) },
+        { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo },
+      );
+      res.status(result.created ? 201 : 200).json({ id: result.id });
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { errorBody, heartbeatResponse } from '@svc/shared';
 import { scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
+import { signedIn } from '../test/admins.js';
 
 describe('HTTP core', () => {
   let scratch: ScratchDb;
@@ -88,6 +89,15 @@ describe('HTTP core', () => {
       expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+|SELECT|sequelize/i);
     },
   );
+
+  test('a badly encoded path is a 400, not a 500', async () => {
+    const c = await signedIn(server, 'admin');
+    for (const path of ['/api/people/%', '/api/people/%E0%A4%A', '/api/devices/%ZZ']) {
+      const res = await c.get(path);
+      expect(res.status).toBe(400);
+      expect(errorBody.parse(res.body).error.code).toBe('invalid_input');
+    }
+  });
 
   test('validation errors name the fields', async () => {
     const c = new TestClient(server.url);

@@ -1,6 +1,106 @@
+import { idParams, photoStored } from '@svc/shared';
+import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
+import { httpErrors } from '../http/errors.js';
+import { auditActor, visible } from '../http/scope.js';
+import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
 
-export function registerPhotoRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+/** PROTOCOL §7: a person's photo, upload and download. */
+export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
+  const { models } = ctx;
+  const tags = ['people'];
+
+  const findPerson = async (req: Request, id: string) =>
+    visible(req, await models.Person.findByPk(id), 'Person');
+
+  api.add(
+    {
+      method: 'put',
+      path: '/people/:id/photo',
+      summary:
+        'Set a person’s photo: a JPEG or PNG as the raw body, as multipart/form-data (file field "photo") or as JSON {"photo":"<base64>"}; at most 5 MB. Stored as a JPEG without metadata, longest side ≤ 1024 px.',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'person',
+      bodyLimit: false,
+      rawBody: PHOTO_UPLOAD_TYPES,
+      responses: { 200: photoStored },
+    },
+    async ({ params }, req, res) => {
+      // Scope first: another organization's person is a 404 before the upload is even read.
+      await findPerson(req, params.id);
+      const normalized = await ctx.photos.normalize(await readPhotoUpload(req, res));
+      const { sha256, previous } = await ctx.db.sequelize.transaction(async (transaction) => {
+        const person = visible(
+          req,
+          await models.Person.findByPk(params.id, { transaction, lock: transaction.LOCK.UPDATE }),
+          'Person',
+        );
+        const stored = await ctx.photos.save(normalized, transaction);
+        const before = person.photoSha256;
+        if (before !== stored.sha256) {
+          await person.update(
+            {
+              photoSha256: stored.sha256,
+              version: person.version + 1,
+              updatedAt: ctx.clock.now(),
+            },
+            { transaction },
+          );
+        }
+        await ctx.audit.record(
+          {
+            action: 'person.photo',
+            target: { type: 'person', id: person.id },
+            summary:
+              before === stored.sha256
+                ? 'photo uploaded again (unchanged)'
+                : before
+                  ? 'photo replaced'
+                  : 'photo set',
+            ...auditActor(req),
+          },
+          transaction,
+        );
+        return { sha256: stored.sha256, previous: before };
+      });
+      if (previous && previous !== sha256) await ctx.photos.releaseIfUnreferenced(previous);
+      res.json({ photoSha256: sha256 });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/people/:id/photo',
+      summary: 'A person’s photo (the stored JPEG)',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'person',
+      responses: { 200: { mediaType: 'image/jpeg' } },
+    },
+    async ({ params }, req, res) => {
+      const person = await findPerson(req, params.id);
+      const data = person.photoSha256 ? await ctx.photos.read(person.photoSha256) : undefined;
+      if (!data) {
+        if (person.photoSha256) {
+          ctx.logger.warn({ personId: person.id }, 'photo file missing from the file store');
+        }
+        throw httpErrors.notFound('This person has no photo.');
+      }
+      res
+        .status(200)
+        .set({
+          'Content-Type': 'image/jpeg',
+          'Content-Length': String(data.length),
+          'Cache-Control': 'private, no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Disposition': 'inline',
+        })
+        .end(data);
+    },
+  );
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env node
+// People search benchmark (issue 4): 1,000,000 generated people (no real data) with space
+// access, behind a real svc_server process. Measures person search by name prefix, by ID number,
+// and a page of a space's people, with GET /api/heartbeat as the same-run baseline.
+//
+//   node bench/people.mjs [--people 1000000] [--db sqlite|mysql] [--requests 200]
+//   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .reduce(
+      (acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc),
+      [],
+    ),
+);
+const PEOPLE = Number(args.people ?? 1_000_000);
+const REQUESTS = Number(args.requests ?? 200);
+const DB = args.db ?? 'sqlite';
+const SPACES = 200;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
+
+// A small deterministic generator: the same data on every run, no real names.
+let seed = 42;
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sa',
+  'to',
+  'vi',
+  'an',
+  'el',
+  'or',
+  'un',
+  'ba',
+  'de',
+  'fi',
+  'gu',
+  'ha',
+  'jo',
+  'ku',
+  'ly',
+  'ne',
+];
+const word = (n) => Array.from({ length: n }, () => SYL[Math.floor(rand() * SYL.length)]).join('');
+const cap = (w) => w[0].toUpperCase() + w.slice(1);
+const nameKey = (n) =>
+  n.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
+  return { p50: q(0.5), p95: q(0.95), max: s[s.length - 1] };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-people-'));
+  const httpPort = await freePort();
+  const password = `bench-${randomUUID()}`;
+  const env = {
+    PATH: process.env.PATH,
+    HTTP_HOST: '127.0.0.1',
+    HTTP_PORT: String(httpPort),
+    DATA_DIR: dataDir,
+    SVC_PUSH_WORKER: '0',
+    SVC_DISCOVERY_WORKER: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_INITIAL_PASSWORD: password,
+  };
+  let db = { dialect: 'sqlite', storage: path.join(dataDir, 'svc.sqlite') };
+  if (DB === 'mysql') {
+    db = {
+      dialect: 'mysql',
+      host: process.env.SVC_TEST_MYSQL_HOST ?? '127.0.0.1',
+      port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
+      user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
+      password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
+      database: `svc_bench_people_${process.pid}`,
+    };
+    Object.assign(env, {
+      DB_HOST: db.host,
+      DB_PORT: String(db.port),
+      DB_USER: db.user,
+      DB_PASSWORD: db.password,
+      DB_DATABASE: db.database,
+    });
+  }
+  const server = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${httpPort}`;
+  for (;;) {
+    try {
+      if ((await (await fetch(`${base}/api/heartbeat`)).json()).state === 1) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+
+  // Seed straight into the migrated database, in large multi-row inserts.
+  const sequelize = createSequelize(db);
+  const [[org]] = await sequelize.query('SELECT id FROM organizations LIMIT 1');
+  const now = new Date();
+  const spaceIds = Array.from({ length: SPACES }, () => randomUUID());
+  await sequelize.query(
+    `INSERT INTO spaces (id, organization_id, parent_id, name, created_at, updated_at) VALUES ${spaceIds.map(() => '(?, ?, NULL, ?, ?, ?)').join(', ')}`,
+    { replacements: spaceIds.flatMap((id, i) => [id, org.id, `Area ${i}`, now, now]) },
+  );
+  const seedStart = Date.now();
+  const samples = { names: [], ids: [], spaces: spaceIds };
+  const BATCH = 2000;
+  for (let done = 0; done < PEOPLE; done += BATCH) {
+    const people = [];
+    const access = [];
+    for (let i = done; i < Math.min(PEOPLE, done + BATCH); i++) {
+      const name = `${cap(word(2 + Math.floor(rand() * 2)))} ${cap(word(2 + Math.floor(rand() * 2)))}`;
+      const id = randomUUID();
+      const idNumber = `P${String(100_000_000 + i * 7)}`;
+      people.push([id, org.id, name, nameKey(name), idNumber, true, now, now]);
+      access.push([id, spaceIds[Math.floor(rand() * SPACES)]]);
+      if (rand() < 0.5) {
+        const other = spaceIds[Math.floor(rand() * SPACES)];
+        if (other !== access[access.length - 1][1]) access.push([id, other]);
+      }
+      if (i % 5000 === 0) samples.names.push(nameKey(name).slice(0, 3 + (i % 3)));
+      if (i % 5000 === 1) samples.ids.push(idNumber);
+    }
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(
+        `INSERT INTO people (id, organization_id, name, name_key, id_number, enabled, created_at, updated_at) VALUES ${people.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        { replacements: people.flat(), transaction },
+      );
+      await sequelize.query(
+        `INSERT INTO person_spaces (person_id, space_id) VALUES ${access.map(() => '(?, ?)').join(', ')}`,
+        {
+          replacements: access.flat(),
+          transaction,
+        },
+      );
+    });
+  }
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+  if (DB === 'sqlite') await sequelize.query('ANALYZE');
+  else await sequelize.query('ANALYZE TABLE people, person_spaces');
+  await sequelize.close();
+
+  // An administrator session, as the site would have.
+  const jar = new Map();
+  const call = async (method, p, body) => {
+    const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (jar.has('svc_csrf_token')) headers['x-csrf-token'] = jar.get('svc_csrf_token');
+    if (body) headers['content-type'] = 'application/json';
+    const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return res;
+  };
+  const csrf = await (await call('GET', '/api/auth/csrf')).json();
+  const token = csrf.token;
+  const post = (p, body) => {
+    jar.set('svc_csrf_token', token);
+    return call('POST', p, body).finally(() => jar.delete('svc_csrf_token'));
+  };
+  if ((await post('/api/auth/login', { username: 'admin', password })).status !== 200)
+    throw new Error('login failed');
+  const fresh = `bench quartz lantern ${randomUUID()}`;
+  if (
+    (await post('/api/auth/password', { currentPassword: password, newPassword: fresh })).status !==
+    204
+  )
+    throw new Error('password change failed');
+
+  const timed = async (p) => {
+    const t = process.hrtime.bigint();
+    const res = await call('GET', p);
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${p}: ${res.status} ${JSON.stringify(body)}`);
+    return { ms: Number(process.hrtime.bigint() - t) / 1e6, body };
+  };
+  const run = async (make) => {
+    const out = [];
+    for (let i = 0; i < REQUESTS; i++) out.push((await timed(make(i))).ms);
+    return stats(out);
+  };
+  // Warm-up, and a sanity check that the searches find what they should.
+  const found = await timed(`/api/people?q=${encodeURIComponent(samples.ids[0])}`);
+  if (!found.body.items.some((p) => p.idNumber === samples.ids[0]))
+    throw new Error('ID search found nothing');
+  const byName = await run(
+    (i) =>
+      `/api/people?q=${encodeURIComponent(samples.names[i % samples.names.length])}&pageSize=50`,
+  );
+  const byId = await run(
+    (i) => `/api/people?q=${encodeURIComponent(samples.ids[i % samples.ids.length])}`,
+  );
+  const bySpace = await run(
+    (i) => `/api/people?spaceId=${samples.spaces[i % SPACES]}&page=${1 + (i % 20)}&pageSize=50`,
+  );
+  const heartbeat = await run(() => '/api/heartbeat');
+
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+  if (DB === 'mysql') {
+    const mysql = await import('mysql2/promise');
+    const conn = await mysql.createConnection({
+      host: db.host,
+      port: db.port,
+      user: db.user,
+      password: db.password,
+    });
+    await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
+    await conn.end();
+  }
+
+  const f = (n) => n.toFixed(1);
+  const line = (label, s) =>
+    `  ${label.padEnd(32)} p50 ${f(s.p50)} ms  p95 ${f(s.p95)} ms  max ${f(s.max)} ms  (p95 ${f(s.p95 / heartbeat.p95)}x heartbeat)`;
+  console.log(
+    `people bench (${DB}): ${PEOPLE} people, ${SPACES} spaces, seeded in ${f(seedSeconds)} s; ${REQUESTS} requests each`,
+  );
+  console.log(line('search by name prefix', byName));
+  console.log(line('search by ID number', byId));
+  console.log(line('page of a space’s people', bySpace));
+  console.log(line('GET /api/heartbeat (baseline)', heartbeat));
+  console.log('  goal: p95 under 50 ms for each search');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

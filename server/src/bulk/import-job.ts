@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { z } from 'zod';
+import { personCreate, type PersonCreate } from '@svc/shared';
+import type { AppContext } from '../context.js';
+import type { StoredPhoto } from '../photos/store.js';
+import type { ImportJobRow } from '../db/business-models.js';
+import { openPhotoArchive, readCsv, type CsvRecord, type PhotoArchive } from './sources.js';
+
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+const MAX_ERRORS_KEPT = 1000;
+
+export interface RowError {
+  row: number;
+  idNumber: string | null;
+  error: string;
+}
+
+export interface ImportActor {
+  id: string;
+  name: string;
+  organizationId: string;
+  ip: string;
+}
+
+/** Creates or updates one person by ID number inside `transaction`; the people feature's rules. */
+export type UpsertPerson = (
+  input: PersonCreate,
+  photo: StoredPhoto | undefined,
+  actor: ImportActor,
+  transaction: Transaction,
+) => Promise<'created' | 'updated'>;
+
+export const importJobOut = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'succeeded', 'failed']),
+  total: z.number().int(),
+  processed: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), idNumber: z.string().nullable(), error: z.string() })),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+export function toJobOut(job: ImportJobRow): z.infer<typeof importJobOut> {
+  return {
+    id: job.id,
+    state: job.state,
+    total: job.total,
+    processed: job.processed,
+    succeeded: job.succeeded,
+    failed: job.failed,
+    errors: JSON.parse(job.errors) as RowError[],
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+const BOOL: Record<string, boolean> = { true: true, false: false, '1': true, '0': false, yes: true, no: false };
+
+/** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
+function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate {
+  const v = record.values;
+  // A column left out (or empty) changes nothing on an update; it is not "no spaces".
+  const spaceIds = v.spaces
+    ?.split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const ids = spaces.get(s.toLowerCase()) ?? [];
+      if (ids.length === 1) return ids[0]!;
+      throw new Error(ids.length ? `space name "${s}" is ambiguous; use its id` : `no space "${s}"`);
+    });
+  const enabled = v.enabled === undefined ? undefined : BOOL[v.enabled.toLowerCase()];
+  if (v.enabled !== undefined && enabled === undefined) throw new Error(`enabled must be true or false`);
+  const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
+  const parsed = personCreate.safeParse({
+    name: v.name,
+    idNumber: v.idNumber,
+    phone: v.phone,
+    notes: v.notes,
+    validFrom: date(v.validFrom),
+    validUntil: date(v.validUntil),
+    enabled,
+    spaceIds,
+  });
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '));
+  }
+  return parsed.data;
+}
+
+/** Starts an import: the job row exists before this returns, the rows run in the background. */
+export async function startImport(
+  ctx: AppContext,
+  deps: { upsert: UpsertPerson; csvFile: string; zipFile?: string; actor: ImportActor; cleanup: () => Promise<void> },
+): Promise<{ job: ImportJobRow; done: Promise<void> }> {
+  const now = ctx.clock.now();
+  const job = await ctx.models.ImportJob.create({
+    id: randomUUID(),
+    organizationId: deps.actor.organizationId,
+    createdBy: deps.actor.id,
+    state: 'running',
+    total: 0,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    errors: '[]',
+    createdAt: now,
+    finishedAt: null,
+  });
+  const done = runImport(ctx, job, deps).finally(() => deps.cleanup());
+  return { job, done };
+}
+
+async function runImport(
+  ctx: AppContext,
+  job: ImportJobRow,
+  deps: { upsert: UpsertPerson; csvFile: string; zipFile?: string; actor: ImportActor },
+): Promise<void> {
+  const errors: RowError[] = [];
+  let archive: PhotoArchive | undefined;
+  const finish = async (state: 'succeeded' | 'failed') => {
+    await job.update({
+      state,
+      processed: job.processed,
+      succeeded: job.succeeded,
+      failed: job.failed,
+      errors: JSON.stringify(errors),
+      finishedAt: ctx.clock.now(),
+    });
+    await ctx.audit.record({
+      action: 'person.import',
+      outcome: state === 'succeeded' ? 'success' : 'failure',
+      organizationId: deps.actor.organizationId,
+      actor: { id: deps.actor.id, name: deps.actor.name },
+      target: { type: 'import', id: job.id },
+      ip: deps.actor.ip,
+      summary: `import ${state}: ${job.succeeded} of ${job.total} rows imported, ${job.failed} failed`,
+    });
+  };
+  try {
+    const records = await readCsv(deps.csvFile);
+    archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
+    await job.update({ total: records.length });
+    const spaces = new Map<string, string[]>();
+    for (const s of await ctx.models.Space.findAll({ where: { organizationId: deps.actor.organizationId }, raw: true })) {
+      for (const key of [s.name.toLowerCase(), s.id]) spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
+    }
+    let lastSaved = Date.now();
+    for (const record of records) {
+      const idNumber = record.values.idNumber ?? null;
+      try {
+        const input = toInput(record, spaces);
+        const bytes = await archive?.photoFor(input.idNumber);
+        const photo = bytes ? await ctx.photos.ingest(bytes) : undefined;
+        // One transaction per row: a failed row leaves nothing behind.
+        await ctx.db.sequelize.transaction((t) => deps.upsert(input, photo, deps.actor, t));
+        job.succeeded++;
+      } catch (err) {
+        job.failed++;
+        if (errors.length < MAX_ERRORS_KEPT) {
+          errors.push({ row: record.line, idNumber, error: (err as Error).message });
+        }
+      }
+      job.processed++;
+      if (Date.now() - lastSaved > 500) {
+        await job.update({ processed: job.processed, succeeded: job.succeeded, failed: job.failed, errors: JSON.stringify(errors) });
+        lastSaved = Date.now();
+      }
+    }
+    await finish('succeeded');
+  } catch (err) {
+    errors.push({ row: 0, idNumber: null, error: (err as Error).message });
+    await finish('failed');
+  } finally {
+    archive?.close();
+  }
+}
+
+/**
+ * After a restart, an import that was running is marked failed with where it stopped. Rows
+ * already imported stay; running the same files again updates them instead of duplicating.
+ */
+export async function failInterruptedImports(ctx: AppContext): Promise<number> {
+  const running = await ctx.models.ImportJob.findAll({ where: { state: 'running' } });
+  for (const job of running) {
+    const errors = [
+      ...(JSON.parse(job.errors) as RowError[]),
+      { row: job.processed + 1, idNumber: null, error: 'interrupted by a server restart; import the same files again to finish' },
+    ];
+    await job.update({ state: 'failed', errors: JSON.stringify(errors), finishedAt: ctx.clock.now() });
+  }
+  return running.length;
+}

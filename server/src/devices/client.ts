@@ -1,0 +1,185 @@
+import { devicePersonState, type DevicePersonPut, type DevicePersonState } from '@svc/shared';
+
+/** Where and how to reach one recognition device: its registered base URL and current key. */
+export interface DeviceTarget {
+  sn: string;
+  baseUrl: string;
+  key: string;
+}
+
+/** Central → device calls of PROTOCOL §3, each with `Authorization: Bearer <device key>`. */
+export interface DeviceClient {
+  /** Stores (or replaces) a person; idempotent. Resolves with what the device now holds. */
+  putPerson(device: DeviceTarget, body: DevicePersonPut): Promise<DevicePersonState>;
+  /** What the device holds for that person, or null when it has none (404). */
+  getPerson(device: DeviceTarget, id: string): Promise<DevicePersonState | null>;
+  /** Removes the person; 'absent' when the device did not have it (404) — both mean "not there". */
+  deletePerson(device: DeviceTarget, id: string): Promise<'deleted' | 'absent'>;
+}
+
+export type DeviceCallFailure =
+  /** The device refused the key (401/403): the key on the device differs from ours. */
+  | 'unauthorized'
+  /** Any other non-success status; `status` says which (507 = the device is full). */
+  | 'http_status'
+  /** No connection, reset, or no answer in time. */
+  | 'unreachable'
+  /** An answer this service cannot read. */
+  | 'bad_answer'
+  /** The request was not sent: an id that cannot be a path segment. */
+  | 'invalid_request';
+
+/** A failed call, described for the person at the console and for the sync task's `error`. */
+export class DeviceCallError extends Error {
+  constructor(
+    readonly failure: DeviceCallFailure,
+    message: string,
+    /** The device's HTTP status, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  /** Whether trying again later can help (a wrong key or a bad request will not fix itself). */
+  get retryable(): boolean {
+    if (this.failure === 'unreachable') return true;
+    if (this.failure !== 'http_status' || this.status === undefined) return false;
+    return this.status >= 500 || this.status === 408 || this.status === 429;
+  }
+}
+
+const CONNECTION_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  ENOTFOUND: 'host name not found',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed without an answer',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+};
+
+// The id becomes one path segment: the node-id alphabet, never `.` or `..` (URL resolution
+// would turn those into another path).
+const PERSON_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,64}$/;
+
+export interface DeviceClientOptions {
+  /** Per call, connection to last byte (default 15 s: a PUT carries a photo). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const fetchImpl = opts.fetch ?? fetch;
+
+  async function call(
+    device: DeviceTarget,
+    method: 'GET' | 'PUT' | 'DELETE',
+    id: string,
+    body?: DevicePersonPut,
+  ): Promise<{ status: number; json: unknown }> {
+    if (!PERSON_ID.test(id)) {
+      throw new DeviceCallError(
+        'invalid_request',
+        `"${id.slice(0, 80)}" cannot be a person id on a device`,
+      );
+    }
+    const base = device.baseUrl.endsWith('/') ? device.baseUrl : `${device.baseUrl}/`;
+    const url = new URL(`api/persons/${encodeURIComponent(id)}`, base);
+    const where = `device ${device.sn} at ${url.host}`;
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetchImpl(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${device.key}`,
+          accept: 'application/json',
+          ...(body && { 'content-type': 'application/json' }),
+        },
+        ...(body && { body: JSON.stringify(body) }),
+        // A device never redirects; following one would send its key elsewhere.
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      throw connectionError(err, where, timeoutMs);
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new DeviceCallError(
+        'unauthorized',
+        `${where} refused the device key (HTTP ${res.status}): set the current key on the device or rotate it`,
+        res.status,
+      );
+    }
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json };
+  }
+
+  function state(answer: { status: number; json: unknown }, device: DeviceTarget) {
+    const parsed = devicePersonState.safeParse(answer.json);
+    if (!parsed.success) {
+      throw new DeviceCallError(
+        'bad_answer',
+        `device ${device.sn} answered a person state this service does not understand`,
+        answer.status,
+      );
+    }
+    return parsed.data;
+  }
+
+  function unexpected(answer: { status: number; json: unknown }, device: DeviceTarget) {
+    const detail = (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+    return new DeviceCallError(
+      'http_status',
+      `device ${device.sn} answered HTTP ${answer.status}${typeof detail === 'string' ? ` (${detail.slice(0, 64)})` : ''}`,
+      answer.status,
+    );
+  }
+
+  return {
+    async putPerson(device, body) {
+      const answer = await call(device, 'PUT', body.id, body);
+      if (answer.status !== 200) throw unexpected(answer, device);
+      return state(answer, device);
+    },
+    async getPerson(device, id) {
+      const answer = await call(device, 'GET', id);
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw unexpected(answer, device);
+      return state(answer, device);
+    },
+    async deletePerson(device, id) {
+      const answer = await call(device, 'DELETE', id);
+      if (answer.status === 404) return 'absent';
+      if (answer.status < 200 || answer.status > 299) throw unexpected(answer, device);
+      return 'deleted';
+    },
+  };
+}
+
+function connectionError(err: unknown, where: string, timeoutMs: number): DeviceCallError {
+  const e = err as { name?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+    return new DeviceCallError(
+      'unreachable',
+      `no answer from ${where} within ${timeoutMs / 1000} s`,
+    );
+  }
+  const code = e.cause?.code;
+  if (!code && e.name === 'TypeError' && /redirect/i.test(e.cause?.message ?? '')) {
+    return new DeviceCallError('bad_answer', `${where} answered with a redirect`);
+  }
+  return new DeviceCallError(
+    'unreachable',
+    `${(code && CONNECTION_CODES[code]) ?? 'could not connect'} at ${where}`,
+  );
+}

@@ -1,0 +1,64 @@
+import { ErrorCode, deviceHeartbeat, onlineCount, serverTimeResponse } from '@svc/shared';
+import type { AppContext } from '../context.js';
+import { bearerToken, type Api } from '../http/api.js';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { findDeviceByKey, onlineWhere } from './service.js';
+
+/** What devices call (PROTOCOL §3) and the seed's online count (§5). */
+export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
+  const { models, clock } = ctx;
+
+  api.add(
+    {
+      method: 'post',
+      path: '/device/heartbeat',
+      summary:
+        'Device heartbeat: the device is online while enabled and heard from within HEARTBEAT_TIMEOUT',
+      tags: ['device protocol'],
+      access: { kind: 'device' },
+      body: deviceHeartbeat,
+      bodyLimit: '4kb',
+      responses: { 200: serverTimeResponse },
+    },
+    async ({ body }, _req, res) => {
+      const device = await findDeviceByKey(ctx, body.sn, bearerToken(res));
+      if (!device) {
+        throw new HttpError(
+          401,
+          ErrorCode.unauthorized,
+          'Unknown device key, or not the key of this serial number.',
+        );
+      }
+      if (!device.enabled) {
+        throw httpErrors.forbidden(`Device ${device.sn} is disabled in the central service.`);
+      }
+      const now = clock.now();
+      // Not audited: a heartbeat every few seconds per device is operation, not a change.
+      await models.Device.update({ lastHeartbeatAt: now }, { where: { id: device.id } });
+      res.json({ serverTime: now.toISOString() });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/device/online-count',
+      summary:
+        'Enabled devices heard from within HEARTBEAT_TIMEOUT (a signed-in administrator: of their organization)',
+      tags: ['devices'],
+      access: { kind: 'session-or-trusted' },
+      responses: { 200: onlineCount },
+    },
+    async (_input, req, res) => {
+      const admin = req.auth?.admin;
+      // A trusted-network client without a session sees the whole installation; a session
+      // never sees past its organization (unless superadmin).
+      const scope =
+        admin && admin.role !== 'superadmin' ? { organizationId: admin.organizationId } : {};
+      const count = await models.Device.count({
+        where: { ...onlineWhere(clock.now(), ctx.config.heartbeatTimeoutS), ...scope },
+      });
+      res.json({ count });
+    },
+  );
+}

@@ -1,0 +1,139 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Transaction } from 'sequelize';
+import type { Models } from '../db/models.js';
+import type { Clock } from '../clock.js';
+
+/**
+ * The outbound copy of each device key. PROTOCOL §3 has the central service call the device
+ * with the same key the device sends, but `devices.key_hash` only lets us *check* a key. So the
+ * key is also kept sealed (AES-256-GCM, bound to the device id) with a secret that lives in a
+ * 0600 file on the data volume, not in the database: a database dump or an SQL injection alone
+ * yields neither usable key. The sealed copy sits in `runtime_settings` under
+ * `device_key.<device id>` because the schema has no column for it yet; this class is the only
+ * code that knows where it is.
+ */
+export const SECRET_FILE = 'device-key-secret';
+const SETTING_PREFIX = 'device_key.';
+const FORMAT = 'v1';
+
+export class DeviceKeyUnavailable extends Error {}
+
+export interface DeviceKeyVaultDeps {
+  models: Models;
+  clock: Clock;
+  dataDir: string;
+}
+
+export class DeviceKeyVault {
+  private secret: Promise<Buffer> | undefined;
+
+  constructor(private readonly deps: DeviceKeyVaultDeps) {}
+
+  /** Keeps the key for calls to the device; replaces an older one (rotation). */
+  async seal(deviceId: string, key: string, transaction?: Transaction): Promise<void> {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', await this.loadSecret(), iv);
+    cipher.setAAD(aad(deviceId));
+    const sealed = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
+    const value = [FORMAT, iv, cipher.getAuthTag(), sealed]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+    await this.deps.models.RuntimeSetting.upsert(
+      {
+        key: SETTING_PREFIX + deviceId,
+        value: JSON.stringify(value),
+        updatedAt: this.deps.clock.now(),
+      },
+      { transaction },
+    );
+  }
+
+  /** The device's current key; throws DeviceKeyUnavailable when it cannot be recovered. */
+  async open(deviceId: string): Promise<string> {
+    const row = await this.deps.models.RuntimeSetting.findByPk(SETTING_PREFIX + deviceId);
+    if (!row) {
+      throw new DeviceKeyUnavailable(
+        'no stored key for this device: rotate its key (POST /api/devices/{id}/key) and set the new one on the device',
+      );
+    }
+    const [format, iv, tag, sealed] = String(JSON.parse(row.value)).split('.');
+    if (format !== FORMAT || !iv || !tag || sealed === undefined) {
+      throw new DeviceKeyUnavailable('the stored device key has an unknown format');
+    }
+    try {
+      const decipher = createDecipheriv(
+        'aes-256-gcm',
+        await this.loadSecret(),
+        Buffer.from(iv, 'base64url'),
+      );
+      decipher.setAAD(aad(deviceId));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([
+        decipher.update(Buffer.from(sealed, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      throw new DeviceKeyUnavailable(
+        `the stored device key cannot be opened with ${SECRET_FILE} in DATA_DIR (was the data volume replaced?): rotate the device key`,
+      );
+    }
+  }
+
+  async forget(deviceId: string, transaction?: Transaction): Promise<void> {
+    await this.deps.models.RuntimeSetting.destroy({
+      where: { key: SETTING_PREFIX + deviceId },
+      transaction,
+    });
+  }
+
+  private loadSecret(): Promise<Buffer> {
+    this.secret ??= readOrCreateSecret(path.join(this.deps.dataDir, SECRET_FILE)).catch(
+      (err: unknown) => {
+        this.secret = undefined;
+        throw err;
+      },
+    );
+    return this.secret;
+  }
+}
+
+function aad(deviceId: string): Buffer {
+  return Buffer.from(`svc device key ${deviceId}`, 'utf8');
+}
+
+async function readSecret(file: string): Promise<Buffer> {
+  const secret = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  if (secret.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 secret`);
+  return secret;
+}
+
+/**
+ * Created once, exclusively: a hard link either wins or finds the file another process made,
+ * so two processes never end up sealing with different secrets.
+ */
+async function readOrCreateSecret(file: string): Promise<Buffer> {
+  try {
+    return await readSecret(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await handle.writeFile(`${randomBytes(32).toString('base64')}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return readSecret(file);
+}

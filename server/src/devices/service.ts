@@ -1,0 +1,122 @@
+import { Op, type WhereOptions } from 'sequelize';
+import type { DeviceOut } from '@svc/shared';
+import type { AppContext } from '../context.js';
+import type { DeviceRow } from '../db/business-models.js';
+import type { DeviceTarget } from './client.js';
+import { hashDeviceKey } from './keys.js';
+import { DeviceKeyUnavailable, DeviceKeyVault } from './key-vault.js';
+
+export {
+  createDeviceClient,
+  DeviceCallError,
+  type DeviceCallFailure,
+  type DeviceClient,
+  type DeviceClientOptions,
+  type DeviceTarget,
+} from './client.js';
+export { DeviceKeyUnavailable };
+export { hashDeviceKey, newDeviceKey } from './keys.js';
+
+/**
+ * PROTOCOL §3/§5: a device is online while it is enabled and its last heartbeat is at most
+ * `timeoutS` seconds old (by the service's clock).
+ */
+export function isOnline(
+  device: Pick<DeviceRow, 'enabled' | 'lastHeartbeatAt'>,
+  now: Date,
+  timeoutS: number,
+): boolean {
+  return (
+    device.enabled &&
+    device.lastHeartbeatAt !== null &&
+    now.getTime() - device.lastHeartbeatAt.getTime() <= timeoutS * 1000
+  );
+}
+
+/** The same rule as isOnline, as a query condition. */
+export function onlineWhere(now: Date, timeoutS: number): WhereOptions<DeviceRow> {
+  return {
+    enabled: true,
+    lastHeartbeatAt: { [Op.gte]: new Date(now.getTime() - timeoutS * 1000) },
+  };
+}
+
+export function offlineWhere(now: Date, timeoutS: number): WhereOptions<DeviceRow> {
+  return {
+    [Op.or]: [
+      { enabled: false },
+      { lastHeartbeatAt: null },
+      { lastHeartbeatAt: { [Op.lt]: new Date(now.getTime() - timeoutS * 1000) } },
+    ],
+  };
+}
+
+/**
+ * The device whose key this is, when it is also the device with serial `sn`; null otherwise.
+ * The lookup goes through the unique key_hash index, so no comparison of secrets happens in
+ * this process (and a key of one device never authenticates another's serial).
+ */
+export async function findDeviceByKey(
+  ctx: Pick<AppContext, 'models'>,
+  sn: string,
+  key: string,
+): Promise<DeviceRow | null> {
+  const device = await ctx.models.Device.findOne({ where: { keyHash: hashDeviceKey(key) } });
+  return device && device.sn === sn ? device : null;
+}
+
+const vaults = new WeakMap<object, DeviceKeyVault>();
+
+/** The per-service store of outbound device keys (see key-vault.ts for the decision). */
+export function deviceKeyVault(
+  ctx: Pick<AppContext, 'models' | 'clock' | 'config'>,
+): DeviceKeyVault {
+  let vault = vaults.get(ctx);
+  if (!vault) {
+    vault = new DeviceKeyVault({
+      models: ctx.models,
+      clock: ctx.clock,
+      dataDir: ctx.config.dataDir,
+    });
+    vaults.set(ctx, vault);
+  }
+  return vault;
+}
+
+/**
+ * What a DeviceClient needs to call this device, with its current key. Throws
+ * DeviceKeyUnavailable when the key cannot be recovered (the device then needs a rotation).
+ */
+export async function deviceTarget(
+  ctx: Pick<AppContext, 'models' | 'clock' | 'config'>,
+  device: Pick<DeviceRow, 'id' | 'sn' | 'baseUrl' | 'keyHash'>,
+): Promise<DeviceTarget> {
+  const key = await deviceKeyVault(ctx).open(device.id);
+  // A sealed copy that no longer matches the hash is stale (e.g. restored from another backup).
+  if (hashDeviceKey(key) !== device.keyHash) {
+    throw new DeviceKeyUnavailable(
+      `the stored key of device ${device.sn} does not match its registered key: rotate the device key`,
+    );
+  }
+  return { sn: device.sn, baseUrl: device.baseUrl, key };
+}
+
+export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): DeviceOut {
+  return {
+    id: device.id,
+    organizationId: device.organizationId,
+    sn: device.sn,
+    name: device.name,
+    model: device.model,
+    spaceId: device.spaceId,
+    baseUrl: device.baseUrl,
+    enabled: device.enabled,
+    capacity: device.capacity,
+    maxPhotoBytes: device.maxPhotoBytes,
+    maxPhotoPixels: device.maxPhotoPixels,
+    online: isOnline(device, now, timeoutS),
+    lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
+    createdAt: device.createdAt.toISOString(),
+    updatedAt: device.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,84 @@
+import { ErrorCode } from '@svc/shared';
+import type { AppContext } from '../context.js';
+import { HttpError } from '../http/errors.js';
+import type { NormalizedPhoto } from '../photos/normalize.js';
+import { createPerson, findByIdNumber, updatePerson, type Actor } from '../people/service.js';
+
+/** The enrollment terminal that sent the person, and the organization it enrolls into. */
+export interface Terminal {
+  id: string;
+  organizationId: string;
+  ip: string;
+}
+
+export interface Enrollment {
+  name: string;
+  idNumber: string;
+  spaceIds?: string[];
+  photo: NormalizedPhoto;
+}
+
+export interface EnrollmentResult {
+  id: string;
+  created: boolean;
+}
+
+/**
+ * Creates the person, or — when the ID number already exists in the terminal's organization —
+ * updates name and photo. Space access is set on creation only: a terminal at a door must not
+ * change what an administrator granted an existing person. Photo, person, space access and
+ * audit entry are one transaction: nothing is left behind when any of it is refused.
+ */
+export async function enroll(
+  ctx: AppContext,
+  terminal: Terminal,
+  input: Enrollment,
+): Promise<EnrollmentResult> {
+  const actor: Actor = {
+    actor: { id: null, name: `terminal ${terminal.id}` },
+    organizationId: terminal.organizationId,
+    ip: terminal.ip,
+  };
+  const attempt = () =>
+    ctx.db.sequelize.transaction(async (transaction) => {
+      const photo = await ctx.photos.save(input.photo, transaction);
+      const existing = await findByIdNumber(
+        ctx,
+        terminal.organizationId,
+        input.idNumber,
+        transaction,
+      );
+      if (existing) {
+        await updatePerson(
+          ctx,
+          terminal.organizationId,
+          existing.id,
+          { name: input.name, photoSha256: photo.sha256 },
+          actor,
+          transaction,
+        );
+        return { id: existing.id, created: false };
+      }
+      const person = await createPerson(
+        ctx,
+        terminal.organizationId,
+        {
+          name: input.name,
+          idNumber: input.idNumber,
+          ...(input.spaceIds && { spaceIds: input.spaceIds }),
+          photoSha256: photo.sha256,
+        },
+        actor,
+        transaction,
+      );
+      return { id: person.id, created: true };
+    });
+  try {
+    return await attempt();
+  } catch (err) {
+    // Two enrollments of one new ID number at once: the unique index refuses the second
+    // insert (409); run it again and it updates the person the first one created.
+    if (err instanceof HttpError && err.code === ErrorCode.conflict) return attempt();
+    throw err;
+  }
+}

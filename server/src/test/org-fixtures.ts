@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminRole } from '@svc/shared';
+import { hashPassword } from '../auth/passwords.js';
+import type { Resource } from '../http/api.js';
+import type { TestServer } from './harness.js';
+import { TestClient } from './http-client.js';
+import { SIGNED_IN_PASSWORD } from './admins.js';
+import { sampleJpeg } from './samples.js';
+
+/**
+ * An organization with one row of every kind a route's `:id` may name (generated data only),
+ * made through the models directly so the tests do not depend on the routes they test.
+ */
+export interface OrgRows {
+  organizationId: string;
+  ids: Record<Resource, string>;
+  /** Whether the person got a stored photo (the photo store may refuse in a broken build). */
+  personHasPhoto: boolean;
+}
+
+export async function seededOrganizationId(server: TestServer): Promise<string> {
+  const org = await server.ctx.models.Organization.findOne({ order: [['createdAt', 'ASC']] });
+  return org!.id;
+}
+
+export async function createOrganization(server: TestServer, name: string): Promise<string> {
+  const now = server.ctx.clock.now();
+  const id = randomUUID();
+  await server.ctx.models.Organization.create({ id, name, createdAt: now, updatedAt: now });
+  return id;
+}
+
+export async function createAdministrator(
+  server: TestServer,
+  organizationId: string,
+  role: AdminRole,
+  username = `${role}-${randomUUID().slice(0, 8)}`,
+): Promise<string> {
+  const now = server.ctx.clock.now();
+  const id = randomUUID();
+  await server.ctx.models.Administrator.create({
+    id,
+    organizationId,
+    username,
+    displayName: username,
+    role,
+    passwordHash: await hashPassword(SIGNED_IN_PASSWORD),
+    mustChangePassword: false,
+    disabled: false,
+    passwordChangedAt: null,
+    lastLoginAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return id;
+}
+
+/** An administrator of `organizationId`, signed in. */
+export async function signedInAt(
+  server: TestServer,
+  organizationId: string,
+  role: AdminRole,
+  baseUrl = server.url,
+): Promise<TestClient> {
+  const username = `${role}-${randomUUID().slice(0, 8)}`;
+  await createAdministrator(server, organizationId, role, username);
+  const client = new TestClient(baseUrl);
+  const login = await client.login(username, SIGNED_IN_PASSWORD);
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
+  return client;
+}
+
+export async function createRows(server: TestServer, organizationId: string): Promise<OrgRows> {
+  const { models } = server.ctx;
+  const now = server.ctx.clock.now();
+  const tag = randomUUID().slice(0, 8);
+  const space = await models.Space.create({
+    id: randomUUID(),
+    organizationId,
+    parentId: null,
+    name: `Sample site ${tag}`,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const photoSha256 = await server.ctx.photos
+    .ingest(await sampleJpeg())
+    .then((stored) => stored.sha256)
+    .catch(() => null);
+  const person = await models.Person.create({
+    id: randomUUID(),
+    organizationId,
+    name: `Sample Person ${tag}`,
+    nameKey: `sample person ${tag}`,
+    idNumber: `S${tag}`,
+    phone: null,
+    notes: null,
+    validFrom: null,
+    validUntil: null,
+    enabled: true,
+    photoSha256,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await models.PersonSpace.create({ personId: person.id, spaceId: space.id });
+  const device = await models.Device.create({
+    id: randomUUID(),
+    organizationId,
+    sn: `SN-${tag}`,
+    name: `Sample device ${tag}`,
+    model: 'sample',
+    spaceId: space.id,
+    baseUrl: 'http://192.0.2.10:8080',
+    enabled: true,
+    capacity: null,
+    maxPhotoBytes: null,
+    maxPhotoPixels: null,
+    keyHash: 'f'.repeat(64),
+    keyRotatedAt: now,
+    lastHeartbeatAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const administrator = await createAdministrator(server, organizationId, 'admin');
+  const importJob = await models.ImportJob.create({
+    id: randomUUID(),
+    organizationId,
+    createdBy: null,
+    state: 'succeeded',
+    total: 0,
+    processed: 0,
+    succeeded: 0,
+    failed: 0,
+    errors: '[]',
+    createdAt: now,
+    finishedAt: now,
+  });
+  return {
+    organizationId,
+    personHasPhoto: photoSha256 !== null,
+    ids: {
+      person: person.id,
+      space: space.id,
+      device: device.id,
+      administrator,
+      organization: organizationId,
+      import: importJob.id,
+    },
+  };
+}
