@@ -25,6 +25,7 @@ export const ErrorCode = {
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
+  invalidImage: 'invalid_image',
   rateLimited: 'rate_limited',
   weakPassword: 'weak_password',
   databaseUnavailable: 'database_unavailable',

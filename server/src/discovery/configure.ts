@@ -82,14 +82,25 @@ async function configureOne(
     centralUrl = advertised.url;
   }
   const token = randomBytes(32).toString('base64url');
+  // The new token is valid before the push: a terminal checks in the moment it has saved, which
+  // can be before the push call returns here. If the terminal refuses, the old one comes back.
+  const previous = {
+    tokenHash: node.tokenHash,
+    tokenIssuedAt: node.tokenIssuedAt,
+    organizationId: node.organizationId,
+  };
+  await deps.store.setToken(node.id, token, organizationId);
   try {
-    await deps.client.push(base, {
-      centralUrl,
-      ...(request.panelUrl !== undefined && { panelUrl: request.panelUrl }),
-      token,
-    });
-    // The terminal accepted the token: from now on only this one is valid.
-    await deps.store.setToken(node.id, token, organizationId);
+    try {
+      await deps.client.push(base, {
+        centralUrl,
+        ...(request.panelUrl !== undefined && { panelUrl: request.panelUrl }),
+        token,
+      });
+    } catch (err) {
+      await deps.store.restoreToken(node.id, previous);
+      throw err;
+    }
     const saved = await deps.client.read(base);
     if (!sameUrl(saved.centralUrl, centralUrl)) {
       return {

@@ -240,6 +240,18 @@ export class NodeStore {
     );
   }
 
+  /** Puts back the token a terminal kept because it refused a push. */
+  async restoreToken(
+    id: string,
+    previous: {
+      tokenHash: string | null;
+      tokenIssuedAt: Date | null;
+      organizationId: string | null;
+    },
+  ): Promise<void> {
+    await this.deps.models.DiscoveredNode.update(previous, { where: { id } });
+  }
+
   /** Records a check-in; false for an unknown or revoked token or another terminal's id. */
   async checkin(id: string, token: string): Promise<boolean> {
     const at = this.deps.clock.now();

@@ -275,4 +275,9 @@ export const migrations: Migration[] = [
     }),
     down: dropTable('import_jobs'),
   },
+  {
+    name: '0026-index-people-photo',
+    // "Is this file still used?" looks people up by photo before a file is removed.
+    ...addIndex('people', 'people_photo_sha256', ['photo_sha256']),
+  },
 ];
