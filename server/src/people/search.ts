@@ -51,6 +51,8 @@ export interface PeopleSearch {
   sort: Sort;
   page: number;
   pageSize: number;
+  /** Tests lower these to drive every plan with a few rows. */
+  tuning?: { small?: number; countCap?: number };
 }
 
 export interface PeoplePage {
@@ -181,7 +183,9 @@ export async function searchPeople(
   }
   const query = new Query(ctx.db.dialect, s);
   const sort = SORTS[s.sort];
-  const capped = `LIMIT ${COUNT_CAP + 1}`;
+  const small = s.tuning?.small ?? SMALL;
+  const cap = s.tuning?.countCap ?? COUNT_CAP;
+  const capped = `LIMIT ${cap + 1}`;
 
   // Cheap sizes to plan with: each walks at most COUNT_CAP + 1 index entries.
   let members = Infinity;
@@ -201,9 +205,9 @@ export async function searchPeople(
   const list: (Branch | undefined)[] = branches ?? [undefined];
   const pageDriver = (b: Branch | undefined): Driver => {
     const size = b ? sizes.get(b)! : Infinity;
-    if (members <= SMALL) return { kind: 'members' };
+    if (members <= small) return { kind: 'members' };
     if (sort.index && (!b || b.index === sort.index)) return { kind: 'index', index: sort.index };
-    if (b && size <= SMALL) return { kind: 'index', index: b.index };
+    if (b && size <= small) return { kind: 'index', index: b.index };
     if (sort.index) return { kind: 'index', index: sort.index };
     if (b && size <= members) return { kind: 'index', index: b.index };
     return s.spaceIds ? { kind: 'members' } : { kind: 'index', index: undefined };
@@ -242,11 +246,11 @@ export async function searchPeople(
     type: QueryTypes.SELECT,
   });
 
-  const total = await countOf(ctx, query, list, countDriver, { members, sizes }, s);
+  const total = await countOf(ctx, query, list, countDriver, { members, sizes }, s, capped);
   return {
     ids: rows.map((r) => r.id),
-    total: Math.min(total, COUNT_CAP),
-    totalCapped: total > COUNT_CAP,
+    total: Math.min(total, cap),
+    totalCapped: total > cap,
   };
 }
 
@@ -257,6 +261,7 @@ async function countOf(
   driver: (b: Branch | undefined) => Driver,
   known: { members: number; sizes: Map<Branch, number> },
   s: PeopleSearch,
+  capped: string,
 ): Promise<number> {
   // One branch read along its own driver with nothing else to check: its size is the count.
   if (list.length === 1 && s.enabled === undefined) {
@@ -266,7 +271,6 @@ async function countOf(
     if (!b && s.spaceIds) return known.members;
   }
   const p = new Params();
-  const capped = `LIMIT ${COUNT_CAP + 1}`;
   const parts = list.map((b, i) => `SELECT id FROM (${query.select(b, driver(b), p, capped)}) c${i}`);
   return scalar(ctx, `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) u`, p);
 }
