@@ -9,7 +9,9 @@ import { waitFor } from '../test/udp.js';
 import { failInterruptedImports } from './import-job.js';
 
 const jpeg = (red: number) =>
-  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: red, g: 40, b: 90 } } }).jpeg().toBuffer();
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: red, g: 40, b: 90 } } })
+    .jpeg()
+    .toBuffer();
 
 function zip(files: Record<string, Buffer>): Promise<Buffer> {
   const z = new yazl.ZipFile();
@@ -25,8 +27,10 @@ function zip(files: Record<string, Buffer>): Promise<Buffer> {
 
 async function upload(client: TestClient, files: { csv?: string; photos?: Buffer }) {
   const form = new FormData();
-  if (files.csv !== undefined) form.append('csv', new Blob([files.csv], { type: 'text/csv' }), 'people.csv');
-  if (files.photos) form.append('photos', new Blob([files.photos], { type: 'application/zip' }), 'photos.zip');
+  if (files.csv !== undefined)
+    form.append('csv', new Blob([files.csv], { type: 'text/csv' }), 'people.csv');
+  if (files.photos)
+    form.append('photos', new Blob([files.photos], { type: 'application/zip' }), 'photos.zip');
   const res = await fetch(`${client.baseUrl}/api/imports/people`, {
     method: 'POST',
     headers: {
@@ -35,10 +39,20 @@ async function upload(client: TestClient, files: { csv?: string; photos?: Buffer
     },
     body: form,
   });
-  return { status: res.status, body: (await res.json()) as { id: string; state: string; error?: { code: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { id: string; state: string; error?: { code: string } },
+  };
 }
 
-type Job = { state: string; total: number; processed: number; succeeded: number; failed: number; errors: { row: number; error: string }[] };
+type Job = {
+  state: string;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: { row: number; error: string }[];
+};
 
 describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -48,7 +62,14 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
     const org = await server.ctx.models.Organization.findOne();
     const now = new Date();
-    await server.ctx.models.Space.create({ id: crypto.randomUUID(), organizationId: org!.id, parentId: null, name: 'Gate A', createdAt: now, updatedAt: now });
+    await server.ctx.models.Space.create({
+      id: crypto.randomUUID(),
+      organizationId: org!.id,
+      parentId: null,
+      name: 'Gate A',
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -56,7 +77,11 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   });
 
   const finished = (client: TestClient, id: string) =>
-    waitFor(async () => (await client.get(`/api/imports/${id}`)).body as Job, (j) => j.state !== 'running', 30_000);
+    waitFor(
+      async () => (await client.get(`/api/imports/${id}`)).body as Job,
+      (j) => j.state !== 'running',
+      30_000,
+    );
 
   test('CSV with a ZIP of photos: good rows land with photos, bad rows are reported and leave nothing', async () => {
     const admin = await signedIn(server, 'admin');
@@ -76,7 +101,13 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     const started = await upload(admin, { csv, photos });
     expect(started.status).toBe(202);
     const job = await finished(admin, started.body.id);
-    expect(job).toMatchObject({ state: 'succeeded', total: 5, processed: 5, succeeded: 2, failed: 3 });
+    expect(job).toMatchObject({
+      state: 'succeeded',
+      total: 5,
+      processed: 5,
+      succeeded: 2,
+      failed: 3,
+    });
     expect(job.errors.map((e) => e.row)).toEqual([4, 5, 6]);
     expect(job.errors[1]!.error).toMatch(/no space "No Such Space"/);
 
@@ -111,7 +142,10 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     expect((await upload(operator, { csv: 'name,idNumber\nA,B' })).status).toBe(403);
 
     const admin = await signedIn(server, 'admin');
-    const created = await admin.post('/api/people', { name: '=HYPERLINK("http://x")', idNumber: 'FORMULA-1' });
+    const created = await admin.post('/api/people', {
+      name: '=HYPERLINK("http://x")',
+      idNumber: 'FORMULA-1',
+    });
     expect(created.status).toBe(201);
     const people = await admin.get('/api/exports/people.csv');
     expect(people.status).toBe(200);
@@ -123,7 +157,9 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
 
     const audit = await admin.get('/api/exports/audit.csv');
     // (fetch drops the byte-order mark the file starts with)
-    expect(String(audit.body).split('\r\n')[0]).toBe('at,actor,action,outcome,targetType,targetId,ip,summary');
+    expect(String(audit.body).split('\r\n')[0]).toBe(
+      'at,actor,action,outcome,targetType,targetId,ip,summary',
+    );
     expect(String(audit.body)).toContain('person.import');
     expect((await operator.get('/api/exports/audit.csv')).status).toBe(403);
   });
@@ -131,8 +167,17 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   test('an import cut off by a restart is marked failed with where it stopped', async () => {
     const org = await server.ctx.models.Organization.findOne();
     await server.ctx.models.ImportJob.create({
-      id: crypto.randomUUID(), organizationId: org!.id, createdBy: null, state: 'running', total: 10, processed: 4,
-      succeeded: 4, failed: 0, errors: '[]', createdAt: new Date(), finishedAt: null,
+      id: crypto.randomUUID(),
+      organizationId: org!.id,
+      createdBy: null,
+      state: 'running',
+      total: 10,
+      processed: 4,
+      succeeded: 4,
+      failed: 0,
+      errors: '[]',
+      createdAt: new Date(),
+      finishedAt: null,
     });
     expect(await failInterruptedImports(server.ctx)).toBe(1);
     const job = await server.ctx.models.ImportJob.findOne({ where: { processed: 4, total: 10 } });

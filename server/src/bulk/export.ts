@@ -24,10 +24,28 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
   const { Person, PersonSpace, Space } = ctx.models;
   const where = orgWhere(req);
   const spaceNames = new Map(
-    (await Space.findAll({ where, attributes: ['id', 'name'], raw: true })).map((s) => [s.id, s.name]),
+    (await Space.findAll({ where, attributes: ['id', 'name'], raw: true })).map((s) => [
+      s.id,
+      s.name,
+    ]),
   );
   startCsv(res, 'people.csv');
-  await write(res, csvRow(['name', 'idNumber', 'phone', 'notes', 'validFrom', 'validUntil', 'enabled', 'spaces', 'photoSha256', 'createdAt', 'updatedAt']));
+  await write(
+    res,
+    csvRow([
+      'name',
+      'idNumber',
+      'phone',
+      'notes',
+      'validFrom',
+      'validUntil',
+      'enabled',
+      'spaces',
+      'photoSha256',
+      'createdAt',
+      'updatedAt',
+    ]),
+  );
   let after = '';
   for (;;) {
     const rows = await Person.findAll({
@@ -36,9 +54,16 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
       limit: PAGE,
     });
     if (rows.length === 0) break;
-    const access = await PersonSpace.findAll({ where: { personId: rows.map((r) => r.id) }, raw: true });
+    const access = await PersonSpace.findAll({
+      where: { personId: rows.map((r) => r.id) },
+      raw: true,
+    });
     const bySpace = new Map<string, string[]>();
-    for (const a of access) bySpace.set(a.personId, [...(bySpace.get(a.personId) ?? []), spaceNames.get(a.spaceId) ?? a.spaceId]);
+    for (const a of access)
+      bySpace.set(a.personId, [
+        ...(bySpace.get(a.personId) ?? []),
+        spaceNames.get(a.spaceId) ?? a.spaceId,
+      ]);
     let chunk = '';
     for (const p of rows) {
       chunk += csvRow([
@@ -65,7 +90,10 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
 export async function exportAudit(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const where = orgWhere(req);
   startCsv(res, 'audit.csv');
-  await write(res, csvRow(['at', 'actor', 'action', 'outcome', 'targetType', 'targetId', 'ip', 'summary']));
+  await write(
+    res,
+    csvRow(['at', 'actor', 'action', 'outcome', 'targetType', 'targetId', 'ip', 'summary']),
+  );
   let after = '0';
   for (;;) {
     const rows = await ctx.models.Audit.findAll({
@@ -77,7 +105,18 @@ export async function exportAudit(ctx: AppContext, req: Request, res: Response):
     await write(
       res,
       rows
-        .map((r) => csvRow([r.at.toISOString(), r.actorName, r.action, r.outcome, r.targetType, r.targetId, r.ip, r.summary]))
+        .map((r) =>
+          csvRow([
+            r.at.toISOString(),
+            r.actorName,
+            r.action,
+            r.outcome,
+            r.targetType,
+            r.targetId,
+            r.ip,
+            r.summary,
+          ]),
+        )
         .join(''),
     );
     after = String(rows[rows.length - 1]!.id);

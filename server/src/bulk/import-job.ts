@@ -38,7 +38,9 @@ export const importJobOut = z.object({
   processed: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),
-  errors: z.array(z.object({ row: z.number().int(), idNumber: z.string().nullable(), error: z.string() })),
+  errors: z.array(
+    z.object({ row: z.number().int(), idNumber: z.string().nullable(), error: z.string() }),
+  ),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });
@@ -57,7 +59,14 @@ export function toJobOut(job: ImportJobRow): z.infer<typeof importJobOut> {
   };
 }
 
-const BOOL: Record<string, boolean> = { true: true, false: false, '1': true, '0': false, yes: true, no: false };
+const BOOL: Record<string, boolean> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+};
 
 /** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
 function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate {
@@ -70,10 +79,13 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
     .map((s) => {
       const ids = spaces.get(s.toLowerCase()) ?? [];
       if (ids.length === 1) return ids[0]!;
-      throw new Error(ids.length ? `space name "${s}" is ambiguous; use its id` : `no space "${s}"`);
+      throw new Error(
+        ids.length ? `space name "${s}" is ambiguous; use its id` : `no space "${s}"`,
+      );
     });
   const enabled = v.enabled === undefined ? undefined : BOOL[v.enabled.toLowerCase()];
-  if (v.enabled !== undefined && enabled === undefined) throw new Error(`enabled must be true or false`);
+  if (v.enabled !== undefined && enabled === undefined)
+    throw new Error(`enabled must be true or false`);
   const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
   const parsed = personCreate.safeParse({
     name: v.name,
@@ -86,7 +98,9 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
     spaceIds,
   });
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '));
+    throw new Error(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data;
 }
@@ -94,7 +108,13 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
 /** Starts an import: the job row exists before this returns, the rows run in the background. */
 export async function startImport(
   ctx: AppContext,
-  deps: { upsert: UpsertPerson; csvFile: string; zipFile?: string; actor: ImportActor; cleanup: () => Promise<void> },
+  deps: {
+    upsert: UpsertPerson;
+    csvFile: string;
+    zipFile?: string;
+    actor: ImportActor;
+    cleanup: () => Promise<void>;
+  },
 ): Promise<{ job: ImportJobRow; done: Promise<void> }> {
   const now = ctx.clock.now();
   const job = await ctx.models.ImportJob.create({
@@ -145,8 +165,12 @@ async function runImport(
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
     await job.update({ total: records.length });
     const spaces = new Map<string, string[]>();
-    for (const s of await ctx.models.Space.findAll({ where: { organizationId: deps.actor.organizationId }, raw: true })) {
-      for (const key of [s.name.toLowerCase(), s.id]) spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
+    for (const s of await ctx.models.Space.findAll({
+      where: { organizationId: deps.actor.organizationId },
+      raw: true,
+    })) {
+      for (const key of [s.name.toLowerCase(), s.id])
+        spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
     }
     let lastSaved = Date.now();
     for (const record of records) {
@@ -166,7 +190,12 @@ async function runImport(
       }
       job.processed++;
       if (Date.now() - lastSaved > 500) {
-        await job.update({ processed: job.processed, succeeded: job.succeeded, failed: job.failed, errors: JSON.stringify(errors) });
+        await job.update({
+          processed: job.processed,
+          succeeded: job.succeeded,
+          failed: job.failed,
+          errors: JSON.stringify(errors),
+        });
         lastSaved = Date.now();
       }
     }
@@ -188,9 +217,17 @@ export async function failInterruptedImports(ctx: AppContext): Promise<number> {
   for (const job of running) {
     const errors = [
       ...(JSON.parse(job.errors) as RowError[]),
-      { row: job.processed + 1, idNumber: null, error: 'interrupted by a server restart; import the same files again to finish' },
+      {
+        row: job.processed + 1,
+        idNumber: null,
+        error: 'interrupted by a server restart; import the same files again to finish',
+      },
     ];
-    await job.update({ state: 'failed', errors: JSON.stringify(errors), finishedAt: ctx.clock.now() });
+    await job.update({
+      state: 'failed',
+      errors: JSON.stringify(errors),
+      finishedAt: ctx.clock.now(),
+    });
   }
   return running.length;
 }

@@ -17,7 +17,11 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
   const tags = ['bulk'];
 
   const upsert: UpsertPerson = async (input, photo, actor, transaction) => {
-    const who = { actor: { id: actor.id, name: actor.name }, organizationId: actor.organizationId, ip: actor.ip };
+    const who = {
+      actor: { id: actor.id, name: actor.name },
+      organizationId: actor.organizationId,
+      ip: actor.ip,
+    };
     const withPhoto = photo ? { ...input, photoSha256: photo.sha256 } : input;
     const existing = await findByIdNumber(ctx, actor.organizationId, input.idNumber, transaction);
     if (existing) {
@@ -53,7 +57,12 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
         upsert,
         csvFile: upload.files.csv,
         ...(upload.files.photos && { zipFile: upload.files.photos }),
-        actor: { id: admin.id, name: admin.username, organizationId: admin.organizationId, ip: clientIp(req) },
+        actor: {
+          id: admin.id,
+          name: admin.username,
+          organizationId: admin.organizationId,
+          ip: clientIp(req),
+        },
         cleanup: upload.cleanup,
       });
       done.catch((err: unknown) => ctx.logger.error({ err, job: job.id }, 'import failed'));
@@ -106,7 +115,11 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: { mediaType: 'text/csv' } },
     },
     async (_input, req, res) => {
-      await ctx.audit.record({ action: 'person.export', ...auditActor(req), summary: 'people exported as CSV' });
+      await ctx.audit.record({
+        action: 'person.export',
+        ...auditActor(req),
+        summary: 'people exported as CSV',
+      });
       await exportPeople(ctx, req, res);
     },
   );
@@ -121,9 +134,12 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: { mediaType: 'text/csv' } },
     },
     async (_input, req, res) => {
-      await ctx.audit.record({ action: 'audit.export', ...auditActor(req), summary: 'audit log exported as CSV' });
+      await ctx.audit.record({
+        action: 'audit.export',
+        ...auditActor(req),
+        summary: 'audit log exported as CSV',
+      });
       await exportAudit(ctx, req, res);
     },
   );
 }
-

@@ -8,30 +8,48 @@ export interface CsvRecord {
   values: Record<string, string>;
 }
 
-export const IMPORT_COLUMNS = ['name', 'idNumber', 'phone', 'notes', 'validFrom', 'validUntil', 'enabled', 'spaces'] as const;
+export const IMPORT_COLUMNS = [
+  'name',
+  'idNumber',
+  'phone',
+  'notes',
+  'validFrom',
+  'validUntil',
+  'enabled',
+  'spaces',
+] as const;
 
 /** Parses the import CSV; throws with a message for a person when the file itself is unusable. */
 export async function readCsv(file: string): Promise<CsvRecord[]> {
   const text = (await readFile(file, 'utf8')).replace(/^\ufeff/, '');
   let rows: string[][];
   try {
-    rows = parse(text, { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    const parsed: unknown = parse(text, {
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    });
+    rows = parsed as string[][];
   } catch (err) {
-    throw new Error(`the CSV file cannot be read: ${(err as Error).message}`);
+    throw new Error(`the CSV file cannot be read: ${(err as Error).message}`, { cause: err });
   }
   const [header, ...body] = rows;
   if (!header) throw new Error('the CSV file is empty');
   const known = new Map(IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
   const columns = header.map((h) => known.get(h.toLowerCase().replace(/[\s_-]/g, '')));
   for (const required of ['name', 'idNumber']) {
-    if (!columns.includes(required as (typeof IMPORT_COLUMNS)[number])) {
-      throw new Error(`the CSV header has no "${required}" column (columns: ${IMPORT_COLUMNS.join(', ')})`);
+    if (!columns.some((c) => c === required)) {
+      throw new Error(
+        `the CSV header has no "${required}" column (columns: ${IMPORT_COLUMNS.join(', ')})`,
+      );
     }
   }
   return body.map((cells, i) => ({
     line: i + 2,
     values: Object.fromEntries(
-      columns.flatMap((c, j) => (c && cells[j] !== undefined && cells[j] !== '' ? [[c, cells[j]!]] : [])),
+      columns.flatMap((c, j) =>
+        c && cells[j] !== undefined && cells[j] !== '' ? [[c, cells[j]]] : [],
+      ),
     ),
   }));
 }
@@ -47,7 +65,9 @@ const PHOTO = /(?:^|\/)([^/]+)\.(jpe?g|png)$/i;
 /** Indexes a ZIP of photos without extracting it; entries are read on demand, size-limited. */
 export async function openPhotoArchive(file: string, maxEntryBytes: number): Promise<PhotoArchive> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err ? reject(err) : resolve(z))),
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) =>
+      err ? reject(err) : resolve(z),
+    ),
   );
   const entries = new Map<string, yauzl.Entry>();
   await new Promise<void>((resolve, reject) => {
@@ -65,7 +85,9 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
       const entry = entries.get(idNumber.toLowerCase());
       if (!entry) return undefined;
       if (entry.uncompressedSize > maxEntryBytes) {
-        throw new Error(`its photo ${entry.fileName} is larger than ${Math.round(maxEntryBytes / 1024 / 1024)} MB`);
+        throw new Error(
+          `its photo ${entry.fileName} is larger than ${Math.round(maxEntryBytes / 1024 / 1024)} MB`,
+        );
       }
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
         zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),

@@ -16,32 +16,46 @@ export interface UploadLimits {
 export interface Uploaded {
   files: Record<string, string>;
   /** Removes the temporary files. */
-  cleanup(): Promise<void>;
+  cleanup: () => Promise<void>;
 }
 
 /**
  * Streams a multipart upload to temporary files under DATA_DIR/tmp (never to memory), with a
  * size limit per field. File names on disk are random: nothing from the request names a path.
  */
-export async function receiveFiles(req: Request, tmpDir: string, limits: UploadLimits): Promise<Uploaded> {
+export async function receiveFiles(
+  req: Request,
+  tmpDir: string,
+  limits: UploadLimits,
+): Promise<Uploaded> {
   if (!req.is('multipart/form-data')) {
     throw new HttpError(415, ErrorCode.unsupportedMediaType, 'Send multipart/form-data.');
   }
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   const files: Record<string, string> = {};
-  const cleanup = () => Promise.all(Object.values(files).map((f) => rm(f, { force: true }))).then(() => undefined);
+  const cleanup = () =>
+    Promise.all(Object.values(files).map((f) => rm(f, { force: true }))).then(() => undefined);
   const writes: Promise<void>[] = [];
   let failure: HttpError | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       const bb = busboy({
         headers: req.headers,
-        limits: { files: Object.keys(limits.fields).length, fields: 10, fileSize: Math.max(...Object.values(limits.fields)) },
+        limits: {
+          files: Object.keys(limits.fields).length,
+          fields: 10,
+          fileSize: Math.max(...Object.values(limits.fields)),
+        },
       });
       bb.on('file', (field, stream) => {
         const limit = limits.fields[field];
         if (limit === undefined || files[field]) {
-          failure ??= new HttpError(400, ErrorCode.invalidInput, `Unexpected file field "${field}".`, { [field]: 'not expected' });
+          failure ??= new HttpError(
+            400,
+            ErrorCode.invalidInput,
+            `Unexpected file field "${field}".`,
+            { [field]: 'not expected' },
+          );
           stream.resume();
           return;
         }
@@ -60,9 +74,13 @@ export async function receiveFiles(req: Request, tmpDir: string, limits: UploadL
           if (size > limit) tooLarge();
         });
         stream.on('limit', tooLarge);
-        writes.push(pipeline(stream, createWriteStream(file, { mode: 0o600 })).catch(() => undefined));
+        writes.push(
+          pipeline(stream, createWriteStream(file, { mode: 0o600 })).catch(() => undefined),
+        );
       });
-      bb.on('error', (err: Error) => reject(new HttpError(400, ErrorCode.invalidInput, `Malformed upload: ${err.message}`)));
+      bb.on('error', (err: Error) =>
+        reject(new HttpError(400, ErrorCode.invalidInput, `Malformed upload: ${err.message}`)),
+      );
       bb.on('close', () => resolve());
       req.pipe(bb);
     });
