@@ -144,7 +144,8 @@ export function buildContext(
     // Imports run inside this process; one that was running when it stopped is closed here.
     start: async () => {
       const interrupted = await failInterruptedImports(ctx);
-      if (interrupted > 0) logger.warn({ interrupted }, 'imports interrupted by the last stop marked failed');
+      if (interrupted > 0)
+        logger.warn({ interrupted }, 'imports interrupted by the last stop marked failed');
     },
     stop: () => undefined,
   });

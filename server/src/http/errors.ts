@@ -61,9 +61,14 @@ interface BodyParserError {
   status?: number;
 }
 
-function fromBodyParser(err: BodyParserError & { name?: string; statusCode?: number }): HttpError | undefined {
+function fromBodyParser(
+  err: BodyParserError & { name?: string; statusCode?: number },
+): HttpError | undefined {
   // The router could not decode a path parameter (a lone %, invalid UTF-8): bad input.
-  if (err.name === 'URIError' || (err.type === undefined && (err.status ?? err.statusCode) === 400)) {
+  if (
+    err.name === 'URIError' ||
+    (err.type === undefined && (err.status ?? err.statusCode) === 400)
+  ) {
     return new HttpError(400, ErrorCode.invalidInput, 'The request path is not valid.');
   }
   switch (err.type) {

@@ -10,8 +10,31 @@ import { searchPeople, type PeopleSearch } from './search.js';
 import { nameKey } from './keys.js';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
-const syll = ['an', 'ma', 'ri', 'ko', 'le', 'su', 'ta', 'no', 'vi', 'el', 'or', 'pa', 'zé', 'ö', 'ba', 'ji'];
+const syll = [
+  'an',
+  'ma',
+  'ri',
+  'ko',
+  'le',
+  'su',
+  'ta',
+  'no',
+  'vi',
+  'el',
+  'or',
+  'pa',
+  'zé',
+  'ö',
+  'ba',
+  'ji',
+];
+function mix(x: number) {
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d) >>> 0;
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b) >>> 0;
+  return (x ^ (x >>> 16)) >>> 0;
+}
 function word(i: number, len: number) {
+  i = mix(i);
   let s = '';
   for (let k = 0; k < len; k++) {
     s += syll[(i >> (k * 4)) % 16]!;
@@ -24,16 +47,22 @@ const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
 async function seed(sequelize: Sequelize) {
   const org = randomUUID();
   const now = "'2026-01-01 00:00:00.000'";
-  await sequelize.query(`INSERT INTO organizations (id,name,created_at,updated_at) VALUES (${q(org)},'B',${now},${now})`);
+  await sequelize.query(
+    `INSERT INTO organizations (id,name,created_at,updated_at) VALUES (${q(org)},'B',${now},${now})`,
+  );
   const spaces: string[] = [];
   const big = randomUUID();
   const small = randomUUID();
   await sequelize.query(`INSERT INTO spaces VALUES (${q(big)},${q(org)},NULL,'big',${now},${now})`);
-  await sequelize.query(`INSERT INTO spaces VALUES (${q(small)},${q(org)},NULL,'small',${now},${now})`);
+  await sequelize.query(
+    `INSERT INTO spaces VALUES (${q(small)},${q(org)},NULL,'small',${now},${now})`,
+  );
   for (let i = 0; i < 200; i++) {
     const id = randomUUID();
     spaces.push(id);
-    await sequelize.query(`INSERT INTO spaces VALUES (${q(id)},${q(org)},${q(big)},'s${i}',${now},${now})`);
+    await sequelize.query(
+      `INSERT INTO spaces VALUES (${q(id)},${q(org)},${q(big)},'s${i}',${now},${now})`,
+    );
   }
   const B = 1000;
   const t0 = performance.now();
@@ -47,17 +76,19 @@ async function seed(sequelize: Sequelize) {
       people.push(
         `(${q(id)},${q(org)},${q(name)},${q(nameKey(name))},${q(idn)},NULL,NULL,NULL,NULL,1,NULL,1,${now},${now})`,
       );
-      ps.push(`(${q(id)},${q(spaces[i % 200]!)})`);
-      if (i % 3 === 0) ps.push(`(${q(id)},${q(spaces[(i * 31 + 7) % 200]!)})`.replace(/^/, ''));
-      if (i % 10 === 0) ps.push(`(${q(id)},${q(big)})`);
-      if (i % 20000 === 0) ps.push(`(${q(id)},${q(small)})`);
+      ps.push(`(${q(id)},${q(spaces[mix(i * 3 + 11) % 200]!)})`);
+      if (i % 3 === 0) ps.push(`(${q(id)},${q(spaces[mix(i * 5 + 7) % 200]!)})`);
+      if (mix(i * 13 + 1) % 10 === 0) ps.push(`(${q(id)},${q(big)})`);
+      if (mix(i * 17 + 3) % 20000 === 0) ps.push(`(${q(id)},${q(small)})`);
     }
     await sequelize.query(`INSERT INTO people VALUES ${people.join(',')}`);
     const uniq = [...new Set(ps)];
     await sequelize.query(`INSERT INTO person_spaces VALUES ${uniq.join(',')}`);
   }
   console.log(`seeded ${N} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  await sequelize.query(sequelize.getDialect() === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE people, person_spaces');
+  await sequelize.query(
+    sequelize.getDialect() === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE people, person_spaces',
+  );
   return { org, spaces, big, small };
 }
 
@@ -71,8 +102,8 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
     const scratch = await scratchDb(dialect);
     const db =
       scratch.db.dialect === 'sqlite'
-        ? { ...scratch.db, storage: `/tmp/svc-bench-people-${N}.sqlite` }
-        : { ...scratch.db, database: `svc_bench_people_${N}` };
+        ? { ...scratch.db, storage: `/tmp/svc-bench-people2-${N}.sqlite` }
+        : { ...scratch.db, database: `svc_bench_people2_${N}` };
     if (db.dialect === 'mysql') {
       const admin = createSequelize({ ...db, database: '' });
       await admin.query(`CREATE DATABASE IF NOT EXISTS ${db.database} CHARACTER SET utf8mb4`);
@@ -92,16 +123,26 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
       );
       const big = all.find((s) => s.name === 'big')!.id;
       const small = all.find((s) => s.name === 'small')!.id;
-      const spaces = all.filter((s) => /^s\d+$/.test(s.name)).sort((a, b) => Number(a.name.slice(1)) - Number(b.name.slice(1))).map((s) => s.id);
+      const spaces = all
+        .filter((s) => /^s\d+$/.test(s.name))
+        .sort((a, b) => Number(a.name.slice(1)) - Number(b.name.slice(1)))
+        .map((s) => s.id);
       seeded = { org, spaces, big, small };
     } else seeded = await seed(sequelize);
     const { org, spaces, big, small } = seeded;
     const ctx = { db: { sequelize, dialect } } as never;
+    for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter(Boolean)) {
+      console.log(pragma, await sequelize.query(pragma, { type: QueryTypes.SELECT }));
+    }
+    const tuning = process.env.BENCH_SMALL ? { small: Number(process.env.BENCH_SMALL) } : undefined;
     const cases: [string, (i: number) => Partial<PeopleSearch>][] = [
       ['name prefix 3', (i) => ({ q: word(i * 7 + 1, 3).slice(0, 3) })],
       ['name prefix 1', (i) => ({ q: word(i * 7 + 1, 3).slice(0, 1) })],
       ['name prefix full', (i) => ({ q: word(i * 7 + 1, 3) + ' ' + word(i * 13 + 5, 2) })],
-      ['id exact', (i) => ({ q: `AB${String(1000000 + ((i * 7919) % 9000000)).padStart(8, '0')}${i}` })],
+      [
+        'id exact',
+        (i) => ({ q: `AB${String(1000000 + ((i * 7919) % 9000000)).padStart(8, '0')}${i}` }),
+      ],
       ['id prefix short', () => ({ q: 'AB01' })],
       ['space page', (i) => ({ spaceIds: [spaces[i % 200]!] })],
       ['space page 3', (i) => ({ spaceIds: [spaces[i % 200]!], page: 3 })],
@@ -112,11 +153,16 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
       ['all', () => ({})],
       ['all -name', () => ({ sort: '-name' as const })],
       ['all idNumber', () => ({ sort: 'idNumber' as const })],
-      ['name q sort idNumber', (i) => ({ q: word(i * 7 + 1, 3).slice(0, 2), sort: 'idNumber' as const })],
+      [
+        'name q sort idNumber',
+        (i) => ({ q: word(i * 7 + 1, 3).slice(0, 2), sort: 'idNumber' as const }),
+      ],
       ['enabled=false', () => ({ enabled: false })],
       ['descendants', () => ({ spaceIds: [big, ...spaces] })],
     ];
-    for (const [label, make] of cases.filter(([l]) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(l))) {
+    for (const [label, make] of cases.filter(
+      ([l]) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(l),
+    )) {
       const times: number[] = [];
       let last: unknown;
       for (let i = 0; i < 40; i++) {
@@ -126,12 +172,15 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
           sort: 'name',
           page: 1,
           pageSize: 50,
+          tuning,
           ...make(i * 997 + 3),
         });
         times.push(performance.now() - t);
       }
       const l = last as { ids: string[]; total: number; totalCapped: boolean };
-      console.log(`${dialect} ${label}: p95 ${p95(times).toFixed(1)} ms (n=${l.ids.length} total=${l.total}${l.totalCapped ? '+' : ''})`);
+      console.log(
+        `${dialect} ${label}: p95 ${p95(times).toFixed(1)} ms (n=${l.ids.length} total=${l.total}${l.totalCapped ? '+' : ''})`,
+      );
     }
     if (process.env.BENCH_EXPLAIN) {
       const r = await sequelize.query(process.env.BENCH_EXPLAIN, { type: QueryTypes.SELECT });

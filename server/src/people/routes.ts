@@ -13,7 +13,14 @@ import type { Api } from '../http/api.js';
 import { auditActor, orgWhere } from '../http/scope.js';
 import { httpErrors } from '../http/errors.js';
 import { loadSpaceTree } from '../spaces/tree.js';
-import { createPerson, deletePerson, findPerson, spaceIdsOf, toPersonOut, updatePerson } from './service.js';
+import {
+  createPerson,
+  deletePerson,
+  findPerson,
+  spaceIdsOf,
+  toPersonOut,
+  updatePerson,
+} from './service.js';
 import { searchPeople } from './search.js';
 
 const scopeOf = (req: Request) => orgWhere(req).organizationId ?? null;
@@ -92,12 +99,7 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: personOut },
     },
     async ({ body }, req, res) => {
-      const person = await createPerson(
-        ctx,
-        req.auth!.admin.organizationId,
-        body,
-        auditActor(req),
-      );
+      const person = await createPerson(ctx, req.auth!.admin.organizationId, body, auditActor(req));
       res.status(201).json(person);
     },
   );
@@ -141,7 +143,8 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'delete',
       path: '/people/:id',
-      summary: 'Erase a person: the row, space access and photo (the audit log keeps only that it happened)',
+      summary:
+        'Erase a person: the row, space access and photo (the audit log keeps only that it happened)',
       tags,
       access,
       params: idParams,

@@ -11,7 +11,8 @@ import { canonicalIdNumber, likePrefix, LIKE_ESCAPE, nameKey, prefixUpperBound }
  *   prefix (unique index organization_id, id_number); both are index ranges. On SQLite the
  *   range is `key >= prefix AND key < successor(prefix)` (BINARY compares code points); on
  *   MySQL it is `LIKE 'prefix%'` (escaped), which the optimizer turns into a range that is
- *   correct under utf8mb4_unicode_ci — a `< prefix + U+FFFF` bound would not be.
+ *   correct under utf8mb4_unicode_ci — a `< prefix + U+FFFF` bound would not be — plus the
+ *   same LIKE under utf8mb4_bin, so both databases answer exact code-point prefixes.
  * - A branch is read along the sort's index when it can be (no sort needed), along its own
  *   range when that range is small (≤ SMALL rows to sort), or along a space's member list
  *   when the space is small. A large space is an EXISTS probe on person_spaces' primary key.
@@ -104,7 +105,14 @@ class Query {
 
   private branchSql(b: Branch, p: Params): string {
     if (this.dialect === 'mysql') {
-      return `p.${b.column} LIKE ${p.add(likePrefix(b.prefix))} ESCAPE '${LIKE_ESCAPE}'`;
+      // The collated LIKE is the index range; utf8mb4_unicode_ci also equates characters the
+      // keys keep apart (every emoji weighs the same), so a binary LIKE then keeps exact prefixes.
+      const pattern = likePrefix(b.prefix);
+      const escape = `ESCAPE '${LIKE_ESCAPE}'`;
+      return (
+        `p.${b.column} LIKE ${p.add(pattern)} ${escape} AND ` +
+        `p.${b.column} COLLATE utf8mb4_bin LIKE ${p.add(pattern)} ${escape}`
+      );
     }
     const upper = prefixUpperBound(b.prefix);
     return (
@@ -271,6 +279,8 @@ async function countOf(
     if (!b && s.spaceIds) return known.members;
   }
   const p = new Params();
-  const parts = list.map((b, i) => `SELECT id FROM (${query.select(b, driver(b), p, capped)}) c${i}`);
+  const parts = list.map(
+    (b, i) => `SELECT id FROM (${query.select(b, driver(b), p, capped)}) c${i}`,
+  );
   return scalar(ctx, `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) u`, p);
 }

@@ -257,7 +257,8 @@ export async function createPerson(
   });
 }
 
-const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+const sameTime = (a: Date | null, b: Date | null) =>
+  (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 /**
  * Applies any subset of a person's fields (spaceIds replaces the set). `version` rises when a

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  idParams,
-  listOf,
-  pageQuery,
-  spaceCreate,
-  spaceOut,
-  spaceUpdate,
-  uuid,
-} from '@svc/shared';
+import { idParams, listOf, pageQuery, spaceCreate, spaceOut, spaceUpdate, uuid } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';

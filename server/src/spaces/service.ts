@@ -60,7 +60,14 @@ export async function createSpace(
     if (parentId && !(await findSpace(deps, organizationId, parentId, t))) throw parentNotFound();
     const now = deps.clock.now();
     const row = await deps.models.Space.create(
-      { id: randomUUID(), organizationId, parentId, name: input.name, createdAt: now, updatedAt: now },
+      {
+        id: randomUUID(),
+        organizationId,
+        parentId,
+        name: input.name,
+        createdAt: now,
+        updatedAt: now,
+      },
       { transaction: t },
     );
     await deps.audit.record(

@@ -10,7 +10,10 @@ import { descendantsOf, spaceAndAncestors, spaceAndDescendants } from './tree.js
 type Client = TestClient;
 
 async function create(client: Client, name: string, parentId?: string | null): Promise<SpaceOut> {
-  const reply = await client.post('/api/spaces', { name, ...(parentId !== undefined && { parentId }) });
+  const reply = await client.post('/api/spaces', {
+    name,
+    ...(parentId !== undefined && { parentId }),
+  });
   expect(reply.status).toBe(201);
   return reply.body as SpaceOut;
 }
@@ -196,7 +199,12 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
     expect((await new TestClient(server.url).get('/api/spaces')).status).toBe(401);
     expect((await admin.get(`/api/spaces/${space.id}`)).body).toMatchObject({ name: 'Lobby' });
 
-    for (const body of [{ name: '' }, { name: 'x'.repeat(129) }, { name: 'A', parentId: 'x' }, {}]) {
+    for (const body of [
+      { name: '' },
+      { name: 'x'.repeat(129) },
+      { name: 'A', parentId: 'x' },
+      {},
+    ]) {
       const reply = await admin.post('/api/spaces', body);
       expect(reply.status).toBe(400);
       expect(errorCode(reply)).toBe('invalid_input');
