@@ -14,6 +14,8 @@ import { registerAdministratorRoutes } from './administrators/routes.js';
 import { registerEnrollmentRoutes } from './enrollment/routes.js';
 import { registerBulkRoutes } from './bulk/routes.js';
 import { registerDocsRoutes } from './docs/routes.js';
+import { registerSyncRoutes } from './sync/routes.js';
+import { registerRecognitionRoutes } from './recognition/routes.js';
 
 /**
  * Every feature's routes, registered through one Api so each states its access rule and
@@ -33,6 +35,8 @@ export const FEATURES: ((api: Api, ctx: AppContext) => void)[] = [
   registerAdministratorRoutes,
   registerEnrollmentRoutes,
   registerBulkRoutes,
+  registerSyncRoutes,
+  registerRecognitionRoutes,
   // Last: the OpenAPI document describes every route registered before it.
   registerDocsRoutes,
 ];

@@ -96,6 +96,59 @@ export interface ImportJobRow extends Model<
   finishedAt: Date | null;
 }
 
+export type SyncState = 'pending' | 'running' | 'succeeded' | 'failed';
+
+export interface SyncTaskRow extends Model<
+  InferAttributes<SyncTaskRow>,
+  InferCreationAttributes<SyncTaskRow>
+> {
+  id: string;
+  organizationId: string;
+  personId: string;
+  deviceId: string;
+  action: 'put' | 'delete';
+  lane: 'priority' | 'bulk';
+  state: SyncState;
+  personVersion: number;
+  photoSha256: string | null;
+  attempts: number;
+  nextAttemptAt: Date;
+  claimedBy: string | null;
+  claimedUntil: Date | null;
+  resultVersion: number | null;
+  resultPhotoSha256: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface RecognitionEventRow extends Model<
+  InferAttributes<RecognitionEventRow>,
+  InferCreationAttributes<RecognitionEventRow>
+> {
+  id: string;
+  eventId: string;
+  organizationId: string;
+  deviceId: string | null;
+  deviceSn: string;
+  deviceName: string;
+  personId: string | null;
+  personName: string | null;
+  spaceId: string | null;
+  spaceName: string | null;
+  score: number;
+  time: Date;
+  receivedAt: Date;
+  snapshotSha256: string | null;
+  deliveryState: 'pending' | 'delivered' | 'expired' | 'none';
+  deliveryAttempts: number;
+  nextDeliveryAt: Date | null;
+  deliveredAt: Date | null;
+  deliveryError: string | null;
+}
+
 export interface BusinessModels {
   Space: ModelStatic<SpaceRow>;
   Person: ModelStatic<PersonRow>;
@@ -103,6 +156,8 @@ export interface BusinessModels {
   File: ModelStatic<FileRow>;
   Device: ModelStatic<DeviceRow>;
   ImportJob: ModelStatic<ImportJobRow>;
+  SyncTask: ModelStatic<SyncTaskRow>;
+  RecognitionEvent: ModelStatic<RecognitionEventRow>;
 }
 
 const time = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
@@ -201,5 +256,56 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
     },
     opts,
   );
-  return { Space, Person, PersonSpace, File, Device, ImportJob };
+  const SyncTask = sequelize.define<SyncTaskRow>(
+    'sync_tasks',
+    {
+      id: { ...str(36), primaryKey: true },
+      organizationId: str(36),
+      personId: str(36),
+      deviceId: str(36),
+      action: str(8),
+      lane: str(8),
+      state: str(16),
+      personVersion: int(),
+      photoSha256: str(64, true),
+      attempts: int(),
+      nextAttemptAt: time(),
+      claimedBy: str(64, true),
+      claimedUntil: time(true),
+      resultVersion: int(true),
+      resultPhotoSha256: str(64, true),
+      errorCode: str(32, true),
+      errorMessage: str(512, true),
+      createdAt: time(),
+      updatedAt: time(),
+      finishedAt: time(true),
+    },
+    opts,
+  );
+  const RecognitionEvent = sequelize.define<RecognitionEventRow>(
+    'recognition_events',
+    {
+      id: { ...str(36), primaryKey: true },
+      eventId: str(64),
+      organizationId: str(36),
+      deviceId: str(36, true),
+      deviceSn: str(64),
+      deviceName: str(128),
+      personId: str(36, true),
+      personName: str(128, true),
+      spaceId: str(36, true),
+      spaceName: str(128, true),
+      score: { type: DataTypes.DOUBLE, allowNull: false },
+      time: time(),
+      receivedAt: time(),
+      snapshotSha256: str(64, true),
+      deliveryState: str(16),
+      deliveryAttempts: int(),
+      nextDeliveryAt: time(true),
+      deliveredAt: time(true),
+      deliveryError: str(512, true),
+    },
+    opts,
+  );
+  return { Space, Person, PersonSpace, File, Device, ImportJob, SyncTask, RecognitionEvent };
 }

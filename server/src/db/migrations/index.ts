@@ -280,4 +280,90 @@ export const migrations: Migration[] = [
     // "Is this file still used?" looks people up by photo before a file is removed.
     ...addIndex('people', 'people_photo_sha256', ['photo_sha256']),
   },
+  {
+    name: '0027-create-sync-tasks',
+    // One row per (person, device): the newest wanted state wins (coalescing), and the row
+    // keeps the device's last acknowledged result.
+    up: createTable('sync_tasks', {
+      id: col.uuidPk(),
+      organization_id: { type: DataTypes.STRING(36), allowNull: false },
+      // No foreign key: the task that removes an erased person from devices outlives the person.
+      person_id: { type: DataTypes.STRING(36), allowNull: false },
+      device_id: col.ref('devices', 'CASCADE'),
+      action: { type: DataTypes.STRING(8), allowNull: false },
+      lane: { type: DataTypes.STRING(8), allowNull: false },
+      state: { type: DataTypes.STRING(16), allowNull: false },
+      person_version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      photo_sha256: { type: DataTypes.STRING(64), allowNull: true },
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      next_attempt_at: col.time(),
+      claimed_by: { type: DataTypes.STRING(64), allowNull: true },
+      claimed_until: col.time(true),
+      result_version: { type: DataTypes.INTEGER, allowNull: true },
+      result_photo_sha256: { type: DataTypes.STRING(64), allowNull: true },
+      error_code: { type: DataTypes.STRING(32), allowNull: true },
+      error_message: { type: DataTypes.STRING(512), allowNull: true },
+      created_at: col.time(),
+      updated_at: col.time(),
+      finished_at: col.time(true),
+    }),
+    down: dropTable('sync_tasks'),
+  },
+  {
+    name: '0028-unique-sync-tasks-person-device',
+    ...addIndex('sync_tasks', 'sync_tasks_person_device', ['person_id', 'device_id'], true),
+  },
+  {
+    name: '0029-index-sync-tasks-due',
+    ...addIndex('sync_tasks', 'sync_tasks_due', ['state', 'lane', 'next_attempt_at']),
+  },
+  {
+    name: '0030-index-sync-tasks-device-state',
+    ...addIndexOverForeignKey('sync_tasks', 'sync_tasks_device_state', ['device_id', 'state']),
+  },
+  {
+    name: '0031-create-recognition-events',
+    up: createTable('recognition_events', {
+      id: col.uuidPk(),
+      // The device's own id for the event (PROTOCOL §3): the same one twice is one record.
+      event_id: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      organization_id: { type: DataTypes.STRING(36), allowNull: false },
+      device_id: { type: DataTypes.STRING(36), allowNull: true },
+      device_sn: { type: DataTypes.STRING(64), allowNull: false },
+      device_name: { type: DataTypes.STRING(128), allowNull: false },
+      person_id: { type: DataTypes.STRING(36), allowNull: true },
+      person_name: { type: DataTypes.STRING(128), allowNull: true },
+      space_id: { type: DataTypes.STRING(36), allowNull: true },
+      space_name: { type: DataTypes.STRING(128), allowNull: true },
+      score: { type: DataTypes.DOUBLE, allowNull: false },
+      time: col.time(),
+      received_at: col.time(),
+      snapshot_sha256: { type: DataTypes.STRING(64), allowNull: true },
+      delivery_state: { type: DataTypes.STRING(16), allowNull: false },
+      delivery_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      next_delivery_at: col.time(true),
+      delivered_at: col.time(true),
+      delivery_error: { type: DataTypes.STRING(512), allowNull: true },
+    }),
+    down: dropTable('recognition_events'),
+  },
+  {
+    name: '0032-index-recognition-events-time',
+    ...addIndex('recognition_events', 'recognition_events_org_time', ['organization_id', 'time']),
+  },
+  {
+    name: '0033-index-recognition-events-delivery',
+    ...addIndex('recognition_events', 'recognition_events_delivery', [
+      'delivery_state',
+      'next_delivery_at',
+    ]),
+  },
+  {
+    name: '0034-index-recognition-events-person',
+    ...addIndex('recognition_events', 'recognition_events_person_time', ['person_id', 'time']),
+  },
+  {
+    name: '0035-index-recognition-events-snapshot',
+    ...addIndex('recognition_events', 'recognition_events_snapshot', ['snapshot_sha256']),
+  },
 ];
