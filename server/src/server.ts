@@ -29,6 +29,9 @@ import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
 import { failInterruptedImports } from './bulk/import-job.js';
+import { SyncWorker } from './sync/worker.js';
+import { panelDeliveryJob } from './recognition/delivery.js';
+import { retentionJob } from './recognition/retention.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -149,6 +152,9 @@ export function buildContext(
     },
     stop: () => undefined,
   });
+  ctx.jobs.register(panelDeliveryJob(ctx));
+  ctx.jobs.register(retentionJob(ctx));
+  ctx.jobs.register(new SyncWorker(ctx), config.push.enabled);
   if (config.discovery.enabled) {
     const worker = new DiscoveryWorker({
       config: { ...config.discovery, webPort: config.webPort },

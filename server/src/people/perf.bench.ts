@@ -134,7 +134,9 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
     for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter(Boolean)) {
       console.log(pragma, await sequelize.query(pragma, { type: QueryTypes.SELECT }));
     }
-    const tuning = process.env.BENCH_SMALL ? { small: Number(process.env.BENCH_SMALL) } : undefined;
+    const tuning = process.env.BENCH_LOOKUP
+      ? { lookup: Number(process.env.BENCH_LOOKUP) }
+      : undefined;
     const cases: [string, (i: number) => Partial<PeopleSearch>][] = [
       ['name prefix 3', (i) => ({ q: word(i * 7 + 1, 3).slice(0, 3) })],
       ['name prefix 1', (i) => ({ q: word(i * 7 + 1, 3).slice(0, 1) })],
@@ -159,6 +161,16 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
       ],
       ['enabled=false', () => ({ enabled: false })],
       ['descendants', () => ({ spaceIds: [big, ...spaces] })],
+      ['m300', () => ({ spaceIds: ['00000000-0000-4000-8000-000000000300'] })],
+      ['m1000', () => ({ spaceIds: ['00000000-0000-4000-8000-000000001000'] })],
+      ['m3000', () => ({ spaceIds: ['00000000-0000-4000-8000-000000003000'] })],
+      [
+        'm3000 + q',
+        (i) => ({
+          spaceIds: ['00000000-0000-4000-8000-000000003000'],
+          q: word(i * 7 + 1, 3).slice(0, 1),
+        }),
+      ],
     ];
     for (const [label, make] of cases.filter(
       ([l]) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(l),

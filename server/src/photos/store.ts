@@ -55,6 +55,7 @@ export interface PhotoStoreDeps {
  */
 export const FILE_REFERENCES: readonly { table: string; column: string }[] = [
   { table: 'people', column: 'photo_sha256' },
+  { table: 'recognition_events', column: 'snapshot_sha256' },
 ];
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 for (const ref of FILE_REFERENCES) {

@@ -1,6 +1,184 @@
+import { idParams, recognitionEventAccepted, recognitionEventIn } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
+import { bearerToken, type Api } from '../http/api.js';
+import { httpErrors } from '../http/errors.js';
+import { auditActor, orgWhere } from '../http/scope.js';
+import { exportEvents } from './export.js';
+import { acceptEvent } from './intake.js';
+import { filterWhere, toEventOut } from './records.js';
+import { RETENTION_SETTING, retentionDays } from './retention.js';
+import {
+  recognitionEventList,
+  recognitionEventOut,
+  recognitionFilter,
+  recognitionQuery,
+  retentionSetting,
+} from './schemas.js';
+import { serveStream } from './stream.js';
 
-export function registerRecognitionRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+/** A 512 KiB snapshot is ~700 KB of base64; the rest of the event is small. */
+const INTAKE_BODY_LIMIT = '800kb';
+
+export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
+  const { models } = ctx;
+  const tags = ['recognition'];
+
+  api.add(
+    {
+      method: 'post',
+      path: '/recognition/events',
+      summary:
+        'Device → central recognition event (PROTOCOL §3): 202 new, 200 the same eventId again (same id)',
+      tags: ['device protocol'],
+      access: { kind: 'device' },
+      body: recognitionEventIn,
+      bodyLimit: INTAKE_BODY_LIMIT,
+      responses: { 202: recognitionEventAccepted, 200: recognitionEventAccepted },
+    },
+    async ({ body }, _req, res) => {
+      const { id, created } = await acceptEvent(ctx, body, bearerToken(res));
+      res.status(created ? 202 : 200).json({ id });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/events',
+      summary:
+        'Recognition events, newest first; filters personId, sn, deviceId, spaceId, from (inclusive), to (exclusive), deliveryState',
+      tags,
+      access: { kind: 'session' },
+      query: recognitionQuery,
+      responses: { 200: recognitionEventList },
+    },
+    async ({ query }, req, res) => {
+      const where = { ...filterWhere(query), ...orgWhere(req) };
+      const [rows, total] = await Promise.all([
+        models.RecognitionEvent.findAll({
+          where,
+          order: [
+            ['time', 'DESC'],
+            ['id', 'DESC'],
+          ],
+          limit: query.pageSize,
+          offset: (query.page - 1) * query.pageSize,
+        }),
+        models.RecognitionEvent.count({ where }),
+      ]);
+      res.json({ items: rows.map(toEventOut), total });
+    },
+  );
+
+  const findVisible = async (req: Parameters<typeof orgWhere>[0], id: string) => {
+    const row = await models.RecognitionEvent.findOne({ where: { id, ...orgWhere(req) } });
+    if (!row) throw httpErrors.notFound('Recognition event not found.');
+    return row;
+  };
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/events/:id',
+      summary: 'One recognition event with its delivery state and snapshot link',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      responses: { 200: recognitionEventOut },
+    },
+    async ({ params }, req, res) => {
+      res.json(toEventOut(await findVisible(req, params.id)));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/events/:id/snapshot',
+      summary: 'The snapshot the device sent with the event (JPEG)',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      responses: { 200: { mediaType: 'image/jpeg' } },
+    },
+    async ({ params }, req, res) => {
+      const row = await findVisible(req, params.id);
+      const bytes = row.snapshotSha256 ? await ctx.photos.read(row.snapshotSha256) : undefined;
+      if (!bytes) throw httpErrors.notFound('This event has no snapshot.');
+      res.type('image/jpeg').send(bytes);
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/stream',
+      summary:
+        'Server-Sent Events: `recognition` (new events, the list item shape) and `delivery` ({id, delivery}) of your organization',
+      tags,
+      access: { kind: 'session' },
+      responses: { 200: { mediaType: 'text/event-stream' } },
+    },
+    (_input, req, res) => {
+      serveStream(ctx, req, res);
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/exports/events.csv',
+      summary: 'Recognition events as CSV (same filters as the list; formula cells neutralized)',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      query: recognitionFilter,
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async ({ query }, req, res) => {
+      await ctx.audit.record({
+        action: 'recognition.export',
+        ...auditActor(req),
+        summary: 'recognition events exported as CSV',
+      });
+      await exportEvents(ctx, { ...filterWhere(query), ...orgWhere(req) }, res);
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/retention',
+      summary: 'Days recognition events and their snapshots are kept (default 90)',
+      tags,
+      access: { kind: 'session' },
+      responses: { 200: retentionSetting },
+    },
+    async (_input, _req, res) => {
+      res.json({ days: await retentionDays(ctx) });
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/recognition/retention',
+      summary: 'Change how many days recognition events are kept (the daily purge applies it)',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      body: retentionSetting,
+      bodyLimit: '4kb',
+      responses: { 200: retentionSetting },
+    },
+    async ({ body }, req, res) => {
+      const before = await retentionDays(ctx);
+      await ctx.settings.set(RETENTION_SETTING, body.days);
+      await ctx.audit.record({
+        action: 'recognition.retention_change',
+        ...auditActor(req),
+        target: { type: 'setting', id: RETENTION_SETTING },
+        summary: `recognition retention ${before} → ${body.days} days`,
+      });
+      res.json(body);
+    },
+  );
 }

@@ -1,6 +1,247 @@
+import type { Request } from 'express';
+import { Op, type WhereOptions } from 'sequelize';
 import type { AppContext } from '../context.js';
+import type { SyncTaskRow } from '../db/business-models.js';
 import type { Api } from '../http/api.js';
+import { httpErrors } from '../http/errors.js';
+import { auditActor, byIdWhere, orgWhere, visible } from '../http/scope.js';
+import { createDeviceClient, isOnline } from '../devices/service.js';
+import { lastReconciliation, reconcileDevice, reconciliationSummary } from './reconcile.js';
+import {
+  deviceSyncOut,
+  idParams,
+  personSyncOut,
+  retriedOut,
+  syncTaskList,
+  syncTaskOut,
+  syncTasksQuery,
+  toTaskOut,
+} from './schemas.js';
+import { syncWorkerOf } from './worker.js';
 
-export function registerSyncRoutes(_api: Api, _ctx: AppContext): void {
-  // Routes land with this feature.
+const retryValues = (now: Date) => ({
+  state: 'pending' as const,
+  attempts: 0,
+  nextAttemptAt: now,
+  errorCode: null,
+  errorMessage: null,
+  finishedAt: null,
+  updatedAt: now,
+});
+
+/** Synchronization state and controls (PROTOCOL §7 `GET /api/sync/tasks`, `/people/{id}/sync`). */
+export function registerSyncRoutes(api: Api, ctx: AppContext): void {
+  const tags = ['sync'];
+  const access = { kind: 'session' } as const;
+
+  const snOf = async (deviceIds: string[]) => {
+    const rows = await ctx.models.Device.findAll({
+      attributes: ['id', 'sn'],
+      where: { id: [...new Set(deviceIds)] },
+      raw: true,
+    });
+    return new Map(rows.map((r) => [r.id, r.sn]));
+  };
+  const loadDevice = async (req: Request, id: string) =>
+    visible(req, await ctx.models.Device.findOne({ where: byIdWhere(req, id) }), 'Device');
+
+  api.add(
+    {
+      method: 'get',
+      path: '/sync/tasks',
+      summary: 'Synchronization tasks, filtered by person, device and state',
+      tags,
+      access,
+      query: syncTasksQuery,
+      responses: { 200: syncTaskList },
+    },
+    async ({ query }, req, res) => {
+      const where: WhereOptions<SyncTaskRow> = {
+        ...orgWhere(req),
+        ...(query.personId && { personId: query.personId }),
+        ...(query.deviceId && { deviceId: query.deviceId }),
+        ...(query.state && { state: query.state }),
+      };
+      const { rows, count } = await ctx.models.SyncTask.findAndCountAll({
+        where,
+        order: [
+          ['updatedAt', 'DESC'],
+          ['id', 'ASC'],
+        ],
+        limit: query.pageSize,
+        offset: (query.page - 1) * query.pageSize,
+      });
+      const sn = await snOf(rows.map((r) => r.deviceId));
+      res.json({ items: rows.map((r) => toTaskOut(r, sn.get(r.deviceId) ?? '')), total: count });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/people/:id/sync',
+      summary: 'Synchronization state of one person on every device',
+      tags,
+      access,
+      params: idParams,
+      resource: 'person',
+      responses: { 200: personSyncOut },
+    },
+    async ({ params }, req, res) => {
+      visible(req, await ctx.models.Person.findOne({ where: byIdWhere(req, params.id) }), 'Person');
+      const rows = await ctx.models.SyncTask.findAll({
+        where: { personId: params.id },
+        order: [['deviceId', 'ASC']],
+      });
+      const sn = await snOf(rows.map((r) => r.deviceId));
+      res.json({
+        items: rows.map((r) => ({
+          deviceId: r.deviceId,
+          sn: sn.get(r.deviceId) ?? '',
+          action: r.action,
+          state: r.state,
+          version: r.personVersion,
+          photoSha256: r.photoSha256,
+          resultVersion: r.resultVersion,
+          resultPhotoSha256: r.resultPhotoSha256,
+          updatedAt: r.updatedAt.toISOString(),
+          ...(r.errorCode && { error: { code: r.errorCode, message: r.errorMessage ?? '' } }),
+        })),
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/sync/devices/:id',
+      summary: 'Synchronization of one device: tasks by state, people held, last reconciliation',
+      tags,
+      access,
+      params: idParams,
+      resource: 'device',
+      responses: { 200: deviceSyncOut },
+    },
+    async ({ params }, req, res) => {
+      const device = await loadDevice(req, params.id);
+      const byState = (await ctx.models.SyncTask.count({
+        where: { deviceId: device.id },
+        group: ['state'],
+      })) as unknown as { state: string; count: number }[];
+      const counts = { pending: 0, running: 0, succeeded: 0, failed: 0 };
+      for (const row of byState) {
+        if (row.state in counts) counts[row.state as keyof typeof counts] = Number(row.count);
+      }
+      res.json({
+        deviceId: device.id,
+        sn: device.sn,
+        online: isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
+        counts,
+        held: await ctx.models.SyncTask.count({
+          where: { deviceId: device.id, action: 'put', resultVersion: { [Op.ne]: null } },
+        }),
+        capacity: device.capacity,
+        lastReconciliation: await lastReconciliation(ctx, device.id),
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/sync/tasks/:id/retry',
+      summary: 'Try a task again now (attempts start over)',
+      tags,
+      access,
+      params: idParams,
+      responses: { 200: syncTaskOut },
+    },
+    async ({ params }, req, res) => {
+      const task = visible(
+        req,
+        await ctx.models.SyncTask.findOne({ where: byIdWhere(req, params.id) }),
+        'Sync task',
+      );
+      if (task.state === 'running') {
+        throw httpErrors.conflict('The task is being pushed right now; look again in a moment.');
+      }
+      const now = ctx.clock.now();
+      await ctx.db.sequelize.transaction(async (transaction) => {
+        await task.update(retryValues(now), { transaction });
+        await ctx.audit.record(
+          {
+            action: 'sync.retry',
+            target: { type: 'sync_task', id: task.id },
+            summary: `retry of ${task.action} of person ${task.personId} on device ${task.deviceId}`,
+            ...auditActor(req),
+          },
+          transaction,
+        );
+      });
+      syncWorkerOf(ctx)?.kick();
+      const sn = await snOf([task.deviceId]);
+      res.json(toTaskOut(task, sn.get(task.deviceId) ?? ''));
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/sync/devices/:id/retry-failed',
+      summary: 'Try every failed task of a device again now',
+      tags,
+      access,
+      params: idParams,
+      resource: 'device',
+      responses: { 200: retriedOut },
+    },
+    async ({ params }, req, res) => {
+      const device = await loadDevice(req, params.id);
+      const now = ctx.clock.now();
+      const retried = await ctx.db.sequelize.transaction(async (transaction) => {
+        const [count] = await ctx.models.SyncTask.update(retryValues(now), {
+          where: { deviceId: device.id, state: 'failed' },
+          transaction,
+        });
+        await ctx.audit.record(
+          {
+            action: 'sync.retry_failed',
+            target: { type: 'device', id: device.id },
+            summary: `retry of ${count} failed task(s) on device ${device.sn}`,
+            ...auditActor(req),
+          },
+          transaction,
+        );
+        return count;
+      });
+      syncWorkerOf(ctx)?.kick();
+      res.json({ retried });
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/sync/devices/:id/reconcile',
+      summary: 'Read every person back from the device now and queue whatever differs',
+      tags,
+      access,
+      params: idParams,
+      resource: 'device',
+      responses: { 200: reconciliationSummary },
+    },
+    async ({ params }, req, res) => {
+      const device = await loadDevice(req, params.id);
+      const client = syncWorkerOf(ctx)?.client ?? createDeviceClient();
+      const summary = await reconcileDevice(ctx, client, device);
+      await ctx.audit.record({
+        action: 'sync.reconcile',
+        target: { type: 'device', id: device.id },
+        summary: `reconciliation of device ${device.sn}: ${summary.checked} checked, ${summary.requeued} queued again, ${summary.errors} error(s)`,
+        ...auditActor(req),
+      });
+      if (summary.requeued > 0) syncWorkerOf(ctx)?.kick();
+      res.json(summary);
+    },
+  );
 }

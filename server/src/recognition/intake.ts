@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, panelRoute, type RecognitionEventIn } from '@svc/shared';
+import { UniqueConstraintError } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { RecognitionEventRow } from '../db/business-models.js';
+import { findDeviceByKey } from '../devices/service.js';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { SettingKey } from '../settings/runtime-settings.js';
+import { liveHub } from './hub.js';
+import { panelDelivery } from './delivery.js';
+import { toEventOut } from './records.js';
+import { checkSnapshot } from './snapshot.js';
+
+/** The person_id column holds our own ids (uuids); a longer id cannot be one of ours. */
+const MAX_PERSON_ID = 36;
+
+export interface Accepted {
+  id: string;
+  /** false: the same eventId was already recorded (answer 200 with the same id). */
+  created: boolean;
+}
+
+/**
+ * PROTOCOL §3 intake: authenticates the device, dedupes by eventId (the unique index decides a
+ * race), stores the snapshot as a file, and records person, device and space as named now.
+ */
+export async function acceptEvent(
+  ctx: AppContext,
+  body: RecognitionEventIn,
+  key: string,
+): Promise<Accepted> {
+  const { models, clock } = ctx;
+  const device = await findDeviceByKey(ctx, body.sn, key);
+  if (!device) {
+    throw new HttpError(
+      401,
+      ErrorCode.unauthorized,
+      'Unknown device key, or not the key of this serial number.',
+    );
+  }
+  if (!device.enabled) {
+    throw httpErrors.forbidden(`Device ${device.sn} is disabled in the central service.`);
+  }
+  // A resend is common (the device did not see our answer): answer it before any heavy work.
+  const known = await existing(ctx, body.eventId, device.sn);
+  if (known) return { id: known, created: false };
+
+  const snapshot = body.snapshot !== undefined ? await checkSnapshot(body.snapshot) : undefined;
+  const [person, space, route] = await Promise.all([
+    body.personId !== null && body.personId.length <= MAX_PERSON_ID
+      ? models.Person.findOne({
+          where: { id: body.personId, organizationId: device.organizationId },
+          attributes: ['id', 'name'],
+        })
+      : null,
+    device.spaceId
+      ? models.Space.findOne({
+          where: { id: device.spaceId, organizationId: device.organizationId },
+          attributes: ['id', 'name'],
+        })
+      : null,
+    ctx.settings.get(SettingKey.panelRoute, panelRoute),
+  ]);
+  const now = clock.now();
+  const pending = !!route?.url;
+  const values = {
+    id: randomUUID(),
+    eventId: body.eventId,
+    organizationId: device.organizationId,
+    deviceId: device.id,
+    deviceSn: device.sn,
+    deviceName: device.name,
+    personId: person?.id ?? null,
+    personName: person?.name ?? null,
+    spaceId: space?.id ?? null,
+    spaceName: space?.name ?? null,
+    score: body.score,
+    time: new Date(body.time),
+    receivedAt: now,
+    snapshotSha256: null as string | null,
+    deliveryState: pending ? ('pending' as const) : ('none' as const),
+    deliveryAttempts: 0,
+    nextDeliveryAt: pending ? now : null,
+    deliveredAt: null,
+    deliveryError: null,
+  };
+  if (body.personId !== null && !person) {
+    // Not one of this organization's people (deleted, or never synchronized from here): the
+    // record shows a stranger rather than an id nobody can resolve.
+    ctx.logger.debug({ eventId: body.eventId, sn: device.sn }, 'event names an unknown person');
+  }
+  let row: RecognitionEventRow;
+  try {
+    row = await ctx.db.sequelize.transaction(async (transaction) => {
+      if (snapshot) {
+        values.snapshotSha256 = (await ctx.photos.save(snapshot, transaction)).sha256;
+      }
+      return models.RecognitionEvent.create(values, { transaction });
+    });
+  } catch (err) {
+    if (!(err instanceof UniqueConstraintError)) throw err;
+    // Another request with the same eventId won the race; its row is the record.
+    const winner = await existing(ctx, body.eventId, device.sn);
+    if (!winner) throw err;
+    return { id: winner, created: false };
+  }
+  liveHub(ctx).publish({
+    organizationId: row.organizationId,
+    event: 'recognition',
+    data: toEventOut(row),
+  });
+  if (pending) panelDelivery(ctx)?.wake();
+  return { id: row.id, created: true };
+}
+
+async function existing(ctx: AppContext, eventId: string, sn: string): Promise<string | null> {
+  const row = await ctx.models.RecognitionEvent.findOne({
+    where: { eventId },
+    attributes: ['id', 'deviceSn'],
+  });
+  if (!row) return null;
+  if (row.deviceSn !== sn) {
+    // Event ids are the device's uuids; one from another device is a collision or a probe,
+    // never a resend, and must not reveal the other record.
+    throw httpErrors.conflict('This eventId was already used by another device.');
+  }
+  return row.id;
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Op, QueryTypes } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { SyncTaskRow } from '../db/business-models.js';
+import { onlineWhere } from '../devices/service.js';
+
+type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
+
+/** How long a claim holds a task; a process killed mid-push frees its tasks after this. */
+export const LEASE_MS = 2 * 60_000;
+
+const PROCESS_TAG = `${hostname().slice(0, 32)}:${process.pid}`;
+
+/** A fresh claimant id: this process plus randomness, so one claim's rows can be read back. */
+export function newClaimant(): string {
+  return `${PROCESS_TAG}:${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * Tasks whose lease ran out (their process died or hung) go back to pending, attempts
+ * unchanged: nothing stays `running` after a crash.
+ */
+export async function recoverExpiredLeases(deps: Deps, now: Date): Promise<number> {
+  const [count] = await deps.models.SyncTask.update(
+    { state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: now, updatedAt: now },
+    {
+      where: {
+        state: 'running',
+        [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }],
+      },
+    },
+  );
+  return count;
+}
+
+/** Online devices (heartbeat rule) with at least one due pending task. */
+export async function devicesWithDueWork(
+  deps: Deps,
+  now: Date,
+  heartbeatTimeoutS: number,
+): Promise<string[]> {
+  const online = await deps.models.Device.findAll({
+    attributes: ['id'],
+    where: onlineWhere(now, heartbeatTimeoutS),
+    raw: true,
+  });
+  if (online.length === 0) return [];
+  const due = await deps.models.SyncTask.findAll({
+    attributes: ['deviceId'],
+    where: {
+      state: 'pending',
+      nextAttemptAt: { [Op.lte]: now },
+      deviceId: online.map((d) => d.id),
+    },
+    group: ['deviceId'],
+    raw: true,
+  });
+  return due.map((d) => d.deviceId);
+}
+
+const DUE = `device_id = :dev AND state = 'pending' AND next_attempt_at <= :now`;
+// 'priority' sorts after 'bulk': descending puts the priority lane first.
+const ORDER = `ORDER BY lane DESC, next_attempt_at LIMIT :limit`;
+
+/**
+ * Claims up to `limit` due tasks of one device, priority lane first. Two processes never get
+ * the same task: on MySQL the candidate rows are locked with SKIP LOCKED (a concurrent claimer
+ * takes other rows) before they are marked; on SQLite the single UPDATE … WHERE id IN (SELECT …)
+ * is atomic under the database's one writer.
+ */
+export async function claimTasks(
+  deps: Deps,
+  deviceId: string,
+  limit: number,
+  now: Date,
+): Promise<SyncTaskRow[]> {
+  const claimant = newClaimant();
+  const replacements = {
+    dev: deviceId,
+    now,
+    limit,
+    claimant,
+    until: new Date(now.getTime() + LEASE_MS),
+  };
+  const sequelize = deps.db.sequelize;
+  const mark = `UPDATE sync_tasks SET state = 'running', claimed_by = :claimant,
+    claimed_until = :until, updated_at = :now`;
+  if (sequelize.getDialect() === 'mysql') {
+    await sequelize.transaction(async (transaction) => {
+      const rows = await sequelize.query<{ id: string }>(
+        `SELECT id FROM sync_tasks WHERE ${DUE} ${ORDER} FOR UPDATE SKIP LOCKED`,
+        { replacements, type: QueryTypes.SELECT, transaction },
+      );
+      if (rows.length === 0) return;
+      await sequelize.query(`${mark} WHERE id IN (:ids)`, {
+        replacements: { ...replacements, ids: rows.map((r) => r.id) },
+        transaction,
+      });
+    });
+  } else {
+    await sequelize.query(`${mark} WHERE id IN (SELECT id FROM sync_tasks WHERE ${DUE} ${ORDER})`, {
+      replacements,
+    });
+  }
+  return deps.models.SyncTask.findAll({ where: { claimedBy: claimant, state: 'running' } });
+}

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, literal, type Sequelize } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { DeviceRow } from '../db/business-models.js';
+import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
+
+type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
+
+/**
+ * A device whose plan changes more people than this at once (new, moved or re-enabled device,
+ * an import) gets its work in the bulk lane; smaller changes — one person edited — go to the
+ * priority lane and are pushed first.
+ */
+export const BULK_THRESHOLD = 50;
+const CHUNK = 500;
+
+/**
+ * The spaces whose people belong on a device: its own and every ancestor (access to a space
+ * includes the spaces below it). Empty when the device is disabled or has no space: then it
+ * should hold nobody.
+ */
+export function deviceSpaces(
+  device: Pick<DeviceRow, 'enabled' | 'spaceId'>,
+  tree: SpaceTree,
+): string[] {
+  if (!device.enabled || !device.spaceId) return [];
+  return tree.spaceAndAncestors(device.spaceId);
+}
+
+/**
+ * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
+ * window at :now, of the device's organization, with access to one of :spaces.
+ */
+function desiredIdsSql(spaces: readonly string[]): string {
+  if (spaces.length === 0) return 'SELECT id FROM people WHERE 1 = 0';
+  return `SELECT ps.person_id FROM person_spaces ps
+    JOIN people p ON p.id = ps.person_id
+    WHERE ps.space_id IN (:spaces) AND p.organization_id = :org AND p.enabled = 1
+      AND (p.valid_from IS NULL OR p.valid_from <= :now)
+      AND (p.valid_until IS NULL OR p.valid_until > :now)`;
+}
+
+export interface PutNeed {
+  personId: string;
+  version: number;
+  photoSha256: string | null;
+  taskId: string | null;
+}
+
+export interface DeviceDiff {
+  puts: PutNeed[];
+  /** Tasks whose device holds (or is about to hold) a person it should not. */
+  deletes: string[];
+}
+
+/** What must change on one device for it to hold exactly the people it should. */
+export async function diffDevice(
+  deps: Deps,
+  device: Pick<DeviceRow, 'id' | 'organizationId'>,
+  spaces: readonly string[],
+  now: Date,
+): Promise<DeviceDiff> {
+  const sequelize: Sequelize = deps.db.sequelize;
+  const replacements = { spaces, org: device.organizationId, now, dev: device.id };
+  const desired = desiredIdsSql(spaces);
+  // A task already aiming at the person's current version and photo is left alone, whatever
+  // its state: a failed one waits for the retry API or the next change.
+  const puts = await sequelize.query<{
+    id: string;
+    version: number;
+    photo_sha256: string | null;
+    task_id: string | null;
+  }>(
+    `SELECT p.id, p.version, p.photo_sha256, t.id AS task_id FROM people p
+      LEFT JOIN sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
+      WHERE p.id IN (${desired})
+        AND (t.id IS NULL OR t.action <> 'put' OR t.person_version <> p.version
+          OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, ''))`,
+    { replacements, type: QueryTypes.SELECT },
+  );
+  const deletes = await sequelize.query<{ id: string }>(
+    `SELECT t.id FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
+      AND t.person_id NOT IN (${desired})`,
+    { replacements, type: QueryTypes.SELECT },
+  );
+  return {
+    puts: puts.map((r) => ({
+      personId: r.id,
+      version: Number(r.version),
+      photoSha256: r.photo_sha256,
+      taskId: r.task_id,
+    })),
+    deletes: deletes.map((r) => r.id),
+  };
+}
+
+// A task being pushed keeps its claim: the worker sees the changed target when it finishes
+// and puts the task back to pending instead of recording a stale success.
+const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
+
+/** Writes one device's diff as coalesced tasks (one row per person and device). */
+export async function applyDiff(
+  deps: Deps,
+  device: Pick<DeviceRow, 'id' | 'organizationId'>,
+  diff: DeviceDiff,
+  now: Date,
+): Promise<{ queued: number; lane: 'priority' | 'bulk' }> {
+  const { SyncTask } = deps.models;
+  const lane = diff.puts.length + diff.deletes.length > BULK_THRESHOLD ? 'bulk' : 'priority';
+  const reset = {
+    lane,
+    attempts: 0,
+    nextAttemptAt: now,
+    errorCode: null,
+    errorMessage: null,
+    finishedAt: null,
+    updatedAt: now,
+  } as const;
+  const fresh = diff.puts.filter((p) => p.taskId === null);
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    // A concurrent planner (another process) may insert the same pair first: it wrote the
+    // same target, so the duplicate is dropped.
+    await SyncTask.bulkCreate(
+      fresh.slice(i, i + CHUNK).map((p) => ({
+        id: randomUUID(),
+        organizationId: device.organizationId,
+        personId: p.personId,
+        deviceId: device.id,
+        action: 'put' as const,
+        state: 'pending' as const,
+        personVersion: p.version,
+        photoSha256: p.photoSha256,
+        claimedBy: null,
+        claimedUntil: null,
+        resultVersion: null,
+        resultPhotoSha256: null,
+        createdAt: now,
+        ...reset,
+      })),
+      { ignoreDuplicates: true },
+    );
+  }
+  for (const p of diff.puts) {
+    if (p.taskId === null) continue;
+    await SyncTask.update(
+      {
+        ...reset,
+        action: 'put',
+        personVersion: p.version,
+        photoSha256: p.photoSha256,
+        state: keepRunning(),
+      },
+      { where: { id: p.taskId } },
+    );
+  }
+  for (let i = 0; i < diff.deletes.length; i += CHUNK) {
+    await SyncTask.update(
+      {
+        ...reset,
+        action: 'delete',
+        photoSha256: null,
+        state: keepRunning(),
+      },
+      { where: { id: { [Op.in]: diff.deletes.slice(i, i + CHUNK) }, action: 'put' } },
+    );
+  }
+  return { queued: diff.puts.length + diff.deletes.length, lane };
+}
+
+/**
+ * Compares the desired state with sync_tasks for every device (of one organization, or all)
+ * and queues what differs. Derived rather than signalled, so no other feature has to call in:
+ * a person edit, new photo, access change, device move or (re)enable, disable, deletion, or a
+ * validity boundary passing all show up as a difference on the next run.
+ */
+export async function planSync(
+  deps: Deps,
+  opts: { organizationId?: string; deviceId?: string } = {},
+): Promise<{ devices: number; queued: number }> {
+  const now = deps.clock.now();
+  const devices = await deps.models.Device.findAll({
+    attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
+    where: {
+      ...(opts.organizationId && { organizationId: opts.organizationId }),
+      ...(opts.deviceId && { id: opts.deviceId }),
+    },
+  });
+  const trees = new Map<string, SpaceTree>();
+  let queued = 0;
+  for (const device of devices) {
+    let tree = trees.get(device.organizationId);
+    if (!tree) {
+      tree = await loadSpaceTree(deps, device.organizationId);
+      trees.set(device.organizationId, tree);
+    }
+    const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now);
+    if (diff.puts.length + diff.deletes.length === 0) continue;
+    const result = await applyDiff(deps, device, diff, now);
+    queued += result.queued;
+    deps.logger.debug({ device: device.id, ...result }, 'sync planned');
+  }
+  return { devices: devices.length, queued };
+}
+
+/**
+ * A cheap summary of everything the desired state depends on; the planner skips its full
+ * comparison while this is unchanged. Counts and sums catch deletions, the newest update time
+ * catches edits, and the number of people inside their window at `now` catches a validity
+ * boundary passing. (A periodic full plan is the backstop for a change this could miss.)
+ */
+export async function desiredFingerprint(deps: Deps, now: Date): Promise<string> {
+  const rows = await deps.db.sequelize.query(
+    `SELECT
+      (SELECT COUNT(*) FROM people) AS people,
+      (SELECT SUM(version) FROM people) AS versions,
+      (SELECT MAX(updated_at) FROM people) AS people_at,
+      (SELECT COUNT(*) FROM people WHERE enabled = 1
+        AND (valid_from IS NULL OR valid_from <= :now)
+        AND (valid_until IS NULL OR valid_until > :now)) AS valid,
+      (SELECT COUNT(*) FROM person_spaces) AS access,
+      (SELECT COUNT(*) FROM devices) AS devices,
+      (SELECT MAX(updated_at) FROM devices) AS devices_at,
+      (SELECT COUNT(*) FROM spaces) AS spaces,
+      (SELECT MAX(updated_at) FROM spaces) AS spaces_at`,
+    { replacements: { now }, type: QueryTypes.SELECT },
+  );
+  return JSON.stringify(rows[0]);
+}

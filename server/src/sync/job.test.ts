@@ -1,0 +1,76 @@
+import { startDevice } from '@svc/sim';
+import { deviceWithKey, personOut } from '@svc/shared';
+import { plainJpeg } from '../photos/test-images.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { signedIn } from '../test/admins.js';
+
+async function until(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await scratch.drop();
+  });
+
+  test('runs by itself on the interval and pushes a new person to an online device', async () => {
+    expect(server.ctx.jobs.status().sync).toBe('running');
+    const admin = await signedIn(server, 'admin');
+    const space = await admin.post('/api/spaces', { name: 'Lobby' });
+    const spaceId = (space.body as { id: string }).id;
+    const sn = `JOB-${dialect}`;
+    const sim = await startDevice({
+      sn,
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      heartbeatIntervalMs: 0,
+    });
+    try {
+      const reply = await admin.post('/api/devices', {
+        sn,
+        name: 'Lobby door',
+        baseUrl: sim.url,
+        spaceId,
+      });
+      const device = deviceWithKey.parse(reply.body);
+      await sim.setConnection({ key: device.key, centralUrl: server.url });
+      expect((await sim.heartbeatNow())?.status).toBe(200);
+      const created = await admin.post('/api/people', {
+        name: 'Job Test Person',
+        idNumber: `JOB-${dialect}-1`,
+        spaceIds: [spaceId],
+      });
+      const id = personOut.parse(created.body).id;
+      const photo = await plainJpeg(80, 80, 33);
+      await admin.request('PUT', `/api/people/${id}/photo`, {
+        body: { photo: photo.toString('base64') },
+        csrf: true,
+      });
+      await until(() => sim.persons()[id] !== undefined);
+      const person = (await server.ctx.models.Person.findByPk(id))!;
+      expect(sim.persons()[id]).toMatchObject({
+        version: person.version,
+        photoSha256: person.photoSha256,
+      });
+    } finally {
+      await sim.stop();
+    }
+  });
+});

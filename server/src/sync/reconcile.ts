@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
+import {
+  DeviceCallError,
+  DeviceKeyUnavailable,
+  deviceTarget,
+  onlineWhere,
+  type DeviceClient,
+} from '../devices/service.js';
+import { planSync } from './desired.js';
+
+/** Stored per device in runtime settings (the schema has no column for it). */
+export const reconciliationSummary = z.object({
+  at: z.string(),
+  checked: z.number().int(),
+  requeued: z.number().int(),
+  errors: z.number().int(),
+  error: z.string().optional(),
+});
+export type ReconciliationSummary = z.infer<typeof reconciliationSummary>;
+
+export const reconciledKey = (deviceId: string) => `sync_reconciled.${deviceId}`;
+
+const PER_DEVICE = 4;
+
+/**
+ * Proof, not hope: reads back from the device every person its tasks say it holds (and every
+ * person a finished delete says it does not) and re-queues, in the priority lane, each one
+ * that differs — missing, another version or another photo hash.
+ */
+export async function reconcileDevice(
+  ctx: AppContext,
+  client: DeviceClient,
+  device: DeviceRow,
+): Promise<ReconciliationSummary> {
+  const at = ctx.clock.now();
+  const summary: ReconciliationSummary = {
+    at: at.toISOString(),
+    checked: 0,
+    requeued: 0,
+    errors: 0,
+  };
+  // Tasks first, so a person who belongs on the device but has none yet is covered too.
+  await planSync(ctx, { deviceId: device.id });
+  try {
+    const target = await deviceTarget(ctx, device);
+    const tasks = await ctx.models.SyncTask.findAll({
+      where: { deviceId: device.id, state: 'succeeded' },
+    });
+    let next = 0;
+    let unreachable: string | undefined;
+    const lane = async () => {
+      while (next < tasks.length && !unreachable) {
+        const task = tasks[next++]!;
+        try {
+          const held = await client.getPerson(target, task.personId);
+          summary.checked++;
+          if (await requeueIfDrifted(ctx, task, held)) summary.requeued++;
+        } catch (err) {
+          if (!(err instanceof DeviceCallError)) throw err;
+          summary.errors++;
+          if (err.failure === 'unreachable' || err.failure === 'unauthorized') {
+            unreachable = err.message;
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PER_DEVICE }, lane));
+    if (unreachable) summary.error = unreachable;
+  } catch (err) {
+    if (!(err instanceof DeviceKeyUnavailable)) throw err;
+    summary.error = err.message;
+  }
+  await ctx.settings.set(reconciledKey(device.id), summary);
+  ctx.logger.info({ device: device.id, ...summary }, 'sync reconciliation');
+  return summary;
+}
+
+async function requeueIfDrifted(
+  ctx: AppContext,
+  task: SyncTaskRow,
+  held: { version: number; photoSha256: string } | null,
+): Promise<boolean> {
+  let problem: string | undefined;
+  if (task.action === 'put') {
+    if (!held) problem = 'the device no longer had the person';
+    else if (held.version !== task.personVersion)
+      problem = `the device had version ${held.version}, not ${task.personVersion}`;
+    else if (held.photoSha256 !== task.photoSha256)
+      problem = 'the device had another photo than the one sent';
+  } else if (held) {
+    problem = 'the device still had the removed person';
+  }
+  if (!problem) return false;
+  const now = ctx.clock.now();
+  const [count] = await ctx.models.SyncTask.update(
+    {
+      state: 'pending',
+      lane: 'priority',
+      attempts: 0,
+      nextAttemptAt: now,
+      resultVersion: held?.version ?? null,
+      resultPhotoSha256: held?.photoSha256 ?? null,
+      errorCode: 'drift',
+      errorMessage: `Reconciliation at ${now.toISOString()}: ${problem}; queued again.`,
+      finishedAt: null,
+      updatedAt: now,
+    },
+    // Only if nothing else touched the task since it was read.
+    {
+      where: {
+        id: task.id,
+        state: 'succeeded',
+        action: task.action,
+        personVersion: task.personVersion,
+      },
+    },
+  );
+  return count > 0;
+}
+
+/** Every online device, one after another (the periodic run). */
+export async function reconcileAll(ctx: AppContext, client: DeviceClient): Promise<number> {
+  const devices = await ctx.models.Device.findAll({
+    where: onlineWhere(ctx.clock.now(), ctx.config.heartbeatTimeoutS),
+  });
+  let requeued = 0;
+  for (const device of devices) requeued += (await reconcileDevice(ctx, client, device)).requeued;
+  return requeued;
+}
+
+export async function lastReconciliation(
+  ctx: AppContext,
+  deviceId: string,
+): Promise<ReconciliationSummary | null> {
+  return (await ctx.settings.get(reconciledKey(deviceId), reconciliationSummary)) ?? null;
+}

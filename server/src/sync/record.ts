@@ -1,0 +1,112 @@
+import type { AppContext } from '../context.js';
+import type { SyncTaskRow } from '../db/business-models.js';
+import type { Outcome } from './push.js';
+
+type Deps = Pick<AppContext, 'models' | 'clock'>;
+
+/** After this many tries a task is `failed` (retry from the API). */
+export const MAX_ATTEMPTS = 8;
+const BACKOFF_MIN_MS = 1_000;
+const BACKOFF_MAX_MS = 5 * 60_000;
+
+/** Exponential from 1 s to 5 min, with jitter (half to all of it) so devices do not stampede. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const full = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/**
+ * Writes a push's outcome, but only while this claim still owns the task and the task still
+ * aims at what was pushed; a task the planner changed meanwhile goes back to pending so the
+ * newer target is pushed next (nothing stale is recorded as success).
+ */
+export async function recordOutcome(
+  deps: Deps,
+  task: SyncTaskRow,
+  outcome: Outcome,
+): Promise<void> {
+  const { SyncTask } = deps.models;
+  const now = deps.clock.now();
+  const released = {
+    claimedBy: null,
+    claimedUntil: null,
+    updatedAt: now,
+  };
+  const mine = { id: task.id, claimedBy: task.claimedBy, state: 'running' as const };
+  const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
+  let written = 0;
+  switch (outcome.kind) {
+    case 'done': {
+      const result = {
+        resultVersion: outcome.result?.version ?? null,
+        resultPhotoSha256: outcome.result?.photoSha256 ?? null,
+      };
+      [written] = await SyncTask.update(
+        {
+          ...released,
+          ...result,
+          ...(outcome.pushed && {
+            personVersion: outcome.pushed.version,
+            photoSha256: outcome.pushed.photoSha256,
+          }),
+          state: 'succeeded',
+          errorCode: null,
+          errorMessage: null,
+          finishedAt: now,
+        },
+        { where: unchanged },
+      );
+      if (written === 0) {
+        // Changed while in flight: keep what the device now holds, push the newer target.
+        await SyncTask.update(
+          { ...released, ...result, state: 'pending', nextAttemptAt: now },
+          { where: mine },
+        );
+      }
+      return;
+    }
+    case 'retry': {
+      const attempts = task.attempts + 1;
+      const last = attempts >= MAX_ATTEMPTS;
+      [written] = await SyncTask.update(
+        {
+          ...released,
+          attempts,
+          state: last ? 'failed' : 'pending',
+          nextAttemptAt: new Date(now.getTime() + (last ? 0 : backoffMs(attempts))),
+          errorCode: outcome.code.slice(0, 32),
+          errorMessage: (last
+            ? `Gave up after ${attempts} attempts: ${outcome.message}`
+            : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
+          ).slice(0, 512),
+          finishedAt: last ? now : null,
+        },
+        { where: unchanged },
+      );
+      break;
+    }
+    case 'fail':
+      [written] = await SyncTask.update(
+        {
+          ...released,
+          attempts: outcome.burn ? task.attempts + 1 : task.attempts,
+          state: 'failed',
+          errorCode: outcome.code.slice(0, 32),
+          errorMessage: outcome.message.slice(0, 512),
+          finishedAt: now,
+        },
+        { where: unchanged },
+      );
+      break;
+    case 'release':
+      // The planner decides what the task becomes; a short pause keeps this from spinning.
+      await SyncTask.update(
+        { ...released, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
+        { where: mine },
+      );
+      return;
+  }
+  if (written === 0) {
+    await SyncTask.update({ ...released, state: 'pending', nextAttemptAt: now }, { where: mine });
+  }
+}

@@ -1,0 +1,343 @@
+import { startDevice, type DeviceHandle } from '@svc/sim';
+import { deviceWithKey, personOut } from '@svc/shared';
+import { ManualClock } from '../clock.js';
+import { plainJpeg } from '../photos/test-images.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import type { TestClient } from '../test/http-client.js';
+import { signedIn } from '../test/admins.js';
+import { claimTasks } from './claim.js';
+import { MAX_ATTEMPTS } from './record.js';
+import { deviceSyncOut, personSyncOut, syncTaskList, syncTaskOut } from './schemas.js';
+import { SyncWorker } from './worker.js';
+
+const TIMEOUT_S = 30;
+let serial = 0;
+
+interface SimDevice {
+  id: string;
+  sn: string;
+  sim: DeviceHandle;
+}
+
+describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let clock: ManualClock;
+  let admin: TestClient;
+  let operator: TestClient;
+  let worker: SyncWorker;
+  const space: Record<'a' | 'a1' | 'b', string> = { a: '', a1: '', b: '' };
+  const devices: SimDevice[] = [];
+  const people: Record<string, string> = {};
+  let d1: SimDevice, d2: SimDevice, d3: SimDevice;
+
+  const createSpace = async (name: string, parentId?: string) => {
+    const reply = await admin.post('/api/spaces', { name, ...(parentId && { parentId }) });
+    expect(reply.status).toBe(201);
+    return (reply.body as { id: string }).id;
+  };
+  const addDevice = async (spaceId: string): Promise<SimDevice> => {
+    const sn = `SYNC-${dialect}-${++serial}`;
+    const sim = await startDevice({
+      sn,
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      heartbeatIntervalMs: 0,
+    });
+    const reply = await admin.post('/api/devices', {
+      sn,
+      name: `Door ${serial}`,
+      baseUrl: sim.url,
+      spaceId,
+    });
+    expect(reply.status).toBe(201);
+    const device = deviceWithKey.parse(reply.body);
+    await sim.setConnection({ key: device.key, centralUrl: server.url });
+    const out = { id: device.id, sn, sim };
+    devices.push(out);
+    return out;
+  };
+  const addPerson = async (
+    label: string,
+    spaceIds: string[],
+    extra: Record<string, unknown> = {},
+    photo = true,
+  ) => {
+    const reply = await admin.post('/api/people', {
+      name: `Test Person ${label}`,
+      idNumber: `ID-${dialect}-${++serial}`,
+      spaceIds,
+      ...extra,
+    });
+    expect(reply.status).toBe(201);
+    const id = personOut.parse(reply.body).id;
+    people[label] = id;
+    if (photo) await setPhoto(id, serial % 200);
+    return id;
+  };
+  const setPhoto = async (id: string, red: number, size = 96) => {
+    const image = await plainJpeg(size, size, red);
+    const reply = await admin.request('PUT', `/api/people/${id}/photo`, {
+      body: { photo: image.toString('base64') },
+      csrf: true,
+    });
+    expect(reply.status).toBe(200);
+  };
+  const beat = async (...which: SimDevice[]) => {
+    for (const d of which) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+  };
+  const offline = () => clock.advance((TIMEOUT_S + 1) * 1000);
+  // The manual clock jumps past the session idle timeout: sign in again afterwards.
+  const signInAgain = async () => {
+    admin = await signedIn(server, 'admin');
+    operator = await signedIn(server, 'operator');
+  };
+  /** What the device should hold: person id → version and photo, from the central record. */
+  const expected = async (...labels: string[]) => {
+    const out: Record<string, { version: number; photoSha256: string }> = {};
+    for (const label of labels) {
+      const p = (await server.ctx.models.Person.findByPk(people[label]))!;
+      out[p.id] = { version: p.version, photoSha256: p.photoSha256! };
+    }
+    return out;
+  };
+  const holds = (d: SimDevice) =>
+    Object.fromEntries(
+      Object.entries(d.sim.persons()).map(([id, s]) => [
+        id,
+        { version: s.version, photoSha256: s.photoSha256 },
+      ]),
+    );
+  const taskOf = async (label: string, d: SimDevice) =>
+    (await server.ctx.models.SyncTask.findOne({
+      where: { personId: people[label], deviceId: d.id },
+    }))!;
+  const patch = (path: string, body: unknown) => admin.request('PATCH', path, { body, csrf: true });
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    clock = new ManualClock();
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      clock,
+      env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S) },
+    });
+    admin = await signedIn(server, 'admin');
+    operator = await signedIn(server, 'operator');
+    worker = new SyncWorker(server.ctx);
+    space.a = await createSpace('Building A');
+    space.a1 = await createSpace('Floor A1', space.a);
+    space.b = await createSpace('Building B');
+    d1 = await addDevice(space.a);
+    d2 = await addDevice(space.a1);
+    d3 = await addDevice(space.b);
+  });
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  });
+
+  test('three devices in two spaces end with exactly the right people and equal photo hashes', async () => {
+    const now = clock.now().getTime();
+    await addPerson('a', [space.a]);
+    await addPerson('a1', [space.a1]);
+    await addPerson('b', [space.b]);
+    await addPerson('a1b', [space.a1, space.b]);
+    await addPerson('none', []);
+    await addPerson('disabled', [space.a], { enabled: false });
+    await addPerson('expired', [space.a], { validUntil: new Date(now - 60_000).toISOString() });
+    await addPerson('future', [space.b], { validFrom: new Date(now + 3_600_000).toISOString() });
+    await beat(d1, d2, d3);
+
+    await worker.runUntilIdle();
+
+    expect(holds(d1)).toEqual(await expected('a'));
+    expect(holds(d2)).toEqual(await expected('a', 'a1', 'a1b'));
+    expect(holds(d3)).toEqual(await expected('b', 'a1b'));
+    const tasks = syncTaskList.parse((await operator.get('/api/sync/tasks?pageSize=200')).body);
+    expect(tasks.total).toBe(6);
+    expect(tasks.items.every((t) => t.state === 'succeeded' && t.action === 'put')).toBe(true);
+    expect(tasks.items.every((t) => t.lane === 'priority' && t.error === null)).toBe(true);
+
+    const perPerson = personSyncOut.parse(
+      (await operator.get(`/api/people/${people.a1b}/sync`)).body,
+    );
+    expect(perPerson.items.map((i) => i.sn).sort()).toEqual([d2.sn, d3.sn].sort());
+    const a1b = (await expected('a1b'))[people.a1b!]!;
+    for (const item of perPerson.items) {
+      expect(item).toMatchObject({ state: 'succeeded', version: a1b.version });
+      expect(item.resultPhotoSha256).toBe(a1b.photoSha256);
+    }
+    const filtered = syncTaskList.parse(
+      (await operator.get(`/api/sync/tasks?deviceId=${d2.id}&state=succeeded`)).body,
+    );
+    expect(filtered.total).toBe(3);
+    // A second run with nothing changed pushes nothing.
+    expect((await worker.runOnce()).pushed).toBe(0);
+  });
+
+  test('an offline device holds its tasks without burning attempts; back online it converges', async () => {
+    offline();
+    // The validity window of "future" opens while everything is offline.
+    clock.advance(3_600_000);
+    await signInAgain();
+    await beat(d1, d2);
+    await addPerson('everywhere', [space.a, space.b]);
+
+    await worker.runUntilIdle();
+
+    expect(holds(d1)).toEqual(await expected('a', 'everywhere'));
+    expect(holds(d2)).toEqual(await expected('a', 'a1', 'a1b', 'everywhere'));
+    expect(holds(d3)).toEqual(await expected('b', 'a1b'));
+    for (const label of ['everywhere', 'future']) {
+      const task = await taskOf(label, d3);
+      expect([label, task.state, task.attempts]).toEqual([label, 'pending', 0]);
+    }
+    const summary = deviceSyncOut.parse((await operator.get(`/api/sync/devices/${d3.id}`)).body);
+    expect(summary).toMatchObject({ online: false, counts: { pending: 2, failed: 0 }, held: 2 });
+
+    await beat(d3);
+    await worker.runUntilIdle();
+    expect(holds(d3)).toEqual(await expected('b', 'a1b', 'everywhere', 'future'));
+  });
+
+  test('access removed and person deleted: gone from the devices', async () => {
+    await beat(d1, d2, d3);
+    expect((await patch(`/api/people/${people.a1b}`, { spaceIds: [space.a1] })).status).toBe(200);
+    expect((await admin.request('DELETE', `/api/people/${people.a}`, { csrf: true })).status).toBe(
+      204,
+    );
+    expect((await patch(`/api/people/${people.b}`, { enabled: false })).status).toBe(200);
+
+    await worker.runUntilIdle();
+
+    expect(holds(d1)).toEqual(await expected('everywhere'));
+    expect(holds(d2)).toEqual(await expected('a1', 'a1b', 'everywhere'));
+    expect(holds(d3)).toEqual(await expected('everywhere', 'future'));
+    const removed = await server.ctx.models.SyncTask.findAll({ where: { personId: people.a } });
+    expect(removed.map((t) => [t.action, t.state, t.resultVersion])).toEqual([
+      ['delete', 'succeeded', null],
+      ['delete', 'succeeded', null],
+    ]);
+  });
+
+  test('a device answering 500 is retried with backoff, then failed with a readable reason; retry brings it back', async () => {
+    await beat(d1, d2, d3);
+    await d1.sim.setFaults({ status500: true });
+    await addPerson('x', [space.a]);
+    await addPerson('y', [space.a]);
+    await worker.runUntilIdle();
+    expect(Object.keys(holds(d2))).toEqual(expect.arrayContaining([people.x, people.y]));
+    const first = await taskOf('x', d1);
+    expect([first.state, first.attempts, first.errorCode]).toEqual([
+      'pending',
+      1,
+      'device_http_status',
+    ]);
+    expect(first.nextAttemptAt.getTime()).toBeGreaterThan(clock.now().getTime());
+    for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
+      clock.advance(5 * 60_000 + 1000);
+      await beat(d1, d2, d3);
+      await worker.runUntilIdle();
+    }
+    await signInAgain();
+    const failed = await taskOf('x', d1);
+    expect([failed.state, failed.attempts]).toEqual(['failed', MAX_ATTEMPTS]);
+    expect(failed.errorMessage).toMatch(/^Gave up after 8 attempts: device .* answered HTTP 500/);
+
+    await d1.sim.setFaults({});
+    expect((await operator.post(`/api/sync/tasks/${failed.id}/retry`)).status).toBe(403);
+    const retried = await admin.post(`/api/sync/tasks/${failed.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(syncTaskOut.parse(retried.body)).toMatchObject({ state: 'pending', attempts: 0 });
+    await worker.runUntilIdle();
+    expect(Object.keys(holds(d1))).toContain(people.x);
+    expect(Object.keys(holds(d1))).not.toContain(people.y);
+    expect((await taskOf('y', d1)).state).toBe('failed');
+
+    const all = await admin.post(`/api/sync/devices/${d1.id}/retry-failed`);
+    expect(all.body).toEqual({ retried: 1 });
+    await worker.runUntilIdle();
+    expect(holds(d1)).toEqual(await expected('everywhere', 'x', 'y'));
+  });
+
+  // Checked: the five people d2 holds and the finished removal of the deleted person.
+  test('a device that silently loses a person: reconciliation re-queues it and it is pushed again', async () => {
+    await beat(d1, d2, d3);
+    expect(await d2.sim.removePersonSilently(people.a1!)).toBe(true);
+    const reply = await admin.post(`/api/sync/devices/${d2.id}/reconcile`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ requeued: 1, errors: 0 });
+    const task = await taskOf('a1', d2);
+    expect([task.state, task.lane, task.errorCode, task.resultVersion]).toEqual([
+      'pending',
+      'priority',
+      'drift',
+      null,
+    ]);
+    await worker.runUntilIdle();
+    expect(holds(d2)).toEqual(await expected('a1', 'a1b', 'everywhere', 'x', 'y'));
+    const summary = deviceSyncOut.parse((await operator.get(`/api/sync/devices/${d2.id}`)).body);
+    expect(summary.lastReconciliation).toMatchObject({ requeued: 1, checked: 6 });
+    expect(summary.counts.pending).toBe(0);
+  });
+
+  test('no photo, a photo over the device limit and a full device fail clearly without being sent', async () => {
+    await beat(d1, d2, d3);
+    await addPerson('nophoto', [space.b], {}, false);
+    await worker.runUntilIdle();
+    let task = await taskOf('nophoto', d3);
+    expect([task.state, task.attempts, task.errorCode]).toEqual(['failed', 0, 'no_photo']);
+    await setPhoto(people.nophoto!, 17);
+    await worker.runUntilIdle();
+    expect(Object.keys(holds(d3))).toContain(people.nophoto);
+
+    expect((await patch(`/api/devices/${d3.id}`, { maxPhotoPixels: 128 })).status).toBe(200);
+    await setPhoto(people.nophoto!, 90, 300);
+    await worker.runUntilIdle();
+    task = await taskOf('nophoto', d3);
+    expect([task.state, task.errorCode]).toEqual(['failed', 'photo_too_many_pixels']);
+    expect(task.errorMessage).toMatch(/300×300 pixels; .* at most 128 on the longest side/);
+    // The device still holds the previous photo: the refused one was never sent.
+    expect(d3.sim.persons()[people.nophoto!]!.photoSha256).toBe(task.resultPhotoSha256);
+    expect((await patch(`/api/devices/${d3.id}`, { maxPhotoPixels: null })).status).toBe(200);
+
+    const held = Object.keys(holds(d3)).length;
+    expect((await patch(`/api/devices/${d3.id}`, { capacity: held })).status).toBe(200);
+    await addPerson('overflow', [space.b]);
+    await worker.runUntilIdle();
+    task = await taskOf('overflow', d3);
+    expect([task.state, task.errorCode]).toEqual(['failed', 'capacity']);
+    expect(Object.keys(holds(d3))).toHaveLength(held);
+  });
+
+  test('claims never overlap, and an expired lease (a killed server) goes back to pending', async () => {
+    await beat(d1, d2, d3);
+    for (let i = 0; i < 6; i++) await addPerson(`claim${i}`, [space.a1]);
+    const { planSync } = await import('./desired.js');
+    await planSync(server.ctx);
+    const now = clock.now();
+    const [one, two] = await Promise.all([
+      claimTasks(server.ctx, d2.id, 4, now),
+      claimTasks(server.ctx, d2.id, 4, now),
+    ]);
+    // On MySQL the sort locks every candidate row of the device, so the second claimer may get
+    // nothing (SKIP LOCKED) rather than the rest; either way no task is claimed twice.
+    const rest = await claimTasks(server.ctx, d2.id, 4, now);
+    const ids = [...one, ...two, ...rest].map((t) => t.id);
+    expect(one.length + two.length).toBeGreaterThanOrEqual(4);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+    // Nobody finishes them: the process "died". After the lease they are pushed by another run.
+    clock.advance(3 * 60_000);
+    await beat(d1, d2, d3);
+    const result = await worker.runOnce();
+    expect(result.recovered).toBe(6);
+    await worker.runUntilIdle();
+    expect(await server.ctx.models.SyncTask.count({ where: { state: 'running' } })).toBe(0);
+    for (let i = 0; i < 6; i++) expect(Object.keys(holds(d2))).toContain(people[`claim${i}`]);
+  });
+});
