@@ -148,6 +148,8 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
       [{ name: 'X', idNumber: newId(), enabled: 'yes' }, 'enabled'],
       [{ name: 'X', idNumber: newId(), validFrom: '2026-01-01' }, 'validFrom'],
       [{ name: 'X', idNumber: newId(), notes: 'n'.repeat(1025) }, 'notes'],
+      [{ name: 'Nul\u0000Byte', idNumber: newId() }, 'name'],
+      [{ name: 'Two\nLines', idNumber: newId() }, 'name'],
     ];
     for (const [body, field] of bad) {
       const reply = await admin.post('/api/people', body);

@@ -130,6 +130,14 @@ function checkedIdNumber(raw: string): string {
   return canonical;
 }
 
+// Names travel to devices and CSV exports: no control characters (NUL, newlines, escapes).
+const CONTROL = /\p{Cc}/u;
+
+function checkedName(name: string): string {
+  if (CONTROL.test(name)) throw invalid('name', 'control characters are not allowed');
+  return name;
+}
+
 function toDate(field: string, value: string | null | undefined): Date | null {
   if (value === null || value === undefined) return null;
   const date = new Date(value);
@@ -207,6 +215,7 @@ export async function createPerson(
   actor: Actor,
   transaction?: Transaction,
 ): Promise<PersonOut> {
+  const name = checkedName(input.name);
   const idNumber = checkedIdNumber(input.idNumber);
   const validFrom = toDate('validFrom', input.validFrom);
   const validUntil = toDate('validUntil', input.validUntil);
@@ -220,8 +229,8 @@ export async function createPerson(
         {
           id: randomUUID(),
           organizationId,
-          name: input.name,
-          nameKey: nameKey(input.name),
+          name,
+          nameKey: nameKey(name),
           idNumber,
           phone: input.phone || null,
           notes: input.notes ?? null,
@@ -289,7 +298,7 @@ export async function updatePerson(
     };
 
     if (changes.name !== undefined && changes.name !== row.name) {
-      set('name', changes.name);
+      set('name', checkedName(changes.name));
       row.nameKey = nameKey(changes.name);
     }
     if (changes.idNumber !== undefined) {
