@@ -163,6 +163,19 @@ export class SearchSql {
     return `SELECT ${straight}${column} FROM ${from}${whereSql} ${tail}`.trimEnd();
   }
 
+  /**
+   * How many of the first `window` rows of a branch's range have access to the spaces, and how
+   * many rows were read: a count whose work is bounded even when both sets are large.
+   */
+  boundedCount(b: Branch, window: number, p: Params): string {
+    const where = [...this.orgSql('p', p), this.branchSql('p', b, p)].join(' AND ');
+    return (
+      `SELECT COUNT(*) AS scanned, COUNT(h.person_id) AS n FROM ` +
+      `(SELECT p.id FROM ${this.people('p', b.index)} WHERE ${where} LIMIT ${window}) w ` +
+      `LEFT JOIN (${this.membersSql(p)}) h ON h.person_id = w.id`
+    );
+  }
+
   /** The union of several branch selects (ids), ordered by the database itself. */
   union(parts: string[], order: string, tail: string): string {
     const join = this.mysql ? 'JOIN' : 'CROSS JOIN';

@@ -31,12 +31,14 @@ import {
  *   (dense enough that few rows are walked), a primary-key probe per row.
  * - `total` counts at most COUNT_CAP matches, by the cheapest driver; beyond that the
  *   answer says `totalCapped: true`. Most totals need no query at all: the planning counts
- *   are exact when nothing else filters.
+ *   are exact when nothing else filters. See countMatches for the one lower-bound case.
  */
 
 export const COUNT_CAP = 10_000;
 /** Candidate sets up to this size are looked up row by row and sorted. */
 const LOOKUP = 2_000;
+/** Rows of a `q` range a count reads at most when a large space filters it too. */
+const BOUNDED_WINDOW = 50_000;
 
 export interface PeopleSearch {
   /** null: every organization (superadmin). */
@@ -49,7 +51,7 @@ export interface PeopleSearch {
   page: number;
   pageSize: number;
   /** Tests lower these to drive every plan with a few rows. */
-  tuning?: { lookup?: number; countCap?: number };
+  tuning?: { lookup?: number; countCap?: number; window?: number };
 }
 
 export interface PeoplePage {
@@ -141,13 +143,20 @@ export async function searchPeople(
       }
     );
   };
-  const countPlan = (b: Branch | undefined): Plan =>
-    fromSmallSet(b, lookup) ??
-    (b
-      ? { kind: 'walk', index: b.index, space: s.spaceIds ? spaceMode : 'none', branch: 'filter' }
-      : s.spaceIds
-        ? { kind: 'members' }
-        : { kind: 'walk', index: NAME_INDEX, space: 'none', branch: 'filter' });
+  const countPlan = (b: Branch | undefined): Plan => {
+    const small = fromSmallSet(b, lookup);
+    if (small) return small;
+    if (b && (sizes.get(b)! <= cap || !s.spaceIds || members > cap)) {
+      return {
+        kind: 'walk',
+        index: b.index,
+        space: s.spaceIds ? spaceMode : 'none',
+        branch: 'filter',
+      };
+    }
+    if (s.spaceIds) return { kind: 'members' };
+    return { kind: 'walk', index: NAME_INDEX, space: 'none', branch: 'filter' };
+  };
 
   const list: (Branch | undefined)[] = branches ?? [undefined];
   const offset = (s.page - 1) * s.pageSize;
@@ -174,25 +183,72 @@ export async function searchPeople(
     type: QueryTypes.SELECT,
   });
 
-  let total: number;
+  const window = s.tuning?.window ?? BOUNDED_WINDOW;
+  const counted = await countMatches(ctx, sql, s, list, countPlan, {
+    members,
+    sizes,
+    cap,
+    lookup,
+    window,
+  });
+  return { ids: rows.map((r) => r.id), ...counted };
+}
+
+interface Known {
+  members: number;
+  sizes: Map<Branch, number>;
+  cap: number;
+  lookup: number;
+  window: number;
+}
+
+/**
+ * `total` and `totalCapped`. Exact up to the cap, except where a space and a broad `q` are
+ * both large: counting their intersection exactly would walk one of them whole, so the first
+ * BOUNDED_WINDOW rows of the `q` range are checked and the answer is a lower bound
+ * (`totalCapped: true`) unless the range ended inside the window.
+ */
+async function countMatches(
+  ctx: Pick<AppContext, 'db'>,
+  sql: SearchSql,
+  s: PeopleSearch,
+  list: (Branch | undefined)[],
+  countPlan: (b: Branch | undefined) => Plan,
+  k: Known,
+): Promise<{ total: number; totalCapped: boolean }> {
+  const result = (n: number, lowerBound = false) => ({
+    total: Math.min(n, k.cap),
+    totalCapped: lowerBound || n > k.cap,
+  });
+  const plain = s.enabled === undefined;
   const only = list.length === 1 ? list[0] : undefined;
-  if (list.length === 1 && s.enabled === undefined && only && !s.spaceIds) {
-    total = sizes.get(only)!;
-  } else if (list.length === 1 && s.enabled === undefined && !only && s.spaceIds) {
-    // Everyone with access to a space belongs to the space's organization.
-    total = members;
-  } else if (list.some((b) => b && !s.spaceIds && s.enabled === undefined && sizes.get(b)! > cap)) {
-    total = cap + 1;
-  } else {
-    const cp = new Params();
-    const parts = list.map(
-      (b, i) => `SELECT id FROM (${sql.select(b, countPlan(b), cp, capped)}) c${i}`,
-    );
-    total = await scalar(ctx, `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) u`, cp);
+  // Nothing filters beyond the planning counts: they are the answer.
+  if (list.length === 1 && plain && only && !s.spaceIds) return result(k.sizes.get(only)!);
+  // Everyone with access to a space belongs to the space's organization.
+  if (list.length === 1 && plain && !only && s.spaceIds) return result(k.members);
+  if (list.some((b) => b && !s.spaceIds && plain && k.sizes.get(b)! > k.cap)) {
+    return result(k.cap + 1);
   }
-  return {
-    ids: rows.map((r) => r.id),
-    total: Math.min(total, cap),
-    totalCapped: total > cap,
-  };
+  const broad = (b: Branch | undefined): b is Branch =>
+    !!b && !!s.spaceIds && plain && k.sizes.get(b)! > k.cap && k.members > k.lookup;
+  if (list.some(broad)) {
+    let best = 0;
+    let complete = list.length === 1;
+    for (const b of list.filter(broad)) {
+      const p = new Params();
+      const [row] = await ctx.db.sequelize.query<{ scanned: number | string; n: number | string }>(
+        sql.boundedCount(b, k.window, p),
+        { bind: p.values, type: QueryTypes.SELECT },
+      );
+      best = Math.max(best, Number(row?.n ?? 0));
+      if (Number(row?.scanned ?? 0) >= k.window) complete = false;
+    }
+    return result(best, !complete);
+  }
+  const p = new Params();
+  const capped = `LIMIT ${k.cap + 1}`;
+  const parts = list.map(
+    (b, i) => `SELECT id FROM (${sql.select(b, countPlan(b), p, capped)}) c${i}`,
+  );
+  return result(await scalar(ctx, `SELECT COUNT(*) AS n FROM (${parts.join(' UNION ')}) u`, p));
 }

@@ -94,25 +94,17 @@ describe('announces (PROTOCOL §1)', () => {
     expect(second.datagram).toMatchObject({ type: 'announce', central: 'http://127.0.0.1:9' });
   });
 
-  it('announces without `central` when the saved URL does not fit in a datagram', async () => {
-    const checkins: string[] = [];
-    const terminal = await start(
-      { id: 'ENR-LONG' },
-      // No check-in may leave the host for this made-up name: the fetch is a local fake.
-      { fetch: (url) => (checkins.push(url), Promise.resolve(new Response('{}'))) },
-    );
+  it('refuses a central URL too long to repeat in an announce, and keeps the saved one', async () => {
+    const terminal = await start({ id: 'ENR-LONG' });
     await waitFor('the boot announce', () => announcesOf(listener.heard, 'ENR-LONG').length === 1);
+    // The contract caps centralUrl at 512 characters so a terminal can always announce it.
     const longUrl = `http://${'a'.repeat(1100)}:8000`;
     const saved = await request(`${terminal.url}/api/config`, {
       method: 'POST',
       body: { centralUrl: longUrl },
     });
-    expect(saved.status).toBe(200);
-    const second = await waitFor('the announce after saving', () => {
-      return announcesOf(listener.heard, 'ENR-LONG')[1];
-    });
-    expect(second.datagram).not.toHaveProperty('central');
-    expect(checkins).toEqual([`${longUrl}/api/terminal/checkin`]);
+    expect(saved.status).toBe(400);
+    expect(terminal.config().centralUrl).toBe('');
   });
 
   it('records a central reply sent to the port the announce came from', async () => {
