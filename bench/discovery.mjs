@@ -9,33 +9,18 @@
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { flags, freePort, percentiles } from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .reduce(
-      (acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc),
-      [],
-    ),
-);
+const args = flags();
 const TERMINALS = Number(args.terminals ?? 10_000);
 const SECONDS = Number(args.seconds ?? 60);
 const DB = args.db ?? 'sqlite';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLK_TCK = 100;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -55,8 +40,7 @@ async function latencies(url, n) {
     await res.arrayBuffer();
     out.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  out.sort((a, b) => a - b);
-  return { p50: out[Math.floor(n * 0.5)], p95: out[Math.floor(n * 0.95)], max: out[n - 1] };
+  return percentiles(out);
 }
 
 async function main() {

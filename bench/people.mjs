@@ -8,20 +8,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { flags, freePort, percentiles } from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .reduce(
-      (acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc),
-      [],
-    ),
-);
+const args = flags();
 const PEOPLE = Number(args.people ?? 1_000_000);
 const REQUESTS = Number(args.requests ?? 200);
 const DB = args.db ?? 'sqlite';
@@ -58,20 +51,6 @@ const word = (n) => Array.from({ length: n }, () => SYL[Math.floor(rand() * SYL.
 const cap = (w) => w[0].toUpperCase() + w.slice(1);
 const nameKey = (n) =>
   n.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-function stats(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
-  return { p50: q(0.5), p95: q(0.95), max: s[s.length - 1] };
-}
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-people-'));
@@ -205,7 +184,7 @@ async function main() {
   const run = async (make) => {
     const out = [];
     for (let i = 0; i < REQUESTS; i++) out.push((await timed(make(i))).ms);
-    return stats(out);
+    return percentiles(out);
   };
   // Warm-up, and a sanity check that the searches find what they should.
   const found = await timed(`/api/people?q=${encodeURIComponent(samples.ids[0])}`);

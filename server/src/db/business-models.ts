@@ -7,6 +7,7 @@ import {
   type ModelStatic,
   type Sequelize,
 } from 'sequelize';
+import { bool, int, modelOptions, str, time } from './attributes.js';
 
 export interface SpaceRow extends Model<
   InferAttributes<SpaceRow>,
@@ -160,14 +161,10 @@ export interface BusinessModels {
   RecognitionEvent: ModelStatic<RecognitionEventRow>;
 }
 
-const time = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
-const str = (n: number, allowNull = false) => ({ type: DataTypes.STRING(n), allowNull });
-const int = (allowNull = false) => ({ type: DataTypes.INTEGER, allowNull });
-const bool = () => ({ type: DataTypes.BOOLEAN, allowNull: false });
 
 /** Models of the business tables (migrations 0015–0025); see defineModels for the rules. */
 export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
-  const opts = { underscored: true, timestamps: false, freezeTableName: true } as const;
+  const opts = modelOptions;
   const Space = sequelize.define<SpaceRow>(
     'spaces',
     {

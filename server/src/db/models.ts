@@ -7,6 +7,7 @@ import {
   type ModelStatic,
   type Sequelize,
 } from 'sequelize';
+import { modelOptions, str, time } from './attributes.js';
 import type { AdminRole } from '@svc/shared';
 import { defineBusinessModels, type BusinessModels } from './business-models.js';
 
@@ -117,8 +118,6 @@ export interface Models extends BusinessModels {
   DiscoveredNode: ModelStatic<DiscoveredNodeRow>;
 }
 
-const time = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
-const str = (n: number, allowNull = false) => ({ type: DataTypes.STRING(n), allowNull });
 
 /**
  * Models mirror the migrated tables (the migrations own the schema; models never sync).
@@ -126,7 +125,7 @@ const str = (n: number, allowNull = false) => ({ type: DataTypes.STRING(n), allo
  * SQLite and MySQL halves of a test can live in one process.
  */
 export function defineModels(sequelize: Sequelize): Models {
-  const opts = { underscored: true, timestamps: false, freezeTableName: true } as const;
+  const opts = modelOptions;
   const Organization = sequelize.define<OrganizationRow>(
     'organizations',
     { id: { ...str(36), primaryKey: true }, name: str(128), createdAt: time(), updatedAt: time() },

@@ -1,0 +1,28 @@
+// Helpers the benchmarks share: flags, free ports, percentiles.
+import { createServer } from 'node:net';
+
+/** `--name value` pairs from the command line. */
+export function flags(argv = process.argv.slice(2)) {
+  return Object.fromEntries(
+    argv.reduce(
+      (acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc),
+      [],
+    ),
+  );
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** p50, p95 and max of a list of milliseconds. */
+export function percentiles(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
+  return { p50: q(0.5), p95: q(0.95), max: s[s.length - 1] };
+}
