@@ -6,4 +6,8 @@ export const str = (n: number, allowNull = false) => ({ type: DataTypes.STRING(n
 export const int = (allowNull = false) => ({ type: DataTypes.INTEGER, allowNull });
 export const bool = () => ({ type: DataTypes.BOOLEAN, allowNull: false });
 /** The schema belongs to the migrations: models never add timestamps or rename tables. */
-export const modelOptions = { underscored: true, timestamps: false, freezeTableName: true } as const;
+export const modelOptions = {
+  underscored: true,
+  timestamps: false,
+  freezeTableName: true,
+} as const;

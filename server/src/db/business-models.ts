@@ -161,7 +161,6 @@ export interface BusinessModels {
   RecognitionEvent: ModelStatic<RecognitionEventRow>;
 }
 
-
 /** Models of the business tables (migrations 0015–0025); see defineModels for the rules. */
 export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
   const opts = modelOptions;

@@ -118,7 +118,6 @@ export interface Models extends BusinessModels {
   DiscoveredNode: ModelStatic<DiscoveredNodeRow>;
 }
 
-
 /**
  * Models mirror the migrated tables (the migrations own the schema; models never sync).
  * `define` instead of classes keeps every Sequelize instance's models separate, so the
