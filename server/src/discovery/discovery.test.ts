@@ -190,6 +190,25 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
     expect(heartbeat.discovery.listening).toBe(true);
   }, 180_000);
 
+  test('terminal ids are case-sensitive on every database', async () => {
+    const peer = await udpPeer();
+    try {
+      await peer.send(announce('CASE-a'), port);
+      await peer.send(announce('CASE-A'), port);
+      await waitFor(
+        nodes,
+        (l) => l.some((n) => n.id === 'CASE-a') && l.some((n) => n.id === 'CASE-A'),
+      );
+      await server.ctx.discovery.worker!.flushNow();
+      const rows = await server.ctx.models.DiscoveredNode.findAll({
+        where: { id: ['CASE-a', 'CASE-A'] },
+      });
+      expect(rows.map((r) => r.id).sort()).toEqual(['CASE-A', 'CASE-a']);
+    } finally {
+      await peer.close();
+    }
+  });
+
   test('the node list needs a session or a trusted network', async () => {
     const strict = await startTestServer({
       db: scratch.db,

@@ -96,6 +96,7 @@ export class NodeStore {
   private snapshotAt = 0;
   private refreshing: Promise<void> | undefined;
   private sortedIds: string[] | undefined;
+  private flushing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: { sequelize: Sequelize; models: Models; clock: Clock }) {}
 
@@ -119,7 +120,15 @@ export class NodeStore {
   }
 
   /** Writes what was heard since the last flush; returns how many nodes it wrote. */
-  async flush(): Promise<number> {
+  flush(): Promise<number> {
+    // One flush at a time: a caller that flushes to read its writes back must also wait for
+    // the one already writing what it heard earlier.
+    const next = this.flushing.then(() => this.flushPending());
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushPending(): Promise<number> {
     if (this.pending.size === 0) return 0;
     const rows = [...this.pending.values()];
     this.pending = new Map();
@@ -203,11 +212,14 @@ export class NodeStore {
         // An unchanged node keeps its entry, and with it the JSON already made for it.
         next.set(r.id, known && sameNode(known, read) ? known : read);
       }
-      // What this process wrote while the read ran is newer than what the read returned.
+      // What this process wrote while the read ran is newer than what the read returned — and a
+      // node first written then is missing from the read altogether (rows are never deleted).
       for (const [id, n] of this.snapshot ?? []) {
         const read = next.get(id);
-        if (read && n.lastSeen > read.lastSeen)
+        if (!read) next.set(id, n);
+        else if (n.lastSeen > read.lastSeen) {
           next.set(id, { ...n, lastCheckin: read.lastCheckin ?? n.lastCheckin });
+        }
       }
       this.snapshot = next;
       this.snapshotAt = startedAt;

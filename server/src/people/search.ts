@@ -38,7 +38,7 @@ export const COUNT_CAP = 10_000;
 /** Candidate sets up to this size are looked up row by row and sorted. */
 const LOOKUP = 2_000;
 /** Rows of a `q` range a count reads at most when a large space filters it too. */
-const BOUNDED_WINDOW = 50_000;
+const BOUNDED_WINDOW = 20_000;
 
 export interface PeopleSearch {
   /** null: every organization (superadmin). */

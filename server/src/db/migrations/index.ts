@@ -366,4 +366,21 @@ export const migrations: Migration[] = [
     name: '0035-index-recognition-events-snapshot',
     ...addIndex('recognition_events', 'recognition_events_snapshot', ['snapshot_sha256']),
   },
+  {
+    name: '0036-discovered-nodes-id-case-sensitive',
+    // Terminal ids are case-sensitive (PROTOCOL §1); MySQL's default collation would merge
+    // "ENR-a" and "ENR-A" into one node. SQLite compares them exactly already.
+    up: async ({ qi, dialect }) => {
+      if (dialect !== 'mysql') return;
+      await qi.sequelize.query(
+        'ALTER TABLE discovered_nodes MODIFY id VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL',
+      );
+    },
+    down: async ({ qi, dialect }) => {
+      if (dialect !== 'mysql') return;
+      await qi.sequelize.query(
+        'ALTER TABLE discovered_nodes MODIFY id VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL',
+      );
+    },
+  },
 ];
