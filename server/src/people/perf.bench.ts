@@ -1,5 +1,16 @@
-/* Temporary design check (not a test): run with
-   npx jest --testMatch '**\/perf.bench.ts' src/people */
+/*
+ * Planner design check for people search (not a test; `npm test` never runs it): seeds
+ * BENCH_N (default 1,000,000) generated people once and keeps them for later runs
+ * (/tmp/svc-bench-people2-<N>.sqlite and the MariaDB database svc_bench_people2_<N>; drop
+ * them by hand), then prints p95 of searchPeople() for many filter combinations:
+ *
+ *   cd server && [SVC_TEST_MYSQL_HOST=127.0.0.1] NODE_OPTIONS=--experimental-vm-modules \
+ *     npx jest --testMatch '**\/perf.bench.ts' src/people
+ *
+ * BENCH_ONLY=<label,…> picks cases, BENCH_LOOKUP pins the lookup threshold, BENCH_PRAGMA runs
+ * SQLite pragmas first, BENCH_VERBOSE prints every timing. The end-to-end HTTP benchmark of
+ * the issue is bench/people.mjs.
+ */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { QueryTypes, type Sequelize } from 'sequelize';
@@ -37,7 +48,7 @@ function word(i: number, len: number) {
   i = mix(i);
   let s = '';
   for (let k = 0; k < len; k++) {
-    s += syll[(i >> (k * 4)) % 16]!;
+    s += syll[(i >>> (k * 4)) % 16]!;
     i = Math.imul(i, 2654435761) >>> 0;
   }
   return s[0]!.toUpperCase() + s.slice(1);
@@ -85,6 +96,17 @@ async function seed(sequelize: Sequelize) {
     const uniq = [...new Set(ps)];
     await sequelize.query(`INSERT INTO person_spaces VALUES ${uniq.join(',')}`);
   }
+  // Spaces of exactly 300, 1,000 and 3,000 random members.
+  for (const size of [300, 1000, 3000]) {
+    const id = `00000000-0000-4000-8000-${String(size).padStart(12, '0')}`;
+    await sequelize.query(
+      `INSERT INTO spaces VALUES (${q(id)},${q(org)},NULL,'m${size}',${now},${now})`,
+    );
+    const random = sequelize.getDialect() === 'sqlite' ? 'RANDOM()' : 'RAND()';
+    await sequelize.query(
+      `INSERT INTO person_spaces SELECT id, ${q(id)} FROM people ORDER BY ${random} LIMIT ${size}`,
+    );
+  }
   console.log(`seeded ${N} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   await sequelize.query(
     sequelize.getDialect() === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE people, person_spaces',
@@ -104,6 +126,7 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
       scratch.db.dialect === 'sqlite'
         ? { ...scratch.db, storage: `/tmp/svc-bench-people2-${N}.sqlite` }
         : { ...scratch.db, database: `svc_bench_people2_${N}` };
+    await scratch.drop();
     if (db.dialect === 'mysql') {
       const admin = createSequelize({ ...db, database: '' });
       await admin.query(`CREATE DATABASE IF NOT EXISTS ${db.database} CHARACTER SET utf8mb4`);
@@ -148,6 +171,7 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
       ['id prefix short', () => ({ q: 'AB01' })],
       ['space page', (i) => ({ spaceIds: [spaces[i % 200]!] })],
       ['space page 3', (i) => ({ spaceIds: [spaces[i % 200]!], page: 3 })],
+      ['space pages 1-20', (i) => ({ spaceIds: [spaces[i % 200]!], page: 1 + (i % 20) })],
       ['big space', () => ({ spaceIds: [big] })],
       ['small space', () => ({ spaceIds: [small] })],
       ['space + q', (i) => ({ spaceIds: [spaces[i % 200]!], q: word(i * 7 + 1, 3).slice(0, 2) })],
@@ -189,6 +213,7 @@ describe.each(DIALECTS)('people search bench on %s', (dialect) => {
         });
         times.push(performance.now() - t);
       }
+      if (process.env.BENCH_VERBOSE) console.log(times.map((t) => t.toFixed(0)).join(' '));
       const l = last as { ids: string[]; total: number; totalCapped: boolean };
       console.log(
         `${dialect} ${label}: p95 ${p95(times).toFixed(1)} ms (n=${l.ids.length} total=${l.total}${l.totalCapped ? '+' : ''})`,

@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'mysql';
 
 export const NAME_INDEX = 'people_org_name_key';
 export const ID_INDEX = 'people_org_id_number';
+/** Not an index: read the whole table in storage order. */
+export const TABLE_SCAN = '(table)';
 
 export const SORTS: Record<PeopleQuery['sort'], { order: string; index?: string }> = {
   name: { order: 'p.name_key ASC, p.id ASC', index: NAME_INDEX },
@@ -42,14 +44,14 @@ export interface Filters {
  * - `members`: from the spaces' member list, each person looked up by primary key, then sorted.
  * - `walk`: along `index` (the sort's, or the branch's own range). The space filter and a
  *   branch on another index are either hashed sets (materialized once from their own index,
- *   then checked in memory) or per-row checks (`exists` probes, `filter` conditions).
+ *   then checked in memory) or per-row checks (`probe`s, `filter` conditions).
  */
 export type Plan =
   | { kind: 'members' }
   | {
       kind: 'walk';
       index: string | undefined;
-      space: 'none' | 'hash' | 'exists';
+      space: 'none' | 'hash' | 'probe';
       branch: 'filter' | 'hash';
     };
 
@@ -78,6 +80,9 @@ export class SearchSql {
   /** `people <alias>` forced onto `index` (only within one organization: its first column). */
   private people(alias: string, index: string | undefined): string {
     if (!index || !this.f.organizationId) return `people ${alias}`;
+    if (index === TABLE_SCAN) {
+      return this.mysql ? `people ${alias} FORCE INDEX (PRIMARY)` : `people ${alias} NOT INDEXED`;
+    }
     return this.mysql
       ? `people ${alias} FORCE INDEX (${index})`
       : `people ${alias} INDEXED BY ${index}`;
@@ -120,11 +125,13 @@ export class SearchSql {
     return `SELECT DISTINCT b.id AS person_id FROM ${this.people('b', b.index)} WHERE ${where.join(' AND ')}`;
   }
 
-  private existsSql(p: Params): string {
+  /** A per-row primary-key probe: does this person have access to one of the spaces? */
+  private probeSql(p: Params): string {
     const ids = this.f.spaceIds!;
     const match = ids.length === 1 ? `= ${p.add(ids[0])}` : `IN (${p.list(ids)})`;
-    // LIMIT keeps MariaDB from turning the probe into a semi-join it might drive the page from.
-    return `EXISTS (SELECT 1 FROM person_spaces ps WHERE ps.person_id = p.id AND ps.space_id ${match} LIMIT 1)`;
+    // A scalar subquery, not EXISTS: MariaDB rewrites EXISTS into a semi-join and may then
+    // materialize every member of every space before the first row (seconds at a million).
+    return `(SELECT 1 FROM person_spaces ps WHERE ps.person_id = p.id AND ps.space_id ${match} LIMIT 1) IS NOT NULL`;
   }
 
   /** `SELECT <column> FROM … WHERE … <tail>` for one branch (or none) read along `plan`. */
@@ -145,8 +152,8 @@ export class SearchSql {
       where.push(this.branchSql('p', branch, p));
     }
     if (this.f.enabled !== undefined) where.push(`p.enabled = ${p.add(this.f.enabled ? 1 : 0)}`);
-    if (this.f.spaceIds && plan.kind === 'walk' && plan.space === 'exists') {
-      where.push(this.existsSql(p));
+    if (this.f.spaceIds && plan.kind === 'walk' && plan.space === 'probe') {
+      where.push(this.probeSql(p));
     }
     if (this.mysql) {
       // Materialized derived tables joined after the walked index: MariaDB probes their keys.

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
 import {
   ID_INDEX,
+  TABLE_SCAN,
   NAME_INDEX,
   Params,
   SORTS,
@@ -75,6 +76,19 @@ function branchesOf(q: string | undefined): Branch[] | undefined {
   return out;
 }
 
+/** A random row read costs about this many sequential index entries (measured at 1M people). */
+const RANDOM_READ_COST = { sqlite: 8, mysql: 40 } as const;
+
+/** People in the table, roughly and cheaply (an upper bound of one organization's). */
+async function estimatedPeople(ctx: Pick<AppContext, 'db'>): Promise<number> {
+  const sql =
+    ctx.db.dialect === 'sqlite'
+      ? // Rowids only grow: the largest is at least the row count, read from the b-tree's end.
+        'SELECT MAX(rowid) AS n FROM people'
+      : "SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'people'";
+  return (await scalar(ctx, sql, new Params())) || 1;
+}
+
 async function scalar(ctx: Pick<AppContext, 'db'>, sql: string, p: Params): Promise<number> {
   const [row] = await ctx.db.sequelize.query<{ n: number | string }>(sql, {
     bind: p.values,
@@ -117,7 +131,18 @@ export async function searchPeople(
     if (branches.length === 0 || members === 0) return empty;
   }
 
-  const spaceMode = members <= cap ? 'hash' : 'exists';
+  const spaceMode = members <= cap ? 'hash' : 'probe';
+  const offset = (s.page - 1) * s.pageSize;
+  // Deep pages of a mid-sized space: walking the name index to row offset+pageSize of the
+  // space reads about (offset+pageSize) × people/members entries; looking every member up
+  // costs `members` random reads. Compare, with the table's size as an upper bound of people.
+  let preferMembers = false;
+  if (s.spaceIds && members <= cap && members > lookup && sort.index && !s.tuning) {
+    const people = await estimatedPeople(ctx);
+    const walk = ((offset + s.pageSize) * people) / members + members;
+    preferMembers = members * RANDOM_READ_COST[ctx.db.dialect] < walk;
+  }
+  const tableScan: Plan = { kind: 'walk', index: TABLE_SCAN, space: 'none', branch: 'filter' };
   /** Reads a small candidate set row by row, if there is one. */
   const fromSmallSet = (b: Branch | undefined, limit: number): Plan | undefined => {
     const size = b ? sizes.get(b)! : Infinity;
@@ -129,19 +154,16 @@ export async function searchPeople(
   const pagePlan = (b: Branch | undefined): Plan => {
     const small = fromSmallSet(b, lookup);
     if (small) return small;
+    if (preferMembers && (!b || members <= sizes.get(b)!)) return { kind: 'members' };
+    // Disabled people are few and `enabled` is in no index: walking the name index would read
+    // every row at random; a table scan reads them in order, then sorts the few that match.
+    if (s.enabled === false && !b && !s.spaceIds) return tableScan;
     if (sort.index) {
       const branch = !b || b.index === sort.index || sizes.get(b)! > cap ? 'filter' : 'hash';
       return { kind: 'walk', index: sort.index, space: s.spaceIds ? spaceMode : 'none', branch };
     }
     // No index gives this order: sort the smallest candidate set, whatever its size.
-    return (
-      fromSmallSet(b, Infinity) ?? {
-        kind: 'walk',
-        index: undefined,
-        space: 'none',
-        branch: 'filter',
-      }
-    );
+    return fromSmallSet(b, Infinity) ?? tableScan;
   };
   const countPlan = (b: Branch | undefined): Plan => {
     const small = fromSmallSet(b, lookup);
@@ -155,11 +177,13 @@ export async function searchPeople(
       };
     }
     if (s.spaceIds) return { kind: 'members' };
-    return { kind: 'walk', index: NAME_INDEX, space: 'none', branch: 'filter' };
+    // `enabled` needs the row: count along the table, which stops after cap + 1 matches.
+    return s.enabled === undefined
+      ? { kind: 'walk', index: NAME_INDEX, space: 'none', branch: 'filter' }
+      : tableScan;
   };
 
   const list: (Branch | undefined)[] = branches ?? [undefined];
-  const offset = (s.page - 1) * s.pageSize;
   const p = new Params();
   const pageSql =
     list.length === 1
