@@ -12,6 +12,7 @@ import type { AuditEntry } from '../audit/audit.js';
 import type { PersonRow } from '../db/business-models.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
+import { inTransaction } from '../db/transaction.js';
 
 /** Who made a change, for the audit log (auditActor(req) for an administrator). */
 export type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;
@@ -68,14 +69,6 @@ export async function spaceIdsOf(
   for (const r of rows) out.get(r.personId)?.push(r.spaceId);
   for (const ids of out.values()) ids.sort();
   return out;
-}
-
-function inTransaction<T>(
-  deps: Deps,
-  transaction: Transaction | undefined,
-  fn: (t: Transaction) => Promise<T>,
-): Promise<T> {
-  return transaction ? fn(transaction) : deps.db.sequelize.transaction(fn);
 }
 
 const scoped = (organizationId: string | null, id: string) =>

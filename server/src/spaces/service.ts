@@ -6,6 +6,7 @@ import type { AuditEntry } from '../audit/audit.js';
 import type { SpaceRow } from '../db/business-models.js';
 import { httpErrors } from '../http/errors.js';
 import { loadSpaceTree } from './tree.js';
+import { inTransaction } from '../db/transaction.js';
 
 /** Who made a change, for the audit log (auditActor(req) for an administrator). */
 export type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;
@@ -24,14 +25,6 @@ export function toSpaceOut(row: SpaceRow): SpaceOut {
 }
 
 /** Runs `fn` in the caller's transaction, or in a new one. */
-function inTransaction<T>(
-  deps: Deps,
-  transaction: Transaction | undefined,
-  fn: (t: Transaction) => Promise<T>,
-): Promise<T> {
-  return transaction ? fn(transaction) : deps.db.sequelize.transaction(fn);
-}
-
 const parentNotFound = () => httpErrors.notFound('Parent space not found.');
 
 /** A space by id, limited to one organization unless `organizationId` is null (superadmin). */
