@@ -117,11 +117,12 @@ async function main() {
       const name = `${cap(word(2 + Math.floor(rand() * 2)))} ${cap(word(2 + Math.floor(rand() * 2)))}`;
       const id = randomUUID();
       const idNumber = `P${String(100_000_000 + i * 7)}`;
-      people.push([id, org.id, name, nameKey(name), idNumber, true, now, now]);
-      access.push([id, spaceIds[Math.floor(rand() * SPACES)]]);
+      const key = nameKey(name);
+      people.push([id, org.id, name, key, idNumber, true, now, now]);
+      access.push([id, spaceIds[Math.floor(rand() * SPACES)], key]);
       if (rand() < 0.5) {
         const other = spaceIds[Math.floor(rand() * SPACES)];
-        if (other !== access[access.length - 1][1]) access.push([id, other]);
+        if (other !== access[access.length - 1][1]) access.push([id, other, key]);
       }
       if (i % 5000 === 0) samples.names.push(nameKey(name).slice(0, 3 + (i % 3)));
       if (i % 5000 === 1) samples.ids.push(idNumber);
@@ -132,7 +133,7 @@ async function main() {
         { replacements: people.flat(), transaction },
       );
       await sequelize.query(
-        `INSERT INTO person_spaces (person_id, space_id) VALUES ${access.map(() => '(?, ?)').join(', ')}`,
+        `INSERT INTO person_spaces (person_id, space_id, name_key) VALUES ${access.map(() => '(?, ?, ?)').join(', ')}`,
         {
           replacements: access.flat(),
           transaction,

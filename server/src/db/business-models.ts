@@ -47,6 +47,8 @@ export interface PersonSpaceRow extends Model<
 > {
   personId: string;
   spaceId: string;
+  /** A copy of the person's name_key, for a space's people in name order (one index). */
+  nameKey: string;
 }
 
 export interface FileRow extends Model<InferAttributes<FileRow>, InferCreationAttributes<FileRow>> {
@@ -198,7 +200,11 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
   );
   const PersonSpace = sequelize.define<PersonSpaceRow>(
     'person_spaces',
-    { personId: { ...str(36), primaryKey: true }, spaceId: { ...str(36), primaryKey: true } },
+    {
+      personId: { ...str(36), primaryKey: true },
+      spaceId: { ...str(36), primaryKey: true },
+      nameKey: str(128),
+    },
     opts,
   );
   const File = sequelize.define<FileRow>(

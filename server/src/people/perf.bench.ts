@@ -87,10 +87,11 @@ async function seed(sequelize: Sequelize) {
       people.push(
         `(${q(id)},${q(org)},${q(name)},${q(nameKey(name))},${q(idn)},NULL,NULL,NULL,NULL,1,NULL,1,${now},${now})`,
       );
-      ps.push(`(${q(id)},${q(spaces[mix(i * 3 + 11) % 200]!)})`);
-      if (i % 3 === 0) ps.push(`(${q(id)},${q(spaces[mix(i * 5 + 7) % 200]!)})`);
-      if (mix(i * 13 + 1) % 10 === 0) ps.push(`(${q(id)},${q(big)})`);
-      if (mix(i * 17 + 3) % 20000 === 0) ps.push(`(${q(id)},${q(small)})`);
+      ps.push(`(${q(id)},${q(spaces[mix(i * 3 + 11) % 200]!)},${q(nameKey(name))})`);
+      if (i % 3 === 0)
+        ps.push(`(${q(id)},${q(spaces[mix(i * 5 + 7) % 200]!)},${q(nameKey(name))})`);
+      if (mix(i * 13 + 1) % 10 === 0) ps.push(`(${q(id)},${q(big)},${q(nameKey(name))})`);
+      if (mix(i * 17 + 3) % 20000 === 0) ps.push(`(${q(id)},${q(small)},${q(nameKey(name))})`);
     }
     await sequelize.query(`INSERT INTO people VALUES ${people.join(',')}`);
     const uniq = [...new Set(ps)];
@@ -104,7 +105,7 @@ async function seed(sequelize: Sequelize) {
     );
     const random = sequelize.getDialect() === 'sqlite' ? 'RANDOM()' : 'RAND()';
     await sequelize.query(
-      `INSERT INTO person_spaces SELECT id, ${q(id)} FROM people ORDER BY ${random} LIMIT ${size}`,
+      `INSERT INTO person_spaces SELECT id, ${q(id)}, name_key FROM people ORDER BY ${random} LIMIT ${size}`,
     );
   }
   console.log(`seeded ${N} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'mysql';
 
 export const NAME_INDEX = 'people_org_name_key';
 export const ID_INDEX = 'people_org_id_number';
+/** person_spaces (space_id, name_key, person_id): a space's people in name order. */
+export const SPACE_NAME_INDEX = 'person_spaces_space_name';
 /** Not an index: read the whole table in storage order. */
 export const TABLE_SCAN = '(table)';
 
@@ -180,6 +182,41 @@ export class SearchSql {
       `SELECT COUNT(*) AS scanned, COUNT(h.person_id) AS n FROM ` +
       `(SELECT p.id FROM ${this.people('p', b.index)} WHERE ${where} LIMIT ${window}) w ` +
       `LEFT JOIN (${this.membersSql(p)}) h ON h.person_id = w.id`
+    );
+  }
+
+  /**
+   * Person ids (`id`) in name order (`desc`: reversed), rows offset … offset+limit, read from
+   * the spaces' (space_id, name_key, person_id) index: at most offset+limit entries per space,
+   * whatever the size of the space, then only the page's people by primary key. A person in
+   * several of the spaces is one row (UNION): the global first n are among each space's first
+   * n, since everyone ahead of a person in one space's list is ahead of them in the merged one.
+   */
+  spaceOrdered(b: Branch | undefined, desc: boolean, limit: number, offset: number, p: Params) {
+    const dir = desc ? 'DESC' : 'ASC';
+    const order = (a: string) => `${a}name_key ${dir}, ${a}person_id ${dir}`;
+    const ps = this.mysql
+      ? `person_spaces ps FORCE INDEX (${SPACE_NAME_INDEX})`
+      : `person_spaces ps INDEXED BY ${SPACE_NAME_INDEX}`;
+    const window = (n: number, skip: number) => `LIMIT ${n}${skip > 0 ? ` OFFSET ${skip}` : ''}`;
+    const one = (spaceId: string, n: number, skip: number) => {
+      const where = [`ps.space_id = ${p.add(spaceId)}`];
+      if (b) where.push(this.branchSql('ps', b, p));
+      return `SELECT ps.person_id, ps.name_key FROM ${ps} WHERE ${where.join(' AND ')} ORDER BY ${order('ps.')} ${window(n, skip)}`;
+    };
+    const ids = this.f.spaceIds!;
+    const members =
+      ids.length === 1
+        ? one(ids[0]!, limit, offset)
+        : `SELECT * FROM (${ids
+            .map((id, i) => `SELECT * FROM (${one(id, offset + limit, 0)}) s${i}`)
+            .join(' UNION ')}) u ORDER BY ${order('')} ${window(limit, offset)}`;
+    const where = this.orgSql('p', p);
+    const straight = this.mysql ? 'STRAIGHT_JOIN ' : '';
+    const join = this.mysql ? 'JOIN' : 'CROSS JOIN';
+    return (
+      `SELECT ${straight}p.id FROM (${members}) m ${join} people p ON p.id = m.person_id` +
+      `${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order('m.')}`
     );
   }
 

@@ -190,17 +190,24 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
       { enabled: false },
       { q: 'zz', enabled: true, sort: '-name' },
       { sort: '-updatedAt', page: 3 },
+      // A space's own name index: several spaces, people in more than one, reversed, deep.
+      { spaceIds: [spaces.door, spaces.floor1, spaces.floor2, spaces.site], page: 2 },
+      { spaceIds: [spaces.door, spaces.floor1, spaces.floor2, spaces.site], sort: '-name' },
+      { spaceIds: [spaces.door, spaces.floor1], q: 'abe', pageSize: 1 },
+      { spaceIds: [spaces.door], q: 'fil', sort: '-name', page: 2 },
+      { spaceIds: [spaces.door], q: 'filler 0', page: 3, pageSize: 2 },
     ];
     for (const variant of variants) {
       const search = { ...base, ...variant };
       const reference = await searchPeople(server.ctx, search);
       // lookup 0 walks indexes with hashed sets; a tiny count cap turns spaces into probes;
       // a huge lookup sorts candidate sets.
+      // spaceIndex false: a space's name order from the people's name index instead.
       for (const lookup of [0, 1, 3, 1_000_000]) {
         for (const countCap of [2, 10_000]) {
           const answer = await searchPeople(server.ctx, {
             ...search,
-            tuning: { lookup, countCap },
+            tuning: { lookup, countCap, spaceIndex: false },
           });
           const label = [variant, lookup, countCap];
           expect([label, answer.ids]).toEqual([label, reference.ids]);
@@ -370,6 +377,30 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
       tuning: { lookup: 1, countCap: 5, window: 100 },
     });
     expect(capped).toMatchObject({ total: 5, totalCapped: true });
+  });
+
+  test("a rename moves the person in their spaces' name order at once", async () => {
+    const door = async () => names(await list(`spaceId=${spaces.door}&pageSize=200`));
+    expect((await door())[0]).toBe('Abe Lincoln');
+    const abe = byName.get('Abe Lincoln')!;
+    const rename = async (name: string, extra: object = {}) =>
+      expect(
+        (
+          await admin.request('PATCH', `/api/people/${abe.id}`, {
+            body: { name, ...extra },
+            csrf: true,
+          })
+        ).status,
+      ).toBe(200);
+    await rename('Zed Lincoln');
+    expect((await door()).at(-1)).toBe('Zed Lincoln');
+    expect(names(await list(`spaceId=${spaces.floor1}&q=zed`))).toEqual(['Zed Lincoln']);
+    expect(names(await list(`spaceId=${spaces.floor1}&q=abe`))).toEqual([]);
+    // Renamed with the same access sent along (no access rows rewritten), and back.
+    await rename('Abe Lincoln', { spaceIds: [spaces.floor1, spaces.door] });
+    expect((await door())[0]).toBe('Abe Lincoln');
+    const rows = await server.ctx.models.PersonSpace.findAll({ where: { personId: abe.id } });
+    expect(rows.map((r) => r.nameKey)).toEqual(['abe lincoln', 'abe lincoln']);
   });
 
   test('a superadmin searches across organizations', async () => {

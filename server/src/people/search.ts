@@ -30,6 +30,8 @@ import {
  *   the sort's index is walked in order and the other conditions are hashed sets — read once,
  *   sequentially, from their own index — or, for a space of more than COUNT_CAP members
  *   (dense enough that few rows are walked), a primary-key probe per row.
+ * - A space's people in name order (with or without a name prefix) need no walk at all:
+ *   each access row carries the person's name_key, indexed per space (spaceOrdered).
  * - `total` counts at most COUNT_CAP matches, by the cheapest driver; beyond that the
  *   answer says `totalCapped: true`. Most totals need no query at all: the planning counts
  *   are exact when nothing else filters. See countMatches for the one lower-bound case.
@@ -40,6 +42,11 @@ export const COUNT_CAP = 10_000;
 const LOOKUP = 2_000;
 /** Rows of a `q` range a count reads at most when a large space filters it too. */
 const BOUNDED_WINDOW = 20_000;
+/** Up to this many spaces, a name-ordered page merges each space's own name-ordered index. */
+const MAX_ORDERED_SPACES = 32;
+
+/** How a page is read: a Plan, or each space's (space_id, name_key, person_id) index. */
+type PagePlan = Plan | { kind: 'spaceOrder' };
 
 export interface PeopleSearch {
   /** null: every organization (superadmin). */
@@ -52,7 +59,7 @@ export interface PeopleSearch {
   page: number;
   pageSize: number;
   /** Tests lower these to drive every plan with a few rows. */
-  tuning?: { lookup?: number; countCap?: number; window?: number };
+  tuning?: { lookup?: number; countCap?: number; window?: number; spaceIndex?: boolean };
 }
 
 export interface PeoplePage {
@@ -151,7 +158,18 @@ export async function searchPeople(
       return { kind: 'walk', index: b.index, space: spaceMode, branch: 'filter' };
     return undefined;
   };
-  const pagePlan = (b: Branch | undefined): Plan => {
+  const pagePlan = (b: Branch | undefined): PagePlan => {
+    // Name order, no condition on the person row itself: the access rows have it all.
+    if (
+      s.spaceIds &&
+      s.spaceIds.length <= MAX_ORDERED_SPACES &&
+      s.tuning?.spaceIndex !== false &&
+      s.enabled === undefined &&
+      (s.sort === 'name' || s.sort === '-name') &&
+      (!b || b.column === 'name_key')
+    ) {
+      return { kind: 'spaceOrder' };
+    }
     const small = fromSmallSet(b, lookup);
     if (small) return small;
     if (preferMembers && (!b || members <= sizes.get(b)!)) return { kind: 'members' };
@@ -185,20 +203,19 @@ export async function searchPeople(
 
   const list: (Branch | undefined)[] = branches ?? [undefined];
   const p = new Params();
+  const pageOf = (b: Branch | undefined, limit: number, skip: number) => {
+    const plan = pagePlan(b);
+    if (plan.kind === 'spaceOrder') return sql.spaceOrdered(b, s.sort === '-name', limit, skip, p);
+    const window = `LIMIT ${limit}${skip > 0 ? ` OFFSET ${skip}` : ''}`;
+    return sql.select(b, plan, p, `ORDER BY ${sort.order} ${window}`);
+  };
   const pageSql =
     list.length === 1
-      ? sql.select(
-          list[0],
-          pagePlan(list[0]),
-          p,
-          `ORDER BY ${sort.order} LIMIT ${s.pageSize} OFFSET ${offset}`,
-        )
+      ? pageOf(list[0], s.pageSize, offset)
       : // Each branch yields its first offset+pageSize; the database orders the union, so the
         // merge uses the database's own collation.
         sql.union(
-          list.map((b) =>
-            sql.select(b, pagePlan(b), p, `ORDER BY ${sort.order} LIMIT ${offset + s.pageSize}`),
-          ),
+          list.map((b) => pageOf(b, offset + s.pageSize, 0)),
           sort.order,
           `LIMIT ${s.pageSize} OFFSET ${offset}`,
         );

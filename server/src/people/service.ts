@@ -240,7 +240,7 @@ export async function createPerson(
     );
     if (spaceIds.length > 0) {
       await deps.models.PersonSpace.bulkCreate(
-        spaceIds.map((spaceId) => ({ personId: row.id, spaceId })),
+        spaceIds.map((spaceId) => ({ personId: row.id, spaceId, nameKey: row.nameKey })),
         { transaction: t },
       );
     }
@@ -328,7 +328,7 @@ export async function updatePerson(
       if (next.join() !== spaceIds.join()) {
         await deps.models.PersonSpace.destroy({ where: { personId: row.id }, transaction: t });
         await deps.models.PersonSpace.bulkCreate(
-          next.map((spaceId) => ({ personId: row.id, spaceId })),
+          next.map((spaceId) => ({ personId: row.id, spaceId, nameKey: row.nameKey })),
           { transaction: t },
         );
         changed.push('spaceIds');
@@ -337,6 +337,13 @@ export async function updatePerson(
     }
 
     if (changed.length === 0) return toPersonOut(row, spaceIds);
+    if (changed.includes('name') && !changed.includes('spaceIds')) {
+      // The access rows carry the name's key for the space listing's index (migration 0037).
+      await deps.models.PersonSpace.update(
+        { nameKey: row.nameKey },
+        { where: { personId: row.id }, transaction: t },
+      );
+    }
     if (changed.some((f) => DEVICE_FIELDS.has(f))) row.version = row.version + 1;
     row.updatedAt = deps.clock.now();
     await saving(() => row.save({ transaction: t }));

@@ -101,7 +101,11 @@ export async function createRows(server: TestServer, organizationId: string): Pr
     createdAt: now,
     updatedAt: now,
   });
-  await models.PersonSpace.create({ personId: person.id, spaceId: space.id });
+  await models.PersonSpace.create({
+    personId: person.id,
+    spaceId: space.id,
+    nameKey: person.nameKey,
+  });
   const device = await models.Device.create({
     id: randomUUID(),
     organizationId,
