@@ -30,7 +30,7 @@ export const peopleSearchMigrations: Migration[] = [
             '(SELECT p.name_key FROM people p WHERE p.id = person_spaces.person_id)',
         )
         .then(() => undefined),
-    down: async () => undefined,
+    down: () => Promise.resolve(),
   },
   {
     name: '0039-index-person-spaces-space-name',
