@@ -42,6 +42,8 @@ const ROW_SEGMENTS: Record<string, Resource> = {
   administrators: 'administrator',
   organizations: 'organization',
   imports: 'import',
+  tasks: 'syncTask',
+  events: 'recognitionEvent',
 };
 
 const isFile = (route: RegisteredRoute) => {

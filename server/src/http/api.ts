@@ -32,7 +32,15 @@ export type Access =
   | { kind: 'device' };
 
 /** The kinds of object a path parameter names; the IDOR test uses it to cross organizations. */
-export type Resource = 'person' | 'space' | 'device' | 'administrator' | 'organization' | 'import';
+export type Resource =
+  | 'person'
+  | 'space'
+  | 'device'
+  | 'administrator'
+  | 'organization'
+  | 'import'
+  | 'syncTask'
+  | 'recognitionEvent';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType;

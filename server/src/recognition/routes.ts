@@ -84,6 +84,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      resource: 'recognitionEvent',
       responses: { 200: recognitionEventOut },
     },
     async ({ params }, req, res) => {
@@ -99,6 +100,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      resource: 'recognitionEvent',
       responses: { 200: { mediaType: 'image/jpeg' } },
     },
     async ({ params }, req, res) => {
@@ -114,7 +116,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/recognition/stream',
       summary:
-        'Server-Sent Events: `recognition` (new events, the list item shape) and `delivery` ({id, delivery}) of your organization',
+        'Server-Sent Events: `recognition` (new events, the list item shape), `delivery` ({id, delivery}) and `sync` (sync task states) of your organization',
       tags,
       access: { kind: 'session' },
       responses: { 200: { mediaType: 'text/event-stream' } },

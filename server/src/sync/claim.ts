@@ -7,8 +7,11 @@ import { onlineWhere } from '../devices/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
 
-/** How long a claim holds a task; a process killed mid-push frees its tasks after this. */
-export const LEASE_MS = 2 * 60_000;
+/**
+ * How long a claim holds a task unless renewed (lease.ts renews it while pushes are in flight);
+ * a process killed mid-push, or one that could not record, frees its tasks after this.
+ */
+export const LEASE_MS = 20_000;
 
 const PROCESS_TAG = `${hostname().slice(0, 32)}:${process.pid}`;
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
@@ -204,12 +204,17 @@ export async function planSync(
 
 /**
  * A cheap summary of everything the desired state depends on; the planner skips its full
- * comparison while this is unchanged. Counts and sums catch deletions, the newest update time
- * catches edits, and the number of people inside their window at `now` catches a validity
- * boundary passing. (A periodic full plan is the backstop for a change this could miss.)
+ * comparison while this is unchanged. For people, counts and sums catch deletions, `version`
+ * (raised by every change a device or its access depends on) and the newest update time catch
+ * edits, and the number of people inside their window at `now` catches a validity boundary
+ * passing. Devices and spaces are few, so what placement depends on (a device's space and
+ * enabled flag, a space's parent) is digested row by row: a move is seen even within the same
+ * millisecond as the previous change or after the clock stepped back, which an `updated_at`
+ * maximum misses. (A periodic full plan is the backstop for a change this could miss.)
  */
 export async function desiredFingerprint(deps: Deps, now: Date): Promise<string> {
-  const rows = await deps.db.sequelize.query(
+  const sequelize = deps.db.sequelize;
+  const rows = await sequelize.query(
     `SELECT
       (SELECT COUNT(*) FROM people) AS people,
       (SELECT SUM(version) FROM people) AS versions,
@@ -217,12 +222,19 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
       (SELECT COUNT(*) FROM people WHERE enabled = 1
         AND (valid_from IS NULL OR valid_from <= :now)
         AND (valid_until IS NULL OR valid_until > :now)) AS valid,
-      (SELECT COUNT(*) FROM person_spaces) AS access,
-      (SELECT COUNT(*) FROM devices) AS devices,
-      (SELECT MAX(updated_at) FROM devices) AS devices_at,
-      (SELECT COUNT(*) FROM spaces) AS spaces,
-      (SELECT MAX(updated_at) FROM spaces) AS spaces_at`,
+      (SELECT COUNT(*) FROM person_spaces) AS access`,
     { replacements: { now }, type: QueryTypes.SELECT },
   );
-  return JSON.stringify(rows[0]);
+  const placement = createHash('sha256');
+  const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
+    'SELECT id, space_id, enabled FROM devices ORDER BY id',
+    { type: QueryTypes.SELECT },
+  );
+  for (const d of devices) placement.update(`d ${d.id} ${d.space_id} ${Number(d.enabled)}\n`);
+  const spaces = await sequelize.query<{ id: string; parent_id: string | null }>(
+    'SELECT id, parent_id FROM spaces ORDER BY id',
+    { type: QueryTypes.SELECT },
+  );
+  for (const s of spaces) placement.update(`s ${s.id} ${s.parent_id}\n`);
+  return JSON.stringify({ ...rows[0], placement: placement.digest('base64') });
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
+import { publishSyncState, type SyncLiveEvent } from './live.js';
 import type { Outcome } from './push.js';
 
 type Deps = Pick<AppContext, 'models' | 'clock'>;
@@ -25,6 +26,14 @@ export async function recordOutcome(
   task: SyncTaskRow,
   outcome: Outcome,
 ): Promise<void> {
+  const change = await writeOutcome(deps, task, outcome);
+  // The live stream hears what was written (nothing when another claim owns the task now).
+  if (change) publishSyncState(deps, task, change);
+}
+
+type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
+
+async function writeOutcome(deps: Deps, task: SyncTaskRow, outcome: Outcome): Promise<Change> {
   const { SyncTask } = deps.models;
   const now = deps.clock.now();
   const released = {
@@ -35,6 +44,9 @@ export async function recordOutcome(
   const mine = { id: task.id, claimedBy: task.claimedBy, state: 'running' as const };
   const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
   let written = 0;
+  let change: Change = null;
+  const requeued = (count: number): Change =>
+    count > 0 ? { state: 'pending', attempts: task.attempts, errorCode: null } : null;
   switch (outcome.kind) {
     case 'done': {
       const result = {
@@ -58,12 +70,13 @@ export async function recordOutcome(
       );
       if (written === 0) {
         // Changed while in flight: keep what the device now holds, push the newer target.
-        await SyncTask.update(
+        const [back] = await SyncTask.update(
           { ...released, ...result, state: 'pending', nextAttemptAt: now },
           { where: mine },
         );
+        return requeued(back);
       }
-      return;
+      return { state: 'succeeded', attempts: task.attempts, errorCode: null };
     }
     case 'retry': {
       const attempts = task.attempts + 1;
@@ -83,13 +96,19 @@ export async function recordOutcome(
         },
         { where: unchanged },
       );
+      change = {
+        state: last ? 'failed' : 'pending',
+        attempts,
+        errorCode: outcome.code.slice(0, 32),
+      };
       break;
     }
-    case 'fail':
+    case 'fail': {
+      const attempts = outcome.burn ? task.attempts + 1 : task.attempts;
       [written] = await SyncTask.update(
         {
           ...released,
-          attempts: outcome.burn ? task.attempts + 1 : task.attempts,
+          attempts,
           state: 'failed',
           errorCode: outcome.code.slice(0, 32),
           errorMessage: outcome.message.slice(0, 512),
@@ -97,16 +116,24 @@ export async function recordOutcome(
         },
         { where: unchanged },
       );
+      change = { state: 'failed', attempts, errorCode: outcome.code.slice(0, 32) };
       break;
-    case 'release':
+    }
+    case 'release': {
       // The planner decides what the task becomes; a short pause keeps this from spinning.
-      await SyncTask.update(
+      const [back] = await SyncTask.update(
         { ...released, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
         { where: mine },
       );
-      return;
+      return requeued(back);
+    }
   }
   if (written === 0) {
-    await SyncTask.update({ ...released, state: 'pending', nextAttemptAt: now }, { where: mine });
+    const [back] = await SyncTask.update(
+      { ...released, state: 'pending', nextAttemptAt: now },
+      { where: mine },
+    );
+    return requeued(back);
   }
+  return change;
 }

@@ -6,6 +6,7 @@ import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, byIdWhere, orgWhere, visible } from '../http/scope.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
+import { publishSyncState } from './live.js';
 import { lastReconciliation, reconcileDevice, reconciliationSummary } from './reconcile.js';
 import {
   deviceSyncOut,
@@ -154,6 +155,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       tags,
       access,
       params: idParams,
+      resource: 'syncTask',
       responses: { 200: syncTaskOut },
     },
     async ({ params }, req, res) => {
@@ -178,6 +180,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
           transaction,
         );
       });
+      publishSyncState(ctx, task, { state: task.state, attempts: task.attempts, errorCode: null });
       syncWorkerOf(ctx)?.kick();
       const sn = await snOf([task.deviceId]);
       res.json(toTaskOut(task, sn.get(task.deviceId) ?? ''));

@@ -12,6 +12,7 @@ import {
 } from '../devices/service.js';
 import { claimTasks, devicesWithDueWork, recoverExpiredLeases } from './claim.js';
 import { desiredFingerprint, planSync } from './desired.js';
+import { keepLeases } from './lease.js';
 import { pushTask, type DeviceRun } from './push.js';
 import { recordOutcome } from './record.js';
 import { reconcileAll } from './reconcile.js';
@@ -126,6 +127,7 @@ export class SyncWorker implements Job {
     while (performance.now() < deadline) {
       const tasks = await claimTasks(ctx, deviceId, this.perDevice * 4, ctx.clock.now());
       if (tasks.length === 0) break;
+      const lease = keepLeases(ctx, tasks[0]!.claimedBy!);
       await eachLimited(tasks, this.perDevice, async (task) => {
         let outcome;
         try {
@@ -140,7 +142,7 @@ export class SyncWorker implements Job {
         }
         await recordOutcome(ctx, task, outcome);
         pushed++;
-      });
+      }).finally(() => lease.stop());
     }
     return pushed;
   }

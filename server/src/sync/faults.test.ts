@@ -1,0 +1,129 @@
+import { ManualClock } from '../clock.js';
+import { createDeviceClient } from '../devices/client.js';
+import { signedIn } from '../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { MAX_ATTEMPTS } from './record.js';
+import {
+  addPerson,
+  beat,
+  createSpace,
+  held,
+  organizationOf,
+  registerSim,
+  type SimDevice,
+} from './test-setup.js';
+import { SyncWorker } from './worker.js';
+
+/** The push timeout of this suite's worker; the slow device answers well after it. */
+const PUSH_TIMEOUT_MS = 300;
+const BACKOFF_MAX_MS = 5 * 60_000;
+
+const FAULTS = [
+  {
+    name: 'answers 500',
+    faults: { status500: true },
+    code: 'device_http_status',
+    reason: /device ROBUST-\S+ answered HTTP 500 \(internal_error\)/,
+  },
+  {
+    name: 'answers after the push timeout',
+    faults: { delayMs: 3_000 },
+    code: 'device_unreachable',
+    reason: /no answer from device ROBUST-\S+ at 127\.0\.0\.1:\d+ within 0\.3 s/,
+  },
+  {
+    name: 'drops the connection',
+    faults: { dropRate: 1 },
+    code: 'device_unreachable',
+    reason: /(connection reset|connection closed without an answer) at device ROBUST-\S+/,
+  },
+] as const;
+
+describe.each(DIALECTS)('a misbehaving device (%s)', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let clock: ManualClock;
+  let worker: SyncWorker;
+  const devices: SimDevice[] = [];
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    clock = new ManualClock();
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      clock,
+      env: { HEARTBEAT_TIMEOUT: '30' },
+    });
+    worker = new SyncWorker(server.ctx, {
+      client: createDeviceClient({ timeoutMs: PUSH_TIMEOUT_MS }),
+    });
+  });
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  });
+
+  const taskOf = async (personId: string, d: SimDevice) =>
+    (await server.ctx.models.SyncTask.findOne({ where: { personId, deviceId: d.id } }))!;
+  /** Moves past the longest backoff, keeps the device online, and runs until idle. */
+  const nextRound = async (d: SimDevice) => {
+    clock.advance(BACKOFF_MAX_MS + 1_000);
+    await beat(d);
+    await worker.runUntilIdle();
+  };
+
+  test.each(FAULTS)(
+    'a device that $name: retried with backoff, then success once healthy, or failed with a readable reason',
+    async ({ faults, code, reason }) => {
+      // Each case gets a space and device of its own; the clock has moved past the session.
+      const admin = await signedIn(server, 'admin');
+      const spaceId = await createSpace(admin, `Faulty site ${code}`);
+      const org = await organizationOf(server, spaceId);
+      const d = await registerSim(server, admin, spaceId);
+      devices.push(d);
+      await beat(d);
+      await d.sim.setFaults(faults);
+      const healing = await addPerson(server, org, [spaceId]);
+
+      await worker.runUntilIdle();
+      let task = await taskOf(healing.id, d);
+      expect([task.state, task.attempts, task.errorCode]).toEqual(['pending', 1, code]);
+      expect(task.errorMessage).toMatch(/^Attempt 1 of 8 failed, trying again: /);
+      expect(task.errorMessage).toMatch(reason);
+      // Backoff: not due again until later, so a run now leaves it alone.
+      expect(task.nextAttemptAt.getTime()).toBeGreaterThan(clock.now().getTime());
+      expect((await worker.runOnce()).pushed).toBe(0);
+
+      await nextRound(d);
+      task = await taskOf(healing.id, d);
+      expect([task.state, task.attempts]).toEqual(['pending', 2]);
+
+      await d.sim.setFaults({});
+      await nextRound(d);
+      task = await taskOf(healing.id, d);
+      expect([task.state, task.errorCode, task.errorMessage]).toEqual(['succeeded', null, null]);
+      expect(held(d)[healing.id]).toEqual({
+        version: healing.version,
+        photoSha256: healing.photoSha256,
+      });
+
+      // Faulty for good: after the last attempt the task is failed, with the reason in words.
+      await d.sim.setFaults(faults);
+      const doomed = await addPerson(server, org, [spaceId]);
+      for (let round = 0; round < MAX_ATTEMPTS + 2; round++) await nextRound(d);
+      task = await taskOf(doomed.id, d);
+      expect([task.state, task.attempts, task.errorCode]).toEqual(['failed', MAX_ATTEMPTS, code]);
+      expect(task.errorMessage).toMatch(new RegExp(`^Gave up after ${MAX_ATTEMPTS} attempts: `));
+      expect(task.errorMessage).toMatch(reason);
+      expect(task.finishedAt).not.toBeNull();
+      // A failed task waits for the retry API: more runs do not try it again.
+      await nextRound(d);
+      expect((await taskOf(doomed.id, d)).attempts).toBe(MAX_ATTEMPTS);
+      await d.sim.setFaults({});
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,35 @@
+import type { SyncTaskRow } from '../db/business-models.js';
+import { liveHub } from '../recognition/hub.js';
+
+/** The `sync` event of the live stream (`GET /api/recognition/stream`): one task's new state. */
+export interface SyncLiveEvent {
+  id: string;
+  personId: string;
+  deviceId: string;
+  action: 'put' | 'delete';
+  state: 'pending' | 'running' | 'succeeded' | 'failed';
+  attempts: number;
+  /** The error code of a failed or retried attempt (see README), else null. */
+  errorCode: string | null;
+}
+
+/**
+ * Tells the open live streams of the task's organization what became of a task. Costs nothing
+ * when no stream is open (a bulk backfill runs millions of these).
+ */
+export function publishSyncState(
+  ctx: object,
+  task: Pick<SyncTaskRow, 'id' | 'organizationId' | 'personId' | 'deviceId' | 'action'>,
+  change: Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'>,
+): void {
+  const hub = liveHub(ctx);
+  if (hub.listenerCount() === 0) return;
+  const data: SyncLiveEvent = {
+    id: task.id,
+    personId: task.personId,
+    deviceId: task.deviceId,
+    action: task.action,
+    ...change,
+  };
+  hub.publish({ organizationId: task.organizationId, event: 'sync', data });
+}

@@ -1,0 +1,123 @@
+import { startDevice, type DeviceHandle } from '@svc/sim';
+import { deviceWithKey } from '@svc/shared';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createPerson } from '../people/service.js';
+import { plainJpeg } from '../photos/test-images.js';
+import { signedIn } from '../test/admins.js';
+import type { TestServer } from '../test/harness.js';
+
+/**
+ * A fleet for the robustness suites: simulated devices in one space and many people with
+ * photos (generated data only), written through the service functions so a large fleet is
+ * quick to build. Every person belongs on every device.
+ */
+export interface Fleet {
+  devices: { id: string; sn: string; sim: DeviceHandle }[];
+  /** Person id → what every device should end up holding. */
+  expected: Map<string, { version: number; photoSha256: string }>;
+}
+
+let serial = 0;
+
+export async function seedFleet(
+  server: TestServer,
+  opts: { people: number; devices: number; centralUrl: string; heartbeatIntervalMs: number },
+): Promise<Fleet> {
+  const admin = await signedIn(server, 'admin');
+  const space = await admin.post('/api/spaces', { name: `Fleet site ${++serial}` });
+  if (space.status !== 201) throw new Error(`space: ${space.status}`);
+  const spaceId = (space.body as { id: string }).id;
+  const organizationId = (await server.ctx.models.Space.findByPk(spaceId))!.organizationId;
+  const devices: Fleet['devices'] = [];
+  for (let i = 0; i < opts.devices; i++) {
+    const sn = `FLEET-${process.pid}-${++serial}`;
+    const sim = await startDevice({
+      sn,
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      heartbeatIntervalMs: opts.heartbeatIntervalMs,
+    });
+    const reply = await admin.post('/api/devices', {
+      sn,
+      name: `Fleet door ${i}`,
+      baseUrl: sim.url,
+      spaceId,
+    });
+    if (reply.status !== 201) throw new Error(`device: ${reply.status}`);
+    const device = deviceWithKey.parse(reply.body);
+    await sim.setConnection({ key: device.key, centralUrl: opts.centralUrl });
+    devices.push({ id: device.id, sn, sim });
+  }
+  // A handful of distinct photos, so a device holding the wrong one is noticed.
+  const photos: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    photos.push((await server.ctx.photos.ingest(await plainJpeg(64, 64, 20 + i * 25))).sha256);
+  }
+  const expected: Fleet['expected'] = new Map();
+  const actor = { actor: { id: null, name: 'fleet seed' }, organizationId };
+  for (let i = 0; i < opts.people; i++) {
+    const photoSha256 = photos[i % photos.length]!;
+    const person = await createPerson(
+      server.ctx,
+      organizationId,
+      {
+        name: `Fleet Person ${serial}-${i}`,
+        idNumber: `FLEET-${serial}-${i}`,
+        spaceIds: [spaceId],
+        photoSha256,
+      },
+      actor,
+    );
+    expected.set(person.id, { version: person.version, photoSha256 });
+  }
+  return { devices, expected };
+}
+
+/** What a simulated device holds, in the shape of `Fleet.expected`. */
+export function holdings(sim: DeviceHandle): Map<string, { version: number; photoSha256: string }> {
+  return new Map(
+    Object.entries(sim.persons()).map(([id, s]) => [
+      id,
+      { version: s.version, photoSha256: s.photoSha256 },
+    ]),
+  );
+}
+
+/** Polls `check` until it holds; the deadline only bounds a hang, it is not asserted. */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ms = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${ms / 1000} s`);
+    await sleep(50);
+  }
+}
+
+/**
+ * The end state both robustness suites demand: one task per person and device, all
+ * `succeeded` with the version and photo the device acknowledged equal to the central record,
+ * and every device holding exactly its people.
+ */
+export async function expectConverged(server: TestServer, fleet: Fleet): Promise<void> {
+  const tasks = await server.ctx.models.SyncTask.findAll({ raw: true });
+  const pairs = new Set(tasks.map((t) => `${t.personId}/${t.deviceId}`));
+  expect(pairs.size).toBe(tasks.length);
+  expect(tasks).toHaveLength(fleet.expected.size * fleet.devices.length);
+  const states = new Map<string, number>();
+  for (const t of tasks) states.set(t.state, (states.get(t.state) ?? 0) + 1);
+  expect(Object.fromEntries(states)).toEqual({ succeeded: tasks.length });
+  const wrong = tasks.filter((t) => {
+    const want = fleet.expected.get(t.personId);
+    return (
+      t.action !== 'put' ||
+      t.claimedBy !== null ||
+      t.resultVersion !== want?.version ||
+      t.resultPhotoSha256 !== want.photoSha256
+    );
+  });
+  expect(wrong).toEqual([]);
+  for (const d of fleet.devices) expect(holdings(d.sim)).toEqual(fleet.expected);
+}
