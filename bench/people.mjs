@@ -4,10 +4,15 @@
 // and a page of a space's people, with GET /api/heartbeat as the same-run baseline.
 //
 //   node bench/people.mjs [--people 1000000] [--db sqlite|mysql] [--requests 200]
+//                         [--keep yes] [--reuse <sqlite file | mysql database>]
 //   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
+//   Seeding a million people takes minutes (25 on MariaDB here): --keep yes leaves the seeded
+//   database behind and prints its name; --reuse measures it again (the administrator's
+//   password is reset with `svc-admin`, as an operator would).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +23,8 @@ const args = flags();
 const PEOPLE = Number(args.people ?? 1_000_000);
 const REQUESTS = Number(args.requests ?? 200);
 const DB = args.db ?? 'sqlite';
+const REUSE = args.reuse;
+const KEEP = args.keep === 'yes' || REUSE !== undefined;
 const SPACES = 200;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
@@ -53,9 +60,10 @@ const nameKey = (n) =>
   n.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-people-'));
+  const dataDir =
+    DB === 'sqlite' && REUSE ? REUSE : mkdtempSync(path.join(os.tmpdir(), 'svc-bench-people-'));
   const httpPort = await freePort();
-  const password = `bench-${randomUUID()}`;
+  const firstPassword = `bench-${randomUUID()}`;
   const env = {
     PATH: process.env.PATH,
     HTTP_HOST: '127.0.0.1',
@@ -64,7 +72,7 @@ async function main() {
     SVC_PUSH_WORKER: '0',
     SVC_DISCOVERY_WORKER: '0',
     LOG_LEVEL: 'warn',
-    ADMIN_INITIAL_PASSWORD: password,
+    ADMIN_INITIAL_PASSWORD: firstPassword,
   };
   let db = { dialect: 'sqlite', storage: path.join(dataDir, 'svc.sqlite') };
   if (DB === 'mysql') {
@@ -74,7 +82,7 @@ async function main() {
       port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
       user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
       password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
-      database: `svc_bench_people_${process.pid}`,
+      database: REUSE ?? `svc_bench_people_${process.pid}`,
     };
     Object.assign(env, {
       DB_HOST: db.host,
@@ -98,53 +106,22 @@ async function main() {
     await sleep(100);
   }
 
-  // Seed straight into the migrated database, in large multi-row inserts.
   const sequelize = createSequelize(db);
   const [[org]] = await sequelize.query('SELECT id FROM organizations LIMIT 1');
-  const now = new Date();
-  const spaceIds = Array.from({ length: SPACES }, () => randomUUID());
-  await sequelize.query(
-    `INSERT INTO spaces (id, organization_id, parent_id, name, created_at, updated_at) VALUES ${spaceIds.map(() => '(?, ?, NULL, ?, ?, ?)').join(', ')}`,
-    { replacements: spaceIds.flatMap((id, i) => [id, org.id, `Area ${i}`, now, now]) },
-  );
-  const seedStart = Date.now();
-  const samples = { names: [], ids: [], spaces: spaceIds };
-  const BATCH = 2000;
-  for (let done = 0; done < PEOPLE; done += BATCH) {
-    const people = [];
-    const access = [];
-    for (let i = done; i < Math.min(PEOPLE, done + BATCH); i++) {
-      const name = `${cap(word(2 + Math.floor(rand() * 2)))} ${cap(word(2 + Math.floor(rand() * 2)))}`;
-      const id = randomUUID();
-      const idNumber = `P${String(100_000_000 + i * 7)}`;
-      const key = nameKey(name);
-      people.push([id, org.id, name, key, idNumber, true, now, now]);
-      access.push([id, spaceIds[Math.floor(rand() * SPACES)], key]);
-      if (rand() < 0.5) {
-        const other = spaceIds[Math.floor(rand() * SPACES)];
-        if (other !== access[access.length - 1][1]) access.push([id, other, key]);
-      }
-      if (i % 5000 === 0) samples.names.push(nameKey(name).slice(0, 3 + (i % 3)));
-      if (i % 5000 === 1) samples.ids.push(idNumber);
-    }
-    await sequelize.transaction(async (transaction) => {
-      await sequelize.query(
-        `INSERT INTO people (id, organization_id, name, name_key, id_number, enabled, created_at, updated_at) VALUES ${people.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        { replacements: people.flat(), transaction },
-      );
-      await sequelize.query(
-        `INSERT INTO person_spaces (person_id, space_id, name_key) VALUES ${access.map(() => '(?, ?, ?)').join(', ')}`,
-        {
-          replacements: access.flat(),
-          transaction,
-        },
-      );
-    });
-  }
-  const seedSeconds = (Date.now() - seedStart) / 1000;
-  if (DB === 'sqlite') await sequelize.query('ANALYZE');
-  else await sequelize.query('ANALYZE TABLE people, person_spaces');
+  const seeded = REUSE ? await samplesOf(sequelize) : await seedPeople(sequelize, org);
+  const { samples, seedSeconds } = seeded;
   await sequelize.close();
+  // The administrator's password: the one given to the first start, or on a reused database
+  // a new one from the operator command.
+  let password = firstPassword;
+  if (REUSE) {
+    const out = execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'server/dist/cli/admin.js'), 'reset-password', 'admin'],
+      { env, encoding: 'utf8' },
+    );
+    password = readFileSync(/ is in (\S+) \(/.exec(out)[1], 'utf8').trim();
+  }
 
   // An administrator session, as the site would have.
   const jar = new Map();
@@ -205,30 +182,103 @@ async function main() {
 
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-  if (DB === 'mysql') {
-    const mysql = await import('mysql2/promise');
-    const conn = await mysql.createConnection({
-      host: db.host,
-      port: db.port,
-      user: db.user,
-      password: db.password,
-    });
-    await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
-    await conn.end();
+  if (KEEP) {
+    console.log(
+      `kept the seeded database: --db ${DB} --reuse ${DB === 'mysql' ? db.database : dataDir}`,
+    );
+  } else {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (DB === 'mysql') {
+      const mysql = await import('mysql2/promise');
+      const conn = await mysql.createConnection({
+        host: db.host,
+        port: db.port,
+        user: db.user,
+        password: db.password,
+      });
+      await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
+      await conn.end();
+    }
   }
-
   const f = (n) => n.toFixed(1);
   const line = (label, s) =>
     `  ${label.padEnd(32)} p50 ${f(s.p50)} ms  p95 ${f(s.p95)} ms  max ${f(s.max)} ms  (p95 ${f(s.p95 / heartbeat.p95)}x heartbeat)`;
   console.log(
-    `people bench (${DB}): ${PEOPLE} people, ${SPACES} spaces, seeded in ${f(seedSeconds)} s; ${REQUESTS} requests each`,
+    `people bench (${DB}): ${REUSE ? `reused ${REUSE}` : `${PEOPLE} people, ${SPACES} spaces, seeded in ${f(seedSeconds)} s`}; ${REQUESTS} requests each`,
   );
   console.log(line('search by name prefix', byName));
   console.log(line('search by ID number', byId));
   console.log(line('page of a space’s people', bySpace));
   console.log(line('GET /api/heartbeat (baseline)', heartbeat));
   console.log('  goal: p95 under 50 ms for each search');
+}
+
+/** Seeds straight into the migrated database, in large multi-row inserts. */
+async function seedPeople(sequelize, org) {
+  const now = new Date();
+  const spaceIds = Array.from({ length: SPACES }, () => randomUUID());
+  await sequelize.query(
+    `INSERT INTO spaces (id, organization_id, parent_id, name, created_at, updated_at) VALUES ${spaceIds.map(() => '(?, ?, NULL, ?, ?, ?)').join(', ')}`,
+    { replacements: spaceIds.flatMap((id, i) => [id, org.id, `Area ${i}`, now, now]) },
+  );
+  const seedStart = Date.now();
+  const samples = { names: [], ids: [], spaces: spaceIds };
+  const BATCH = 2000;
+  for (let done = 0; done < PEOPLE; done += BATCH) {
+    const people = [];
+    const access = [];
+    for (let i = done; i < Math.min(PEOPLE, done + BATCH); i++) {
+      const name = `${cap(word(2 + Math.floor(rand() * 2)))} ${cap(word(2 + Math.floor(rand() * 2)))}`;
+      const id = randomUUID();
+      const idNumber = `P${String(100_000_000 + i * 7)}`;
+      const key = nameKey(name);
+      people.push([id, org.id, name, key, idNumber, true, now, now]);
+      access.push([id, spaceIds[Math.floor(rand() * SPACES)], key]);
+      if (rand() < 0.5) {
+        const other = spaceIds[Math.floor(rand() * SPACES)];
+        if (other !== access[access.length - 1][1]) access.push([id, other, key]);
+      }
+      if (i % 5000 === 0) samples.names.push(nameKey(name).slice(0, 3 + (i % 3)));
+      if (i % 5000 === 1) samples.ids.push(idNumber);
+    }
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(
+        `INSERT INTO people (id, organization_id, name, name_key, id_number, enabled, created_at, updated_at) VALUES ${people.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        { replacements: people.flat(), transaction },
+      );
+      await sequelize.query(
+        `INSERT INTO person_spaces (person_id, space_id, name_key) VALUES ${access.map(() => '(?, ?, ?)').join(', ')}`,
+        {
+          replacements: access.flat(),
+          transaction,
+        },
+      );
+    });
+  }
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+  if (DB === 'sqlite') await sequelize.query('ANALYZE');
+  else await sequelize.query('ANALYZE TABLE people, person_spaces');
+  return { samples, seedSeconds };
+}
+
+/** The samples `seedPeople` takes, read back from a database it seeded earlier. */
+async function samplesOf(sequelize) {
+  const [spaces] = await sequelize.query('SELECT id FROM spaces ORDER BY name');
+  const [[{ n }]] = await sequelize.query('SELECT COUNT(*) AS n FROM people');
+  const idOf = (i) => `P${String(100_000_000 + i * 7)}`;
+  const ids = [];
+  const nameAt = [];
+  for (let i = 0; i < Number(n); i++) {
+    if (i % 5000 === 0) nameAt.push(i);
+    if (i % 5000 === 1) ids.push(idOf(i));
+  }
+  const [rows] = await sequelize.query(
+    `SELECT id_number, name_key FROM people WHERE id_number IN (${nameAt.map(() => '?').join(', ')})`,
+    { replacements: nameAt.map(idOf) },
+  );
+  const keys = new Map(rows.map((r) => [r.id_number, r.name_key]));
+  const names = nameAt.map((i) => keys.get(idOf(i)).slice(0, 3 + (i % 3)));
+  return { samples: { names, ids, spaces: spaces.map((r) => r.id) }, seedSeconds: 0 };
 }
 
 main().catch((err) => {

@@ -116,8 +116,10 @@ export class SearchSql {
   /** Distinct person ids with direct access to any of the spaces. */
   membersSql(p: Params): string {
     const ids = this.f.spaceIds!;
+    // One space lists each person once (primary key): no DISTINCT, which on MariaDB builds a
+    // temporary table (20 ms of a 7,500-member space's count instead of 6).
     return ids.length === 1
-      ? `SELECT DISTINCT person_id FROM person_spaces WHERE space_id = ${p.add(ids[0])}`
+      ? `SELECT person_id FROM person_spaces WHERE space_id = ${p.add(ids[0])}`
       : `SELECT DISTINCT person_id FROM person_spaces WHERE space_id IN (${p.list(ids)})`;
   }
 

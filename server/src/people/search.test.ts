@@ -415,3 +415,42 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
     expect(new Set(page.items.map((p) => p.organizationId)).size).toBe(2);
   });
 });
+
+describe.each(DIALECTS)(
+  'people search by a superadmin of a one-organization site on %s',
+  (dialect) => {
+    test('reads as that organization (its indexes) and finds the same people', async () => {
+      const scratch = await scratchDb(dialect);
+      const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+      try {
+        const superadmin = await signedIn(server, 'superadmin');
+        const space = (await superadmin.post('/api/spaces', { name: 'Site' })).body as SpaceOut;
+        for (const [name, idNumber] of NAMED) {
+          const reply = await superadmin.post('/api/people', {
+            name,
+            idNumber,
+            spaceIds: [space.id],
+          });
+          expect(reply.status).toBe(201);
+        }
+        const names = async (query: string) =>
+          ((await superadmin.get(`/api/people?${query}&pageSize=200`)).body as Page).items.map(
+            (p) => p.name,
+          );
+        expect(await names('q=elo')).toEqual(['elodie Durand', 'Élodie Martin']);
+        expect(await names('q=ab-10')).toEqual(['elodie Durand', 'Élodie Martin']);
+        expect(await names(`spaceId=${space.id}&sort=-name`)).toHaveLength(NAMED.length);
+        const all = await searchPeople(server.ctx, {
+          organizationId: null,
+          sort: 'name',
+          page: 1,
+          pageSize: 200,
+        });
+        expect(all).toMatchObject({ total: NAMED.length, totalCapped: false });
+      } finally {
+        await server.stop();
+        await scratch.drop();
+      }
+    });
+  },
+);
