@@ -108,7 +108,7 @@ async function main() {
 
   const sequelize = createSequelize(db);
   const [[org]] = await sequelize.query('SELECT id FROM organizations LIMIT 1');
-  const seeded = REUSE ? await samplesOf(sequelize) : await seedPeople(sequelize, org);
+  const seeded = REUSE ? await samplesOf(sequelize, org) : await seedPeople(sequelize, org);
   const { samples, seedSeconds } = seeded;
   await sequelize.close();
   // The administrator's password: the one given to the first start, or on a reused database
@@ -262,7 +262,7 @@ async function seedPeople(sequelize, org) {
 }
 
 /** The samples `seedPeople` takes, read back from a database it seeded earlier. */
-async function samplesOf(sequelize) {
+async function samplesOf(sequelize, org) {
   const [spaces] = await sequelize.query('SELECT id FROM spaces ORDER BY name');
   const [[{ n }]] = await sequelize.query('SELECT COUNT(*) AS n FROM people');
   const idOf = (i) => `P${String(100_000_000 + i * 7)}`;
@@ -273,8 +273,9 @@ async function samplesOf(sequelize) {
     if (i % 5000 === 1) ids.push(idOf(i));
   }
   const [rows] = await sequelize.query(
-    `SELECT id_number, name_key FROM people WHERE id_number IN (${nameAt.map(() => '?').join(', ')})`,
-    { replacements: nameAt.map(idOf) },
+    // With the organization: the ID-number index leads with it.
+    `SELECT id_number, name_key FROM people WHERE organization_id = ? AND id_number IN (${nameAt.map(() => '?').join(', ')})`,
+    { replacements: [org.id, ...nameAt.map(idOf)] },
   );
   const keys = new Map(rows.map((r) => [r.id_number, r.name_key]));
   const names = nameAt.map((i) => keys.get(idOf(i)).slice(0, 3 + (i % 3)));
