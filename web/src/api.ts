@@ -128,13 +128,15 @@ async function send(
   signal: AbortSignal | undefined,
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A Blob (a photo from a file input) goes as it is, under its own media type.
+  const raw = body instanceof Blob;
+  if (body !== undefined) headers['Content-Type'] = raw ? body.type : 'application/json';
   if (isStateChanging(method)) headers[CSRF_HEADER] = await getCsrfToken(signal);
   try {
     return await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? body : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
       cache: 'no-store',
       signal,
@@ -146,6 +148,7 @@ async function send(
 }
 
 export interface RequestOptions<T> {
+  /** JSON, or a Blob sent raw with its own type. */
   body?: unknown;
   /** Schema of a successful answer; leave out for 204 (the result is then `undefined`). */
   schema?: Schema<T>;

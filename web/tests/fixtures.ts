@@ -52,13 +52,14 @@ interface TestFixtures {
 }
 
 /** Starts svc_server and nginx in `dir`; `use` runs while both are up, then both are stopped. */
-async function withStack(
+export async function withStack(
   nginxBin: string,
   dir: string,
   use: (stack: Stack) => Promise<void>,
+  serverEnv: Readonly<Record<string, string>> = {},
 ): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const server = await startServer(dir);
+  const server = await startServer(dir, serverEnv);
   try {
     const nginx = await startNginx({ nginxBin, runDir: dir, upstream: new URL(server.url).host });
     try {

@@ -39,7 +39,11 @@ export interface RunningServer {
   process: ManagedProcess;
 }
 
-export async function startServer(runDir: string): Promise<RunningServer> {
+/** `env` adds to (or overrides) the test defaults, e.g. `SVC_PUSH_WORKER: '1'`. */
+export async function startServer(
+  runDir: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningServer> {
   const dataDir = path.join(runDir, 'server-data');
   mkdirSync(dataDir, { recursive: true });
   const adminPassword = generatePassword(20);
@@ -63,6 +67,7 @@ export async function startServer(runDir: string): Promise<RunningServer> {
         SVC_PUSH_WORKER: '0',
         LOG_LEVEL: 'warn',
         TRUSTED_PROXIES: '127.0.0.1/32',
+        ...env,
       },
     });
     try {

@@ -1,0 +1,103 @@
+import { AppShell, Badge, Burger, Button, Group, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { SessionUser } from '@svc/shared';
+import { useState, type ReactNode } from 'react';
+import { NavLinkTo, useLocation } from '../router';
+import { useSession } from '../session';
+
+const roleLabel: Record<SessionUser['role'], string> = {
+  superadmin: 'Super administrator',
+  admin: 'Administrator',
+  operator: 'Operator',
+};
+
+const sections = [
+  { to: '/', label: 'Home', exact: true },
+  { to: '/people', label: 'People', exact: false },
+  { to: '/events', label: 'Events', exact: false },
+] as const;
+
+/** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
+export function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const { signOut } = useSession();
+  const { path } = useLocation();
+  const [signingOut, setSigningOut] = useState(false);
+  const [opened, { toggle, close }] = useDisclosure(false);
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Navigation"
+            />
+            <Text fw={700} size="lg">
+              svc management
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap" data-testid="current-user">
+            <Text size="sm" truncate visibleFrom="xs">
+              Signed in as{' '}
+              <Text span fw={600} data-testid="current-username">
+                {user.username}
+              </Text>
+              {user.displayName !== '' && user.displayName !== user.username && (
+                <Text span c="dimmed">
+                  {' '}
+                  ({user.displayName})
+                </Text>
+              )}
+            </Text>
+            <Badge variant="light" data-testid="current-role" title={user.role}>
+              {roleLabel[user.role]}
+            </Badge>
+            <Button
+              variant="default"
+              size="xs"
+              loading={signingOut}
+              onClick={() => {
+                setSigningOut(true);
+                void signOut();
+              }}
+            >
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <Stack gap={2} component="nav" aria-label="Sections">
+          {sections.map((section) => {
+            const active = section.exact
+              ? path === section.to
+              : path === section.to || path.startsWith(`${section.to}/`);
+            return (
+              <NavLinkTo
+                key={section.to}
+                to={section.to}
+                label={section.label}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                onNavigate={close}
+              />
+            );
+          })}
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Stack maw={1200} mx="auto">
+          {children}
+        </Stack>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,46 @@
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { getPerson, listPeople } from '../resources';
+import { useLoad } from '../useLoad';
+
+/** A person chosen by typing a name or ID-number prefix (searched on the server). */
+export function PersonPicker({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (personId: string | null) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const found = useLoad(`pick:${debounced}`, (signal) =>
+    listPeople({ q: debounced.trim() || undefined, page: 1, pageSize: 20 }, signal),
+  );
+  // The chosen person stays an option (with its name) whatever the search shows.
+  const chosen = useLoad(`picked:${value ?? ''}`, (signal) =>
+    value === null ? Promise.resolve(null) : getPerson(value, signal),
+  );
+  const options = new Map<string, string>();
+  if (chosen.data) options.set(chosen.data.id, `${chosen.data.name} (${chosen.data.idNumber})`);
+  for (const person of found.data?.items ?? []) {
+    options.set(person.id, `${person.name} (${person.idNumber})`);
+  }
+
+  return (
+    <Select
+      label="Person"
+      placeholder="Anyone"
+      data={[...options].map(([id, label]) => ({ value: id, label }))}
+      value={value}
+      onChange={onChange}
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      filter={({ options: all }) => all}
+      nothingFoundMessage={found.loading ? 'Searching…' : 'No one matches'}
+      clearable
+      w={260}
+    />
+  );
+}

@@ -1,0 +1,134 @@
+/** The administrator API the pages use (PROTOCOL §7), each answer parsed with its schema. */
+import {
+  deviceOut,
+  listOf,
+  peopleList,
+  personOut,
+  photoStored,
+  spaceOut,
+  type DeviceOut,
+  type PersonCreate,
+  type PersonOut,
+  type PersonUpdate,
+  type SpaceOut,
+} from '@svc/shared';
+import { request } from './api';
+import {
+  personSync,
+  recognitionEventList,
+  syncTaskList,
+  type PersonSyncItem,
+  type RecognitionEvent,
+} from './contracts';
+import { withQuery } from './router';
+
+const spaceList = listOf(spaceOut);
+const deviceList = listOf(deviceOut);
+
+export interface PeopleSearch {
+  q?: string;
+  spaceId?: string;
+  sort?: 'name' | '-name';
+  page: number;
+  pageSize: number;
+}
+
+export function listPeople(search: PeopleSearch, signal?: AbortSignal) {
+  const { q, spaceId, sort = 'name', page, pageSize } = search;
+  return request('GET', withQuery('/api/people', { q, spaceId, sort, page, pageSize }), {
+    schema: peopleList,
+    signal,
+  });
+}
+
+export function getPerson(id: string, signal?: AbortSignal): Promise<PersonOut> {
+  return request('GET', `/api/people/${encodeURIComponent(id)}`, { schema: personOut, signal });
+}
+
+export function createPerson(body: PersonCreate): Promise<PersonOut> {
+  return request('POST', '/api/people', { body, schema: personOut });
+}
+
+export function updatePerson(id: string, body: PersonUpdate): Promise<PersonOut> {
+  return request('PATCH', `/api/people/${encodeURIComponent(id)}`, { body, schema: personOut });
+}
+
+export function uploadPhoto(id: string, photo: Blob) {
+  return request('PUT', `/api/people/${encodeURIComponent(id)}/photo`, {
+    body: photo,
+    schema: photoStored,
+  });
+}
+
+/** The photo's address; the hash in the query makes a new photo a new URL for the browser. */
+export function photoUrl(person: Pick<PersonOut, 'id' | 'photoSha256'>): string | null {
+  if (person.photoSha256 === null) return null;
+  return `/api/people/${encodeURIComponent(person.id)}/photo?v=${person.photoSha256.slice(0, 16)}`;
+}
+
+/** One row per device: the state from `/people/{id}/sync`, attempts from the task list. */
+export type PersonSyncRow = PersonSyncItem & { attempts: number | null };
+
+export async function getPersonSync(id: string, signal?: AbortSignal): Promise<PersonSyncRow[]> {
+  const path = `/api/people/${encodeURIComponent(id)}/sync`;
+  const [state, tasks] = await Promise.all([
+    request('GET', path, { schema: personSync, signal }),
+    request('GET', withQuery('/api/sync/tasks', { personId: id, pageSize: 200 }), {
+      schema: syncTaskList,
+      signal,
+    }),
+  ]);
+  const attempts = new Map(tasks.items.map((task) => [task.deviceId, task.attempts]));
+  return state.items.map((item) => ({ ...item, attempts: attempts.get(item.deviceId) ?? null }));
+}
+
+/** Every space of the organization (a page of 200 is the API's largest). */
+export async function listAllSpaces(signal?: AbortSignal): Promise<SpaceOut[]> {
+  return listAll((page) =>
+    request('GET', withQuery('/api/spaces', { page, pageSize: 200 }), {
+      schema: spaceList,
+      signal,
+    }),
+  );
+}
+
+export async function listAllDevices(signal?: AbortSignal): Promise<DeviceOut[]> {
+  return listAll((page) =>
+    request('GET', withQuery('/api/devices', { page, pageSize: 200 }), {
+      schema: deviceList,
+      signal,
+    }),
+  );
+}
+
+async function listAll<T>(
+  fetchPage: (page: number) => Promise<{ items: T[]; total: number }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  // Bounded: an organization with more than 10,000 spaces or devices gets the first 10,000.
+  for (let page = 1; page <= 50; page++) {
+    const { items, total } = await fetchPage(page);
+    all.push(...items);
+    if (items.length === 0 || all.length >= total) break;
+  }
+  return all;
+}
+
+export interface EventSearch {
+  personId?: string;
+  deviceId?: string;
+  from?: string;
+  to?: string;
+  page: number;
+  pageSize: number;
+}
+
+export function listEvents(
+  search: EventSearch,
+  signal?: AbortSignal,
+): Promise<{ items: RecognitionEvent[]; total: number }> {
+  return request('GET', withQuery('/api/recognition/events', { ...search }), {
+    schema: recognitionEventList,
+    signal,
+  });
+}

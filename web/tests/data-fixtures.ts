@@ -1,0 +1,84 @@
+/**
+ * Fixtures for the pages that show business data: on top of ./fixtures.ts, the worker's stack
+ * gets a signed-in administrator API (`adminApi`, for seeding) whose password has been changed
+ * from the generated initial one (`admin`), and a read-only `operator` account. Tests seed data
+ * under their own generated names, so they never see each other's rows.
+ *
+ * `testWithSync` gets a stack of its own with the synchronization worker on (1 s interval).
+ */
+import { mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, withStack, type Stack } from './fixtures';
+import { AdminApi, type Account } from './support/admin-api';
+
+interface DataWorkerFixtures {
+  adminSession: { api: AdminApi; account: Account };
+  operator: Account;
+}
+
+interface DataTestFixtures {
+  adminApi: AdminApi;
+  admin: Account;
+}
+
+export const test = base.extend<DataTestFixtures, DataWorkerFixtures>({
+  adminSession: [
+    async ({ stack, playwright }, use) => {
+      const session = await AdminApi.signIn(playwright, stack.serverURL, {
+        username: stack.adminUsername,
+        password: stack.adminPassword,
+      });
+      try {
+        await use(session);
+      } finally {
+        await session.api.dispose();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  operator: [
+    async ({ adminSession, playwright }, use) => {
+      await use(await adminSession.api.createOperator(playwright));
+    },
+    { scope: 'worker' },
+  ],
+  adminApi: async ({ adminSession }, use) => {
+    await use(adminSession.api);
+  },
+  admin: async ({ adminSession }, use) => {
+    await use(adminSession.account);
+  },
+});
+
+interface SyncFixtures {
+  syncSite: { stack: Stack; api: AdminApi; admin: Account };
+}
+
+export const testWithSync = base.extend<SyncFixtures>({
+  syncSite: [
+    async ({ nginxBin, runDir, playwright }, use) => {
+      await withStack(
+        nginxBin,
+        mkdtempSync(path.join(runDir, 'sync-')),
+        async (stack) => {
+          const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
+            username: stack.adminUsername,
+            password: stack.adminPassword,
+          });
+          try {
+            await use({ stack, api, admin: account });
+          } finally {
+            await api.dispose();
+          }
+        },
+        { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
+      );
+    },
+    { timeout: 90_000 },
+  ],
+  site: async ({ syncSite }, use) => {
+    await use(syncSite.stack);
+  },
+});
+
+export { expect } from './fixtures';

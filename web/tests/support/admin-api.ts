@@ -1,0 +1,176 @@
+/**
+ * Seeding through the administrator API, as a signed-in administrator would (CSRF token and
+ * session cookie), straight to svc_server. Every name and number is generated.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIRequest, APIRequestContext, APIResponse } from '@playwright/test';
+import {
+  CSRF_HEADER,
+  administratorWithPassword,
+  csrfResponse,
+  deviceWithKey,
+  personOut,
+  spaceOut,
+  type PersonCreate,
+  type PersonOut,
+  type SpaceOut,
+} from '@svc/shared';
+import { generatePassword } from './stack';
+
+/** A short random tag that is also a valid name and ID-number prefix. */
+export function tag(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 8);
+}
+
+async function ok(response: APIResponse, what: string): Promise<unknown> {
+  if (!response.ok()) {
+    throw new Error(`${what}: HTTP ${response.status()} ${await response.text()}`);
+  }
+  return response.status() === 204 ? undefined : ((await response.json()) as unknown);
+}
+
+export interface Account {
+  username: string;
+  password: string;
+}
+
+export class AdminApi {
+  private csrf = '';
+
+  private constructor(
+    readonly request: APIRequestContext,
+    readonly serverURL: string,
+  ) {}
+
+  /**
+   * Signs in; when the account must change its password first, changes it to a generated one
+   * (the answer's `password` is then the new one).
+   */
+  static async signIn(
+    playwright: { request: APIRequest },
+    serverURL: string,
+    account: Account,
+  ): Promise<{ api: AdminApi; account: Account }> {
+    const request = await playwright.request.newContext({ baseURL: serverURL });
+    const api = new AdminApi(request, serverURL);
+    await api.refreshCsrf();
+    const answer = (await ok(
+      await request.post('/api/auth/login', {
+        data: { username: account.username, password: account.password },
+        headers: api.headers(),
+      }),
+      'sign-in',
+    )) as { user: { mustChangePassword: boolean } };
+    await api.refreshCsrf();
+    if (!answer.user.mustChangePassword) return { api, account };
+    const password = generatePassword(24);
+    await api.post('/api/auth/password', {
+      currentPassword: account.password,
+      newPassword: password,
+    });
+    await api.refreshCsrf();
+    return { api, account: { username: account.username, password } };
+  }
+
+  async dispose(): Promise<void> {
+    await this.request.dispose();
+  }
+
+  private headers(): Record<string, string> {
+    return { [CSRF_HEADER]: this.csrf };
+  }
+
+  private async refreshCsrf(): Promise<void> {
+    const body = await ok(await this.request.get('/api/auth/csrf'), 'csrf');
+    this.csrf = csrfResponse.parse(body).token;
+  }
+
+  async post(path: string, data: unknown): Promise<unknown> {
+    return ok(await this.request.post(path, { data, headers: this.headers() }), `POST ${path}`);
+  }
+
+  async patch(path: string, data: unknown): Promise<unknown> {
+    return ok(await this.request.patch(path, { data, headers: this.headers() }), `PATCH ${path}`);
+  }
+
+  async createSpace(name: string): Promise<SpaceOut> {
+    return spaceOut.parse(await this.post('/api/spaces', { name }));
+  }
+
+  async createPerson(body: PersonCreate): Promise<PersonOut> {
+    return personOut.parse(await this.post('/api/people', body));
+  }
+
+  async putPhoto(personId: string, png: Buffer): Promise<void> {
+    await ok(
+      await this.request.put(`/api/people/${personId}/photo`, {
+        data: png,
+        headers: { ...this.headers(), 'Content-Type': 'image/png' },
+      }),
+      'photo',
+    );
+  }
+
+  /** A device (its key is only answered here) whose address nothing listens on. */
+  async createDevice(name: string, spaceId?: string) {
+    const sn = `WEB-${tag()}`.toUpperCase();
+    return deviceWithKey.parse(
+      await this.post('/api/devices', {
+        sn,
+        name,
+        baseUrl: 'http://127.0.0.1:9',
+        ...(spaceId !== undefined && { spaceId }),
+      }),
+    );
+  }
+
+  /** An operator (read-only) account with its first password already changed. */
+  async createOperator(playwright: { request: APIRequest }): Promise<Account> {
+    const created = administratorWithPassword.parse(
+      await this.post('/api/administrators', { username: `op-${tag()}`, role: 'operator' }),
+    );
+    const { api, account } = await AdminApi.signIn(playwright, this.serverURL, {
+      username: created.username,
+      password: created.temporaryPassword,
+    });
+    await api.dispose();
+    return account;
+  }
+}
+
+/** What a device sends: `POST /api/recognition/events` with its key (PROTOCOL §3). */
+export async function postRecognition(
+  request: APIRequestContext,
+  serverURL: string,
+  device: { sn: string; key: string },
+  event: { personId: string | null; time?: Date; snapshot?: Buffer },
+): Promise<string> {
+  const response = await request.post(`${serverURL}/api/recognition/events`, {
+    headers: { authorization: `Bearer ${device.key}` },
+    data: {
+      eventId: randomUUID(),
+      sn: device.sn,
+      personId: event.personId,
+      score: 0.93,
+      time: (event.time ?? new Date()).toISOString(),
+      ...(event.snapshot !== undefined && { snapshot: event.snapshot.toString('base64') }),
+    },
+  });
+  const body = (await ok(response, 'recognition event')) as { id: string };
+  return body.id;
+}
+
+/** `POST /api/device/heartbeat`: the device counts as online for HEARTBEAT_TIMEOUT. */
+export async function deviceHeartbeat(
+  request: APIRequestContext,
+  serverURL: string,
+  device: { sn: string; key: string },
+): Promise<void> {
+  await ok(
+    await request.post(`${serverURL}/api/device/heartbeat`, {
+      headers: { authorization: `Bearer ${device.key}` },
+      data: { sn: device.sn },
+    }),
+    'device heartbeat',
+  );
+}

@@ -1,0 +1,35 @@
+import { expect, testWithSync as test } from './data-fixtures';
+import { PersonDetailPage, signIn } from './data-pages';
+import { deviceHeartbeat, tag } from './support/admin-api';
+
+test("a person's page shows the synchronization state on each device, with the error", async ({
+  page,
+  syncSite,
+}) => {
+  const { api, admin, stack } = syncSite;
+  const t = tag();
+  const space = await api.createSpace(`Annex ${t}`);
+  const device = await api.createDevice(`Door ${t}`, space.id);
+  // Without a photo the worker fails the task at once, without trying the device.
+  const person = await api.createPerson({
+    name: `Synced ${t}`,
+    idNumber: `SY${t}`,
+    spaceIds: [space.id],
+  });
+  await deviceHeartbeat(page.request, stack.serverURL, device);
+
+  await signIn(page, admin, `/people/${person.id}`);
+  const detail = new PersonDetailPage(page);
+  await expect(detail.heading(person.name)).toBeVisible();
+  await expect(async () => {
+    await detail.refreshSync.click();
+    await expect(detail.syncRows).toHaveCount(1, { timeout: 1_000 });
+    await expect(detail.syncRows.getByTestId('sync-state')).toHaveText('failed', {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 20_000 });
+  const row = detail.syncRows.first();
+  await expect(row).toContainText(device.name);
+  await expect(row.getByTestId('sync-message')).toContainText('has no photo yet');
+  await expect(row.getByTestId('sync-attempts')).toHaveText(/^\d+$/);
+});
