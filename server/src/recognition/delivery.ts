@@ -1,9 +1,12 @@
 import { panelRoute } from '@svc/shared';
+import { literal, Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { RecognitionEventRow } from '../db/business-models.js';
 import type { Job } from '../jobs/registry.js';
 import { SettingKey } from '../settings/runtime-settings.js';
 import { liveHub } from './hub.js';
+import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
+import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
 import { toEventOut, toPanelEvent } from './records.js';
 
 /**
@@ -15,6 +18,10 @@ export const DELIVERY_POLL_MS = 1_000;
 export const DELIVERY_TIMEOUT_MS = 5_000;
 export const DELIVERY_BASE_DELAY_MS = 1_000;
 export const DELIVERY_MAX_DELAY_MS = 60_000;
+/** Events read and POSTed (pipelined) per round; the panel sees them in this order. */
+export const DELIVERY_BATCH = 256;
+/** The one lane today: every organization's events go to the one panel route, in time order. */
+export const PANEL_LANE = 'panel';
 const MAX_ERROR = 512;
 
 export interface DeliveryOptions {
@@ -24,7 +31,11 @@ export interface DeliveryOptions {
   baseDelayMs?: number;
   maxDelayMs?: number;
   random?: () => number;
-  fetch?: typeof fetch;
+  batch?: number;
+  leaseMs?: number;
+  /** The lease holder's name (tests tell two workers apart); default pid + random. */
+  owner?: string;
+  transport?: PanelTransport;
 }
 
 /** Exponential backoff with jitter (half fixed, half random), capped. */
@@ -36,21 +47,37 @@ export function retryDelay(
   return Math.round(exp / 2 + (exp / 2) * opts.random());
 }
 
+type Changes = Partial<
+  Pick<
+    RecognitionEventRow,
+    'deliveryState' | 'deliveryAttempts' | 'deliveredAt' | 'nextDeliveryAt' | 'deliveryError'
+  >
+>;
+
 /**
  * PROTOCOL §4 through a durable outbox: the state lives in recognition_events, so a restart
- * loses nothing. Events go one at a time, oldest event time first: while the oldest pending
- * event fails, later ones wait behind it, so the panel sees them in order. Delivery is at least
- * once (a crash between the panel's 2xx and our update sends that event again); two server
- * processes both running this job may each send an event (no claim between processes yet).
+ * loses nothing. Events go oldest event time first: while the oldest pending event fails, later
+ * ones wait behind it, so the panel sees them in order. Across server processes a lease on the
+ * lane (lease.ts) lets one process at a time send, so each event is POSTed by one process and
+ * the order holds; a process that dies holding it is replaced when the lease expires. Delivery
+ * is at least once: a crash (or a lost lease) between the panel's 2xx and our update sends
+ * those events again.
+ *
+ * Per round, up to DELIVERY_BATCH due events are read in one query, POSTed pipelined on one
+ * connection (panel-client.ts) and settled in one UPDATE, instead of a read, a POST round trip
+ * and an update per event.
  */
 export class PanelDelivery implements Job {
   readonly name = 'panel-delivery';
-  private readonly opts: Required<DeliveryOptions>;
+  private readonly opts: Required<Omit<DeliveryOptions, 'owner' | 'transport'>>;
+  private readonly transport: PanelTransport;
+  readonly lease: LaneLease;
+  /** Until when (our clock) the lease is ours without renewing it; 0 = not held. */
+  private heldUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
-  private inFlight: AbortController | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -63,8 +90,14 @@ export class PanelDelivery implements Job {
       baseDelayMs: opts.baseDelayMs ?? DELIVERY_BASE_DELAY_MS,
       maxDelayMs: opts.maxDelayMs ?? DELIVERY_MAX_DELAY_MS,
       random: opts.random ?? Math.random,
-      fetch: opts.fetch ?? fetch,
+      batch: opts.batch ?? DELIVERY_BATCH,
+      leaseMs: opts.leaseMs ?? DELIVERY_LEASE_MS,
     };
+    this.transport = opts.transport ?? pipelinedPanelTransport({ timeoutMs: this.opts.timeoutMs });
+    this.lease = laneLease({ sequelize: ctx.db.sequelize, clock: ctx.clock }, PANEL_LANE, {
+      ttlMs: this.opts.leaseMs,
+      ...(opts.owner !== undefined && { owner: opts.owner }),
+    });
   }
 
   start(): void {
@@ -75,8 +108,11 @@ export class PanelDelivery implements Job {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    this.inFlight?.abort();
+    this.transport.close();
     await this.running;
+    await this.letGo().catch((err: unknown) =>
+      this.ctx.logger.warn({ job: this.name, err }, 'panel delivery lease not released'),
+    );
   }
 
   /** Runs a pass now (new work arrived, or a test moved the clock). */
@@ -87,6 +123,15 @@ export class PanelDelivery implements Job {
       return;
     }
     this.schedule(0);
+  }
+
+  /** Runs one pass now and resolves when it is over (tests; a caller that needs it done). */
+  async runNow(): Promise<void> {
+    await this.idle();
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.tick();
+    await this.idle();
   }
 
   /** Resolves when the pass in progress (if any) has finished. */
@@ -114,110 +159,139 @@ export class PanelDelivery implements Job {
 
   /** Delivers from the head of the queue until it is empty or the head has to wait. */
   private async pass(): Promise<void> {
-    const { models, clock, settings } = this.ctx;
-    const url = (await settings.get(SettingKey.panelRoute, panelRoute))?.url ?? '';
-    while (!this.stopped) {
-      const head = await models.RecognitionEvent.findOne({
+    const { models, settings } = this.ctx;
+    // Idle polls cost one indexed read, not a write on the lease.
+    if (!this.heldUntil) {
+      const any = await models.RecognitionEvent.findOne({
         where: { deliveryState: 'pending' },
-        order: [
-          ['time', 'ASC'],
-          ['receivedAt', 'ASC'],
-          ['id', 'ASC'],
-        ],
+        attributes: ['id'],
       });
-      if (!head) return;
-      const now = clock.now();
-      if (now.getTime() - head.receivedAt.getTime() >= this.opts.expiryMs) {
-        await this.settle(head, {
-          deliveryState: 'expired',
-          nextDeliveryAt: null,
-          deliveryError: head.deliveryError ?? 'never sent: no panel route was reachable in time',
-        });
+      if (!any) return;
+    }
+    const url = (await settings.get(SettingKey.panelRoute, panelRoute))?.url ?? '';
+    let done = false;
+    try {
+      while (!this.stopped && !done) {
+        if (!(await this.hold())) return;
+        done = await this.round(url);
+      }
+    } finally {
+      // Waiting (backoff, no route, empty queue) or stopping: another process may go on.
+      if (done || this.stopped) await this.letGo();
+    }
+  }
+
+  /** Takes or renews the lease when less than half of it is left; false: another has it. */
+  private async hold(): Promise<boolean> {
+    const now = this.ctx.clock.now().getTime();
+    if (now < this.heldUntil - this.opts.leaseMs / 2) return true;
+    if (!(await this.lease.acquire())) {
+      this.heldUntil = 0;
+      return false;
+    }
+    this.heldUntil = now + this.opts.leaseMs;
+    return true;
+  }
+
+  private async letGo(): Promise<void> {
+    if (!this.heldUntil) return;
+    this.heldUntil = 0;
+    await this.lease.release();
+  }
+
+  /** One batch from the head; true when the pass should end (empty, or the head waits). */
+  private async round(url: string): Promise<boolean> {
+    const { models, clock } = this.ctx;
+    const rows = await models.RecognitionEvent.findAll({
+      where: { deliveryState: 'pending' },
+      order: [
+        ['time', 'ASC'],
+        ['receivedAt', 'ASC'],
+        ['id', 'ASC'],
+      ],
+      limit: this.opts.batch,
+    });
+    if (rows.length === 0) return true;
+    const now = clock.now();
+    const expired: RecognitionEventRow[] = [];
+    const due: RecognitionEventRow[] = [];
+    let blocked = false;
+    for (const row of rows) {
+      if (now.getTime() - row.receivedAt.getTime() >= this.opts.expiryMs) {
+        expired.push(row);
         continue;
       }
       // Without a route the events wait (until one is set, or they expire).
-      if (!url) return;
-      if (head.nextDeliveryAt && head.nextDeliveryAt > now) return;
-      const failure = await this.post(url, head);
-      if (failure === undefined) {
-        await this.settle(head, {
-          deliveryState: 'delivered',
-          deliveryAttempts: head.deliveryAttempts + 1,
-          deliveredAt: clock.now(),
-          nextDeliveryAt: null,
-          deliveryError: null,
-        });
-        continue;
+      if (!url || (row.nextDeliveryAt && row.nextDeliveryAt > now)) {
+        blocked = true;
+        break;
       }
-      const attempts = head.deliveryAttempts + 1;
-      await this.settle(head, {
-        deliveryAttempts: attempts,
-        nextDeliveryAt: new Date(clock.now().getTime() + retryDelay(attempts, this.opts)),
-        deliveryError: failure.slice(0, MAX_ERROR),
+      // An event that failed before goes alone until the panel takes it: a panel that is coming
+      // back gets one event at a time, in order.
+      if (row.deliveryAttempts > 0 && due.length > 0) break;
+      due.push(row);
+      if (row.deliveryAttempts > 0) break;
+    }
+    for (const row of expired) {
+      await this.settle([row], {
+        deliveryState: 'expired',
+        nextDeliveryAt: null,
+        deliveryError: row.deliveryError ?? 'never sent: no panel route was reachable in time',
       });
-      this.ctx.logger.debug(
-        { eventId: head.eventId, attempts, error: failure },
-        'panel delivery will be retried',
-      );
-      return;
+    }
+    if (due.length === 0) return blocked || expired.length === 0;
+    const results = await this.transport.post(
+      url,
+      due.map((row) => JSON.stringify(toPanelEvent(row))),
+    );
+    if (this.stopped && results.every((r) => r !== undefined)) return true;
+    const delivered = due.filter((_, i) => results[i] === undefined);
+    const failedAt = results.findIndex((r) => r !== undefined);
+    await this.settle(delivered, {
+      deliveryState: 'delivered',
+      deliveredAt: clock.now(),
+      nextDeliveryAt: null,
+      deliveryError: null,
+    });
+    if (failedAt < 0) return blocked;
+    // The first failure is the head now; later events wait behind it (those the panel took
+    // anyway are delivered: they were shown).
+    const head = due[failedAt]!;
+    const failure = results[failedAt]!;
+    const attempts = head.deliveryAttempts + 1;
+    await this.settle([head], {
+      deliveryAttempts: attempts,
+      nextDeliveryAt: new Date(clock.now().getTime() + retryDelay(attempts, this.opts)),
+      deliveryError: failure.slice(0, MAX_ERROR),
+    });
+    this.ctx.logger.debug(
+      { eventId: head.eventId, attempts, error: failure },
+      'panel delivery will be retried',
+    );
+    return true;
+  }
+
+  /** One UPDATE for the rows (only while still pending: a purge may have moved them on). */
+  private async settle(rows: RecognitionEventRow[], changes: Changes): Promise<void> {
+    if (rows.length === 0) return;
+    const counted = changes.deliveryState === 'delivered';
+    await this.ctx.models.RecognitionEvent.update(
+      {
+        ...changes,
+        ...(counted && { deliveryAttempts: literal('delivery_attempts + 1') }),
+      },
+      { where: { id: { [Op.in]: rows.map((r) => r.id) }, deliveryState: 'pending' } },
+    );
+    const hub = liveHub(this.ctx);
+    for (const row of rows) {
+      row.set({ ...changes, ...(counted && { deliveryAttempts: row.deliveryAttempts + 1 }) });
+      hub.publish({
+        organizationId: row.organizationId,
+        event: 'delivery',
+        data: { id: row.id, delivery: toEventOut(row).delivery },
+      });
     }
   }
-
-  /** One POST; undefined when the panel answered 2xx, else why not. Never logs the body. */
-  private async post(url: string, row: RecognitionEventRow): Promise<string | undefined> {
-    const abort = new AbortController();
-    this.inFlight = abort;
-    const timer = setTimeout(() => abort.abort(), this.opts.timeoutMs);
-    try {
-      const res = await this.opts.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(toPanelEvent(row)),
-        signal: abort.signal,
-        redirect: 'manual',
-      });
-      await res.body?.cancel().catch(() => undefined);
-      return res.ok ? undefined : `the panel answered HTTP ${res.status}`;
-    } catch (err) {
-      if (abort.signal.aborted) {
-        return this.stopped
-          ? 'interrupted by a shutdown'
-          : `the panel did not answer within ${this.opts.timeoutMs} ms`;
-      }
-      return `the panel could not be reached: ${describe(err)}`;
-    } finally {
-      clearTimeout(timer);
-      this.inFlight = undefined;
-    }
-  }
-
-  private async settle(
-    row: RecognitionEventRow,
-    changes: Partial<
-      Pick<
-        RecognitionEventRow,
-        'deliveryState' | 'deliveryAttempts' | 'deliveredAt' | 'nextDeliveryAt' | 'deliveryError'
-      >
-    >,
-  ): Promise<void> {
-    // Only while still pending: a purge (or another process) may have moved it on.
-    await this.ctx.models.RecognitionEvent.update(changes, {
-      where: { id: row.id, deliveryState: 'pending' },
-    });
-    row.set(changes);
-    liveHub(this.ctx).publish({
-      organizationId: row.organizationId,
-      event: 'delivery',
-      data: { id: row.id, delivery: toEventOut(row).delivery },
-    });
-  }
-}
-
-function describe(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  if (cause && typeof cause.message === 'string') return cause.message;
-  return err instanceof Error ? err.message : String(err);
 }
 
 const jobs = new WeakMap<object, PanelDelivery>();

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, panelRoute, type RecognitionEventIn } from '@svc/shared';
+import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { RecognitionEventRow } from '../db/business-models.js';
-import { findDeviceByKey } from '../devices/service.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { SettingKey } from '../settings/runtime-settings.js';
 import { liveHub } from './hub.js';
 import { panelDelivery } from './delivery.js';
+import { eventWriter } from './event-writer.js';
+import { lookups } from './lookups.js';
 import { toEventOut } from './records.js';
 import { checkSnapshot } from './snapshot.js';
 
@@ -29,8 +29,11 @@ export async function acceptEvent(
   body: RecognitionEventIn,
   key: string,
 ): Promise<Accepted> {
-  const { models, clock } = ctx;
-  const device = await findDeviceByKey(ctx, body.sn, key);
+  const { clock } = ctx;
+  // Reads are shared with the other requests of the moment (lookups.ts): one query each.
+  const look = lookups(ctx);
+  const found = await look.deviceByKey(key);
+  const device = found && found.sn === body.sn ? found : undefined;
   if (!device) {
     throw new HttpError(
       401,
@@ -42,24 +45,18 @@ export async function acceptEvent(
     throw httpErrors.forbidden(`Device ${device.sn} is disabled in the central service.`);
   }
   // A resend is common (the device did not see our answer): answer it before any heavy work.
-  const known = await existing(ctx, body.eventId, device.sn);
+  const known = recordOf(await look.eventById(body.eventId), device.sn);
   if (known) return { id: known, created: false };
 
   const snapshot = body.snapshot !== undefined ? await checkSnapshot(body.snapshot) : undefined;
+  const ours = <T extends { organizationId: string }>(row: T | undefined) =>
+    row && row.organizationId === device.organizationId ? row : null;
   const [person, space, route] = await Promise.all([
     body.personId !== null && body.personId.length <= MAX_PERSON_ID
-      ? models.Person.findOne({
-          where: { id: body.personId, organizationId: device.organizationId },
-          attributes: ['id', 'name'],
-        })
+      ? look.person(body.personId).then(ours)
       : null,
-    device.spaceId
-      ? models.Space.findOne({
-          where: { id: device.spaceId, organizationId: device.organizationId },
-          attributes: ['id', 'name'],
-        })
-      : null,
-    ctx.settings.get(SettingKey.panelRoute, panelRoute),
+    device.spaceId ? look.space(device.spaceId).then(ours) : null,
+    look.panelRoute(),
   ]);
   const now = clock.now();
   const pending = !!route?.url;
@@ -91,12 +88,8 @@ export async function acceptEvent(
   }
   let row: RecognitionEventRow;
   try {
-    row = await ctx.db.sequelize.transaction(async (transaction) => {
-      if (snapshot) {
-        values.snapshotSha256 = (await ctx.photos.save(snapshot, transaction)).sha256;
-      }
-      return models.RecognitionEvent.create(values, { transaction });
-    });
+    // Committed together with the events of the same moment (group commit, event-writer.ts).
+    row = await eventWriter(ctx).add(values, snapshot);
   } catch (err) {
     if (!(err instanceof UniqueConstraintError)) throw err;
     // Another request with the same eventId won the race; its row is the record.
@@ -118,6 +111,10 @@ async function existing(ctx: AppContext, eventId: string, sn: string): Promise<s
     where: { eventId },
     attributes: ['id', 'deviceSn'],
   });
+  return recordOf(row ?? undefined, sn);
+}
+
+function recordOf(row: { id: string; deviceSn: string } | undefined, sn: string): string | null {
   if (!row) return null;
   if (row.deviceSn !== sn) {
     // Event ids are the device's uuids; one from another device is a collision or a probe,
