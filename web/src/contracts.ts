@@ -129,5 +129,9 @@ export const syncTaskList = schema(
   }),
 );
 
-/** A `sync` stream message names the person it is about (any other shape is ignored). */
+/**
+ * The stream's `sync` message (`{id, personId, deviceId, action, state, attempts, errorCode}`,
+ * server/src/sync/live.ts): only the person is read; the page then reloads that person's rows,
+ * which also carry the error's words.
+ */
 export const syncChange = schema(object({ personId: optional(str) }));

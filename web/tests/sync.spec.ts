@@ -32,4 +32,18 @@ test("a person's page shows the synchronization state on each device, with the e
   await expect(row).toContainText(device.name);
   await expect(row.getByTestId('sync-message')).toContainText('has no photo yet');
   await expect(row.getByTestId('sync-attempts')).toHaveText(/^\d+$/);
+
+  // A photo arrives: the worker pushes to the device's address, where nothing listens. The
+  // stream's `sync` message brings the new state to the open page, with no Refresh and no reload.
+  let navigations = 0;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) navigations++;
+  });
+  const png = await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
+  await api.putPhoto(person.id, png);
+  await expect(row.getByTestId('sync-message')).toContainText('connection refused', {
+    timeout: 20_000,
+  });
+  await expect(row.getByTestId('sync-attempts')).toHaveText(/^[1-9]\d*$/);
+  expect(navigations).toBe(0);
 });
