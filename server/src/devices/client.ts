@@ -64,15 +64,27 @@ const CONNECTION_CODES: Record<string, string> = {
 // would turn those into another path).
 const PERSON_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,64}$/;
 
+/** What the client needs of fetch (the push worker passes a keep-alive transport). */
+export type DeviceFetch = (
+  url: URL,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    redirect: 'error';
+    signal: AbortSignal;
+  },
+) => Promise<{ status: number; text(): Promise<string> }>;
+
 export interface DeviceClientOptions {
   /** Per call, connection to last byte (default 15 s: a PUT carries a photo). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  fetch?: DeviceFetch;
 }
 
 export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient {
   const timeoutMs = opts.timeoutMs ?? 15_000;
-  const fetchImpl = opts.fetch ?? fetch;
+  const fetchImpl: DeviceFetch = opts.fetch ?? fetch;
 
   async function call(
     device: DeviceTarget,
@@ -89,7 +101,7 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
     const base = device.baseUrl.endsWith('/') ? device.baseUrl : `${device.baseUrl}/`;
     const url = new URL(`api/persons/${encodeURIComponent(id)}`, base);
     const where = `device ${device.sn} at ${url.host}`;
-    let res: Response;
+    let res: Awaited<ReturnType<DeviceFetch>>;
     let text: string;
     try {
       res = await fetchImpl(url, {

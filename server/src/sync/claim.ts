@@ -49,22 +49,21 @@ export async function devicesWithDueWork(
     raw: true,
   });
   if (online.length === 0) return [];
-  const due = await deps.models.SyncTask.findAll({
-    attributes: ['deviceId'],
-    where: {
-      state: 'pending',
-      nextAttemptAt: { [Op.lte]: now },
-      deviceId: online.map((d) => d.id),
-    },
-    group: ['deviceId'],
-    raw: true,
-  });
-  return due.map((d) => d.deviceId);
+  // One index probe per device and lane (sync_tasks_device_due), not a scan of all due rows.
+  const due = (lane: string) => `EXISTS (SELECT 1 FROM sync_tasks t WHERE t.device_id = d.id
+    AND t.state = 'pending' AND t.lane = '${lane}' AND t.next_attempt_at <= :now)`;
+  const rows = await deps.db.sequelize.query<{ id: string }>(
+    `SELECT d.id FROM devices d WHERE d.id IN (:online)
+      AND (${due('priority')} OR ${due('bulk')}) ORDER BY d.id`,
+    { replacements: { online: online.map((d) => d.id), now }, type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.id);
 }
 
-const DUE = `device_id = :dev AND state = 'pending' AND next_attempt_at <= :now`;
-// 'priority' sorts after 'bulk': descending puts the priority lane first.
-const ORDER = `ORDER BY lane DESC, next_attempt_at LIMIT :limit`;
+// One lane's due tasks of one device, oldest first: a range of sync_tasks_device_due.
+const dueIn = (lane: 'priority' | 'bulk') =>
+  `SELECT id, next_attempt_at FROM sync_tasks WHERE device_id = :dev AND state = 'pending'
+    AND lane = '${lane}' AND next_attempt_at <= :now ORDER BY next_attempt_at LIMIT :limit`;
 
 /**
  * Claims up to `limit` due tasks of one device, priority lane first. Two processes never get
@@ -91,20 +90,34 @@ export async function claimTasks(
     claimed_until = :until, updated_at = :now`;
   if (sequelize.getDialect() === 'mysql') {
     await sequelize.transaction(async (transaction) => {
-      const rows = await sequelize.query<{ id: string }>(
-        `SELECT id FROM sync_tasks WHERE ${DUE} ${ORDER} FOR UPDATE SKIP LOCKED`,
-        { replacements, type: QueryTypes.SELECT, transaction },
-      );
-      if (rows.length === 0) return;
+      const ids: string[] = [];
+      for (const lane of ['priority', 'bulk'] as const) {
+        if (ids.length >= limit) break;
+        const rows = await sequelize.query<{ id: string }>(
+          `${dueIn(lane)} FOR UPDATE SKIP LOCKED`,
+          {
+            replacements: { ...replacements, limit: limit - ids.length },
+            type: QueryTypes.SELECT,
+            transaction,
+          },
+        );
+        ids.push(...rows.map((r) => r.id));
+      }
+      if (ids.length === 0) return;
       await sequelize.query(`${mark} WHERE id IN (:ids)`, {
-        replacements: { ...replacements, ids: rows.map((r) => r.id) },
+        replacements: { ...replacements, ids },
         transaction,
       });
     });
   } else {
-    await sequelize.query(`${mark} WHERE id IN (SELECT id FROM sync_tasks WHERE ${DUE} ${ORDER})`, {
-      replacements,
-    });
+    // Priority lane first, then bulk, in one statement.
+    await sequelize.query(
+      `${mark} WHERE id IN (SELECT id FROM (
+        SELECT id, 0 AS rank, next_attempt_at FROM (${dueIn('priority')})
+        UNION ALL SELECT id, 1 AS rank, next_attempt_at FROM (${dueIn('bulk')})
+      ) ORDER BY rank, next_attempt_at LIMIT :limit)`,
+      { replacements },
+    );
   }
   return deps.models.SyncTask.findAll({ where: { claimedBy: claimant, state: 'running' } });
 }

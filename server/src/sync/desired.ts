@@ -12,7 +12,7 @@ type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
  * priority lane and are pushed first.
  */
 export const BULK_THRESHOLD = 50;
-const CHUNK = 500;
+const CHUNK = 1000;
 
 /**
  * The spaces whose people belong on a device: its own and every ancestor (access to a space
@@ -59,10 +59,14 @@ export async function diffDevice(
   device: Pick<DeviceRow, 'id' | 'organizationId'>,
   spaces: readonly string[],
   now: Date,
+  /** Only these people (a delta plan); all when absent. */
+  personIds?: readonly string[],
 ): Promise<DeviceDiff> {
   const sequelize: Sequelize = deps.db.sequelize;
-  const replacements = { spaces, org: device.organizationId, now, dev: device.id };
+  if (personIds?.length === 0) return { puts: [], deletes: [] };
+  const replacements = { spaces, org: device.organizationId, now, dev: device.id, personIds };
   const desired = desiredIdsSql(spaces);
+  const only = (column: string) => (personIds ? `AND ${column} IN (:personIds)` : '');
   // A task already aiming at the person's current version and photo is left alone, whatever
   // its state: a failed one waits for the retry API or the next change.
   const puts = await sequelize.query<{
@@ -73,14 +77,14 @@ export async function diffDevice(
   }>(
     `SELECT p.id, p.version, p.photo_sha256, t.id AS task_id FROM people p
       LEFT JOIN sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
-      WHERE p.id IN (${desired})
+      WHERE p.id IN (${desired}) ${only('p.id')}
         AND (t.id IS NULL OR t.action <> 'put' OR t.person_version <> p.version
           OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, ''))`,
     { replacements, type: QueryTypes.SELECT },
   );
   const deletes = await sequelize.query<{ id: string }>(
     `SELECT t.id FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
-      AND t.person_id NOT IN (${desired})`,
+      ${only('t.person_id')} AND t.person_id NOT IN (${desired})`,
     { replacements, type: QueryTypes.SELECT },
   );
   return {
@@ -117,41 +121,55 @@ export async function applyDiff(
     updatedAt: now,
   } as const;
   const fresh = diff.puts.filter((p) => p.taskId === null);
+  const sequelize = deps.db.sequelize;
+  const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   for (let i = 0; i < fresh.length; i += CHUNK) {
     // A concurrent planner (another process) may insert the same pair first: it wrote the
-    // same target, so the duplicate is dropped.
-    await SyncTask.bulkCreate(
-      fresh.slice(i, i + CHUNK).map((p) => ({
-        id: randomUUID(),
-        organizationId: device.organizationId,
-        personId: p.personId,
-        deviceId: device.id,
-        action: 'put' as const,
-        state: 'pending' as const,
-        personVersion: p.version,
-        photoSha256: p.photoSha256,
-        claimedBy: null,
-        claimedUntil: null,
-        resultVersion: null,
-        resultPhotoSha256: null,
-        createdAt: now,
-        ...reset,
-      })),
-      { ignoreDuplicates: true },
+    // same target, so the duplicate is dropped. One multi-row statement per chunk: a new
+    // device of 100,000 people is 100,000 rows.
+    const chunk = fresh.slice(i, i + CHUNK);
+    await sequelize.query(
+      `${ignore} INTO sync_tasks (id, organization_id, person_id, device_id, action, lane, state,
+        person_version, photo_sha256, attempts, next_attempt_at, created_at, updated_at)
+        VALUES ${chunk.map(() => "(?, ?, ?, ?, 'put', ?, 'pending', ?, ?, 0, ?, ?, ?)").join(', ')}`,
+      {
+        replacements: chunk.flatMap((p) => [
+          randomUUID(),
+          device.organizationId,
+          p.personId,
+          device.id,
+          lane,
+          p.version,
+          p.photoSha256,
+          now,
+          now,
+          now,
+        ]),
+      },
     );
   }
+  // Existing tasks with the same new target are updated together.
+  const targets = new Map<string, { version: number; photoSha256: string | null; ids: string[] }>();
   for (const p of diff.puts) {
     if (p.taskId === null) continue;
-    await SyncTask.update(
-      {
-        ...reset,
-        action: 'put',
-        personVersion: p.version,
-        photoSha256: p.photoSha256,
-        state: keepRunning(),
-      },
-      { where: { id: p.taskId } },
-    );
+    const key = `${p.version}:${p.photoSha256 ?? ''}`;
+    const group = targets.get(key) ?? { version: p.version, photoSha256: p.photoSha256, ids: [] };
+    group.ids.push(p.taskId);
+    targets.set(key, group);
+  }
+  for (const { version, photoSha256, ids } of targets.values()) {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await SyncTask.update(
+        {
+          ...reset,
+          action: 'put',
+          personVersion: version,
+          photoSha256,
+          state: keepRunning(),
+        },
+        { where: { id: { [Op.in]: ids.slice(i, i + CHUNK) } } },
+      );
+    }
   }
   for (let i = 0; i < diff.deletes.length; i += CHUNK) {
     await SyncTask.update(
@@ -175,7 +193,7 @@ export async function applyDiff(
  */
 export async function planSync(
   deps: Deps,
-  opts: { organizationId?: string; deviceId?: string } = {},
+  opts: { organizationId?: string; deviceId?: string; personIds?: readonly string[] } = {},
 ): Promise<{ devices: number; queued: number }> {
   const now = deps.clock.now();
   const devices = await deps.models.Device.findAll({
@@ -193,7 +211,7 @@ export async function planSync(
       tree = await loadSpaceTree(deps, device.organizationId);
       trees.set(device.organizationId, tree);
     }
-    const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now);
+    const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now, opts.personIds);
     if (diff.puts.length + diff.deletes.length === 0) continue;
     const result = await applyDiff(deps, device, diff, now);
     queued += result.queued;
@@ -237,4 +255,40 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
   );
   for (const s of spaces) placement.update(`s ${s.id} ${s.parent_id}\n`);
   return JSON.stringify({ ...rows[0], placement: placement.digest('base64') });
+}
+
+/** Most people a delta plan takes; beyond this (an import) the full plan is cheaper. */
+const DELTA_MAX = 1000;
+
+/**
+ * The people to plan when only people changed since the plan that read `before` (started at
+ * `since`): those updated since then. Undefined when a delta cannot be trusted — devices or
+ * spaces changed, someone was deleted (the count rose by less than the people created), or
+ * the number inside their validity window moved otherwise than by the people added (a
+ * boundary passed for someone not edited) — and then the caller plans everything.
+ */
+export async function changedPeople(
+  deps: Deps,
+  before: string,
+  after: string,
+  since: Date,
+): Promise<string[] | undefined> {
+  const a = JSON.parse(before) as Record<string, unknown>;
+  const b = JSON.parse(after) as Record<string, unknown>;
+  if (a.placement !== b.placement) return undefined;
+  const added = Number(b.people) - Number(a.people);
+  if (added < 0 || Number(b.valid) - Number(a.valid) !== added) return undefined;
+  // Updated a little before the last plan too: a transaction that stamped its rows just
+  // before that plan's clock reading may have committed after its read.
+  const rows = await deps.db.sequelize.query<{ id: string; fresh: unknown }>(
+    `SELECT id, CASE WHEN created_at >= :since THEN 1 ELSE 0 END AS fresh FROM people
+      WHERE updated_at >= :margin LIMIT ${DELTA_MAX + 1}`,
+    {
+      replacements: { since, margin: new Date(since.getTime() - 5_000) },
+      type: QueryTypes.SELECT,
+    },
+  );
+  if (rows.length > DELTA_MAX) return undefined;
+  const created = rows.filter((r) => Number(r.fresh) === 1).length;
+  return created === added ? rows.map((r) => r.id) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { DevicePersonPut } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
+import type { DeviceRow, FileRow, PersonRow, SyncTaskRow } from '../db/business-models.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../devices/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'photos'>;
@@ -30,6 +30,24 @@ export interface DeviceRun {
   target: DeviceTarget;
   /** People the device holds by the tasks' acknowledged results (plus pushes in flight). */
   held: number;
+  /** Shared reads of a worker run (batch.ts); without it each push reads for itself. */
+  reads?: PushReads;
+}
+
+/** What a push reads besides the task: the person, the photo's file row and its bytes. */
+export interface PushReads {
+  person(id: string): Promise<PersonRow | null>;
+  file(sha256: string): Promise<FileRow | null>;
+  /** The stored photo as base64, undefined when the file is missing. */
+  photoBase64(sha256: string): Promise<string | undefined>;
+}
+
+export function directReads(deps: Deps): PushReads {
+  return {
+    person: (id) => deps.models.Person.findByPk(id),
+    file: (sha256) => deps.models.File.findByPk(sha256),
+    photoBase64: async (sha256) => (await deps.photos.read(sha256))?.toString('base64'),
+  };
 }
 
 export async function pushTask(
@@ -39,13 +57,14 @@ export async function pushTask(
   task: SyncTaskRow,
 ): Promise<Outcome> {
   const { device, target } = run;
+  const reads = run.reads ?? directReads(deps);
   try {
     if (task.action === 'delete') {
       await client.deletePerson(target, task.personId);
       if (task.resultVersion !== null) run.held = Math.max(0, run.held - 1);
       return { kind: 'done', result: null };
     }
-    const person = await deps.models.Person.findByPk(task.personId);
+    const person = await reads.person(task.personId);
     if (!person) return { kind: 'release' };
     if (!person.photoSha256) {
       return {
@@ -55,9 +74,9 @@ export async function pushTask(
         burn: false,
       };
     }
-    const limits = await checkPhotoLimits(deps, device, person.photoSha256);
+    const limits = await checkPhotoLimits(reads, device, person.photoSha256);
     if (limits) return limits;
-    const photo = await deps.photos.read(person.photoSha256);
+    const photo = await reads.photoBase64(person.photoSha256);
     if (!photo) {
       return {
         kind: 'fail',
@@ -79,7 +98,7 @@ export async function pushTask(
       id: person.id,
       name: person.name,
       idNumber: person.idNumber,
-      photo: photo.toString('base64'),
+      photo,
       photoSha256: person.photoSha256,
       version: person.version,
       ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
@@ -127,12 +146,12 @@ function callFailure(err: DeviceCallError, device: DeviceRow): Outcome {
 }
 
 async function checkPhotoLimits(
-  deps: Deps,
+  reads: PushReads,
   device: DeviceRow,
   sha256: string,
 ): Promise<Outcome | undefined> {
   if (device.maxPhotoBytes === null && device.maxPhotoPixels === null) return undefined;
-  const file = await deps.models.File.findByPk(sha256);
+  const file = await reads.file(sha256);
   if (!file) return undefined;
   if (device.maxPhotoBytes !== null && file.bytes > device.maxPhotoBytes) {
     return {

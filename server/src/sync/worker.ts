@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import schedule from 'node-schedule';
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
@@ -11,9 +12,11 @@ import {
   type DeviceClient,
 } from '../devices/service.js';
 import { claimTasks, devicesWithDueWork, recoverExpiredLeases } from './claim.js';
-import { desiredFingerprint, planSync } from './desired.js';
+import { changedPeople, desiredFingerprint, planSync } from './desired.js';
 import { keepLeases } from './lease.js';
-import { pushTask, type DeviceRun } from './push.js';
+import { pushBatch, RunReads } from './batch.js';
+import { keepAliveFetch } from './device-fetch.js';
+import type { DeviceRun } from './push.js';
 import { recordOutcome } from './record.js';
 import { reconcileAll } from './reconcile.js';
 
@@ -28,6 +31,13 @@ export interface SyncWorkerOptions {
   /** Reconciliation of every online device this often (0 = never by itself). */
   reconcileEveryMs?: number;
 }
+
+/**
+ * While the scheduled loop pushes, the desired state is checked this often and planned again
+ * when it changed, so a single-person change reaches the priority lane during a long backfill
+ * instead of after it.
+ */
+const REPLAN_CHECK_MS = 1_000;
 
 export interface RunResult {
   planned: number;
@@ -51,51 +61,110 @@ export class SyncWorker implements Job {
   private readonly fullPlanEveryMs: number;
   private readonly reconcileEveryMs: number;
   private fingerprint: string | undefined;
+  /** The service clock when the last plan read the database. */
+  private plannedAt: Date | undefined;
   private lastFullPlan = 0;
+  /** Raised whenever a plan queued work: serving devices then claim it ahead of their batch. */
+  private planEpoch = 0;
   private lastReconcile = 0;
   private lastRun = 0;
   private kicked = false;
   private started = false;
   private current: Promise<void> | undefined;
   private scheduled: schedule.Job | undefined;
+  private readonly closeClient: () => void = () => undefined;
 
   constructor(
     private readonly ctx: AppContext,
     opts: SyncWorkerOptions = {},
   ) {
-    this.client = opts.client ?? createDeviceClient();
     this.perDevice = opts.perDevice ?? 4;
-    this.devicesInParallel = opts.devicesInParallel ?? 16;
+    if (opts.client) this.client = opts.client;
+    else {
+      // Keep-alive connections, a few more per device than pushes in flight (reconciliation).
+      const transport = keepAliveFetch({ maxSockets: this.perDevice + 2 });
+      this.client = createDeviceClient({ fetch: transport });
+      this.closeClient = () => transport.close();
+    }
+    // Every device at once by default: a device left waiting holds its priority tasks too.
+    this.devicesInParallel = opts.devicesInParallel ?? 64;
     this.fullPlanEveryMs = opts.fullPlanEveryMs ?? 10 * 60_000;
     this.reconcileEveryMs = opts.reconcileEveryMs ?? 10 * 60_000;
     workers.set(ctx, this);
   }
 
-  /** One pass: recover leases, plan if anything changed, push due work until the budget. */
-  async runOnce(opts: { budgetMs?: number; forcePlan?: boolean } = {}): Promise<RunResult> {
+  /**
+   * One pass: recover leases, plan if anything changed, push due work until the budget. With
+   * `replan`, changes made while pushing are planned (and so pushed) in the same pass.
+   */
+  async runOnce(
+    opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
+  ): Promise<RunResult> {
     const { ctx } = this;
     const deadline = performance.now() + (opts.budgetMs ?? 60_000);
     const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     let planned = 0;
-    const fingerprint = await desiredFingerprint(ctx, ctx.clock.now());
-    const stale = performance.now() - this.lastFullPlan > this.fullPlanEveryMs;
-    if (opts.forcePlan || stale || fingerprint !== this.fingerprint) {
-      planned = (await planSync(ctx)).queued;
-      this.fingerprint = fingerprint;
-      this.lastFullPlan = performance.now();
-    }
+    planned += await this.plan(opts.forcePlan === true);
     let pushed = 0;
     const devices = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
-    await eachLimited(devices, this.devicesInParallel, async (deviceId) => {
-      pushed += await this.serveDevice(deviceId, deadline);
-    });
+    const reads = new RunReads(ctx);
+    const serving = new AbortController();
+    const replanning = opts.replan ? this.replanWhile(serving.signal) : Promise.resolve(0);
+    try {
+      await eachLimited(devices, this.devicesInParallel, async (deviceId) => {
+        pushed += await this.serveDevice(deviceId, deadline, reads);
+      });
+    } finally {
+      serving.abort();
+      planned += await replanning;
+    }
     const more =
       performance.now() >= deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
     return { planned, pushed, recovered, more };
   }
 
-  private async serveDevice(deviceId: string, deadline: number): Promise<number> {
+  /**
+   * Plans when the fingerprint changed (or always with `force`, or when the last full plan is
+   * older than fullPlanEveryMs). When only some people changed — one created or edited during
+   * a backfill of 100,000 — only they are compared, in milliseconds instead of seconds.
+   */
+  private async plan(force: boolean): Promise<number> {
+    const { ctx } = this;
+    const now = ctx.clock.now();
+    const fingerprint = await desiredFingerprint(ctx, now);
+    const stale = performance.now() - this.lastFullPlan > this.fullPlanEveryMs;
+    if (!force && !stale && fingerprint === this.fingerprint) return 0;
+    const people =
+      force || stale || !this.fingerprint || !this.plannedAt
+        ? undefined
+        : await changedPeople(ctx, this.fingerprint, fingerprint, this.plannedAt);
+    const { queued } = await planSync(ctx, people ? { personIds: people } : {});
+    if (!people) this.lastFullPlan = performance.now();
+    if (queued > 0) this.planEpoch++;
+    this.fingerprint = fingerprint;
+    this.plannedAt = now;
+    return queued;
+  }
+
+  /** Plans again whenever the fingerprint changes, until `signal` aborts. */
+  private async replanWhile(signal: AbortSignal): Promise<number> {
+    const { ctx } = this;
+    let planned = 0;
+    while (!signal.aborted) {
+      await sleep(REPLAN_CHECK_MS, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) break;
+      try {
+        planned += await this.plan(false);
+      } catch (err) {
+        // The next check (or the next run) plans again.
+        ctx.logger.warn({ err }, 'sync plan during a run failed');
+      }
+    }
+    return planned;
+  }
+
+  private async serveDevice(deviceId: string, deadline: number, reads: RunReads): Promise<number> {
     const { ctx } = this;
     const device = await ctx.models.Device.findByPk(deviceId);
     if (!device || !isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS)) return 0;
@@ -104,9 +173,13 @@ export class SyncWorker implements Job {
       run = {
         device,
         target: await deviceTarget(ctx, device),
-        held: await ctx.models.SyncTask.count({
-          where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
-        }),
+        // Only the capacity check reads it; counting 100,000 rows per run costs.
+        held:
+          device.capacity === null
+            ? 0
+            : await ctx.models.SyncTask.count({
+                where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
+              }),
       };
     } catch (err) {
       if (!(err instanceof DeviceKeyUnavailable)) throw err;
@@ -123,25 +196,19 @@ export class SyncWorker implements Job {
       return 0;
     }
     let pushed = 0;
-    // Small claims keep every lease far shorter than LEASE_MS even against a slow device.
+    let seen = this.planEpoch;
+    // A claim is ten rounds of pushes, its successes recorded in one statement (the lease is
+    // renewed meanwhile); work planned while it is in flight is claimed and pushed first.
     while (performance.now() < deadline) {
-      const tasks = await claimTasks(ctx, deviceId, this.perDevice * 4, ctx.clock.now());
+      const tasks = await claimTasks(ctx, deviceId, this.perDevice * 10, ctx.clock.now());
       if (tasks.length === 0) break;
       const lease = keepLeases(ctx, tasks[0]!.claimedBy!);
-      await eachLimited(tasks, this.perDevice, async (task) => {
-        let outcome;
-        try {
-          outcome = await pushTask(ctx, this.client, run, task);
-        } catch (err) {
-          ctx.logger.error({ err, task: task.id }, 'sync push failed unexpectedly');
-          outcome = {
-            kind: 'retry',
-            code: 'internal',
-            message: 'An internal error stopped the push; see the service log.',
-          } as const;
-        }
-        await recordOutcome(ctx, task, outcome);
-        pushed++;
+      pushed += await pushBatch(ctx, this.client, run, tasks, this.perDevice, reads, {
+        due: () => seen !== this.planEpoch,
+        claim: () => {
+          seen = this.planEpoch;
+          return claimTasks(ctx, deviceId, this.perDevice, ctx.clock.now());
+        },
       }).finally(() => lease.stop());
     }
     return pushed;
@@ -183,7 +250,7 @@ export class SyncWorker implements Job {
   private async loop(): Promise<void> {
     const budgetMs = Math.max(5_000, this.ctx.config.push.intervalS * 1000);
     for (;;) {
-      const result = await this.runOnce({ budgetMs });
+      const result = await this.runOnce({ budgetMs, replan: true });
       if (!result.more && !this.kicked) break;
       this.kicked = false;
     }
@@ -209,6 +276,7 @@ export class SyncWorker implements Job {
     this.scheduled?.cancel();
     this.scheduled = undefined;
     await this.current;
+    this.closeClient();
   }
 }
 

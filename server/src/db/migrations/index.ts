@@ -3,6 +3,7 @@ import { baseMigrations } from './base.js';
 import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
+import { syncThroughputMigrations } from './sync-throughput.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -13,4 +14,5 @@ export const migrations: Migration[] = [
   ...peopleSearchMigrations,
   ...deliveryMigrations,
   ...syncRobustnessMigrations,
+  ...syncThroughputMigrations,
 ];

@@ -39,13 +39,17 @@ export async function openPersonStore(
   let key = initial.key ?? loaded?.key;
   let centralUrl = initial.centralUrl ?? loaded?.centralUrl;
 
+  // Without a state file there is nothing to write; building the object of every person on
+  // each PUT would make a device of 100,000 people quadratic.
   const persist = (): Promise<void> =>
-    file.save({
-      sn,
-      ...(key ? { key } : {}),
-      ...(centralUrl ? { centralUrl } : {}),
-      persons: Object.fromEntries(persons),
-    });
+    !stateFile
+      ? Promise.resolve()
+      : file.save({
+          sn,
+          ...(key ? { key } : {}),
+          ...(centralUrl ? { centralUrl } : {}),
+          persons: Object.fromEntries(persons),
+        });
 
   return {
     get: (id) => persons.get(id),

@@ -1,0 +1,114 @@
+// A real svc_server process for a benchmark, on SQLite or MySQL/MariaDB, and an administrator
+// session against it (the same steps as the site: CSRF token, sign-in, first password change).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './lib.mjs';
+
+/** Starts svc_server with everything but `env`'s workers off; resolves once it is ready. */
+export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) {
+  const httpPort = await freePort();
+  const password = `bench-${randomUUID()}`;
+  const env = {
+    PATH: process.env.PATH,
+    HTTP_HOST: '127.0.0.1',
+    HTTP_PORT: String(httpPort),
+    DATA_DIR: dataDir,
+    SVC_PUSH_WORKER: '0',
+    SVC_DISCOVERY_WORKER: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_INITIAL_PASSWORD: password,
+    ...extra,
+    ...(process.env.SVC_EXP_SYNC_NORMAL && { SVC_EXP_SYNC_NORMAL: '1' }),
+  };
+  let db = { dialect: 'sqlite', storage: path.join(dataDir, 'svc.sqlite') };
+  if (DB === 'mysql') {
+    db = {
+      dialect: 'mysql',
+      host: process.env.SVC_TEST_MYSQL_HOST ?? '127.0.0.1',
+      port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
+      user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
+      password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
+      database: `svc_bench_${name}_${process.pid}`,
+    };
+    Object.assign(env, {
+      DB_HOST: db.host,
+      DB_PORT: String(db.port),
+      DB_USER: db.user,
+      DB_PASSWORD: db.password,
+      DB_DATABASE: db.database,
+    });
+  }
+  const nodeArgs = process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/main.js')], {
+    env,
+    cwd: dataDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // A benchmark that fails leaves no server behind.
+  process.once('exit', () => child.kill('SIGKILL'));
+  const base = `http://127.0.0.1:${httpPort}`;
+  for (;;) {
+    try {
+      if ((await (await fetch(`${base}/api/heartbeat`)).json()).state === 1) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error('svc_server exited');
+    await sleep(100);
+  }
+  return {
+    base,
+    password,
+    db,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export async function dropDatabase(db) {
+  const mysql = await import('mysql2/promise');
+  const conn = await mysql.createConnection({
+    host: db.host,
+    port: db.port,
+    user: db.user,
+    password: db.password,
+  });
+  await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
+  await conn.end();
+}
+
+/** Signs in as `admin` and changes the initial password; `json()` calls the API as the site. */
+export async function adminSession(base, password) {
+  const jar = new Map();
+  let csrf;
+  const call = async (method, p, body) => {
+    const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
+    if (body) headers['content-type'] = 'application/json';
+    const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    return res;
+  };
+  const json = async (method, p, body, expect = 200) => {
+    const res = await call(method, p, body);
+    const text = await res.text();
+    if (res.status !== expect) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  csrf = (await json('GET', '/api/auth/csrf')).token;
+  // Double-submit: the token as a cookie and as a header.
+  jar.set('svc_csrf_token', csrf);
+  await json('POST', '/api/auth/login', { username: 'admin', password });
+  const fresh = `bench quartz lantern ${randomUUID()}`;
+  await json('POST', '/api/auth/password', { currentPassword: password, newPassword: fresh }, 204);
+  return { json };
+}

@@ -1,0 +1,438 @@
+#!/usr/bin/env node
+// Synchronization benchmark (issue 5): generated people (no real data) × simulated devices,
+// pushed by the real svc_server's sync worker, against a raw ceiling measured in the same run
+// (the same PUT bodies, photos and concurrency sent to the same simulators by a plain client,
+// without the server or the database). During the backfill a person is created through the API
+// every few seconds and timed until it has succeeded on every device (the priority lane).
+//
+//   node bench/sync.mjs [--people 100000] [--devices 20] [--db sqlite|mysql] [--interval 5]
+//     [--ceiling-people 20000] [--probe-every 3] [--sim-procs 2] [--per-device 4]
+//   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { flags, percentiles } from './lib.mjs';
+import { adminSession, dropDatabase, startServer } from './server-process.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const args = flags();
+
+if (args.child === 'sims') await simsChild();
+else {
+  // Interrupted: the exit handlers below stop the server and the simulators.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+/** A child process holding a share of the simulated devices, driven over IPC. */
+async function simsChild() {
+  const { startDevice } = await import(path.join(ROOT, 'tools/sim/dist/index.js'));
+  const devices = new Map();
+  // Probe people: each device reports when it stored one (the parent then asks the API).
+  const watched = new Set();
+  const onEvent = (e) => {
+    if (e.type === 'person' && e.action === 'put' && watched.has(e.personId))
+      process.send({ type: 'arrived', sn: e.node, personId: e.personId });
+  };
+  process.on('message', async (msg) => {
+    const reply = (body) => process.send({ id: msg.id, ...body });
+    if (msg.type === 'start') {
+      for (const sn of msg.sns) {
+        const sim = await startDevice(
+          { sn, key: msg.key, bindAddress: '127.0.0.1', heartbeatIntervalMs: 5_000 },
+          { onEvent },
+        );
+        devices.set(sn, sim);
+      }
+      reply({ urls: Object.fromEntries([...devices].map(([sn, d]) => [sn, d.url])) });
+    } else if (msg.type === 'connect') {
+      for (const { sn, key } of msg.devices) {
+        const sim = devices.get(sn);
+        await sim.setConnection({ key, centralUrl: msg.centralUrl });
+        await sim.heartbeatNow();
+      }
+      reply({});
+    } else if (msg.type === 'watch') {
+      watched.add(msg.personId);
+      reply({});
+    } else if (msg.type === 'clear') {
+      // After the ceiling: the devices start the synchronization empty.
+      for (const d of devices.values())
+        for (const id of Object.keys(d.persons())) await d.removePersonSilently(id);
+      reply({});
+    } else if (msg.type === 'check') {
+      // (device, person) pairs where the device differs from the central record.
+      let wrong = 0;
+      for (const d of devices.values()) {
+        const persons = d.persons();
+        for (const p of msg.expected)
+          if (persons[p.id]?.version !== p.version || persons[p.id]?.photoSha256 !== p.photoSha256)
+            wrong++;
+      }
+      reply({ wrong });
+    } else if (msg.type === 'stop') {
+      await Promise.all([...devices.values()].map((d) => d.stop()));
+      reply({});
+      process.disconnect();
+    }
+  });
+}
+
+/** Probe person id → called with each device's serial as the device stores the person. */
+const arrivals = new Map();
+
+function simsProcess() {
+  const child = fork(fileURLToPath(import.meta.url), ['--child', 'sims'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let next = 0;
+  const waiting = new Map();
+  child.on('message', (m) => {
+    if (m.type === 'arrived') return arrivals.get(m.personId)?.(m.sn);
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  return {
+    child,
+    ask: (msg) =>
+      new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, resolve);
+        child.send({ ...msg, id });
+      }),
+  };
+}
+
+// A small deterministic generator: the same data on every run, no real names.
+let seed = 7;
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const SYL = ['ka', 'lo', 'mi', 'ren', 'sa', 'to', 'vi', 'an', 'el', 'or', 'un', 'ba', 'de'];
+const word = () =>
+  Array.from({ length: 2 + Math.floor(rand() * 2) }, () => SYL[Math.floor(rand() * 13)]).join('');
+const cap = (w) => w[0].toUpperCase() + w.slice(1);
+const nameKey = (n) => n.toLowerCase().replace(/\s+/g, ' ').trim();
+
+async function main() {
+  const PEOPLE = Number(args.people ?? 100_000);
+  const DEVICES = Number(args.devices ?? 20);
+  const DB = args.db ?? 'sqlite';
+  const INTERVAL_S = Number(args.interval ?? 5);
+  const CEILING_PEOPLE = Math.min(PEOPLE, Number(args['ceiling-people'] ?? 20_000));
+  const PROBE_EVERY_MS = Number(args['probe-every'] ?? 3) * 1000;
+  const SIM_PROCS = Number(args['sim-procs'] ?? 2);
+  const PER_DEVICE = Number(args['per-device'] ?? 4);
+  const PHOTOS = 5;
+  const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
+  const { createDeviceClient } = await import(path.join(ROOT, 'server/dist/devices/client.js'));
+  const { keepAliveFetch } = await import(path.join(ROOT, 'server/dist/sync/device-fetch.js'));
+  const sharp = (await import('sharp')).default;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sync-'));
+  const server = await startServer({
+    ROOT,
+    DB,
+    dataDir,
+    name: 'sync',
+    env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: String(INTERVAL_S) },
+  });
+  const api = await adminSession(server.base, server.password);
+
+  // Spaces: devices in a building, people with access to the site (its ancestor).
+  const site = (await api.json('POST', '/api/spaces', { name: 'Site' }, 201)).id;
+  const building = (
+    await api.json('POST', '/api/spaces', { name: 'Building', parentId: site }, 201)
+  ).id;
+
+  // A few generated photos (noise, no faces), stored through the API so the files exist; the
+  // seeded people share them (content-addressed).
+  const images = [];
+  for (let i = 0; i < PHOTOS; i++) {
+    images.push(
+      await sharp({
+        create: {
+          width: 160,
+          height: 160,
+          channels: 3,
+          noise: { type: 'gaussian', mean: 60 + i * 30, sigma: 40 },
+        },
+      })
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
+  }
+  const photos = [];
+  for (const [i, image] of images.entries()) {
+    const p = await api.json(
+      'POST',
+      '/api/people',
+      { name: `Photo Owner ${i}`, idNumber: `PH${i}`, spaceIds: [site] },
+      201,
+    );
+    const withPhoto = await api.json('PUT', `/api/people/${p.id}/photo`, {
+      photo: image.toString('base64'),
+    });
+    photos.push({ sha256: withPhoto.photoSha256, base64: null });
+  }
+
+  // People and access straight into the migrated database, in large multi-row inserts.
+  const sequelize = createSequelize(server.db);
+  const [[org]] = await sequelize.query('SELECT id FROM organizations LIMIT 1');
+  const [[{ version }]] = await sequelize.query(
+    `SELECT version FROM people WHERE photo_sha256 IS NOT NULL LIMIT 1`,
+  );
+  const seedStart = Date.now();
+  const people = [];
+  const now = new Date();
+  for (let done = 0; done < PEOPLE; done += 2000) {
+    const rows = [];
+    for (let i = done; i < Math.min(PEOPLE, done + 2000); i++) {
+      const name = `${cap(word())} ${cap(word())}`;
+      const person = { id: randomUUID(), name, idNumber: `S${100_000_000 + i}`, photo: i % PHOTOS };
+      people.push(person);
+      rows.push([
+        person.id,
+        org.id,
+        name,
+        nameKey(name),
+        person.idNumber,
+        true,
+        photos[person.photo].sha256,
+        Number(version),
+        now,
+        now,
+      ]);
+    }
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(
+        `INSERT INTO people (id, organization_id, name, name_key, id_number, enabled, photo_sha256, version, created_at, updated_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        { replacements: rows.flat(), transaction },
+      );
+      await sequelize.query(
+        `INSERT INTO person_spaces (person_id, space_id) VALUES ${rows.map(() => '(?, ?)').join(', ')}`,
+        { replacements: rows.flatMap((r) => [r[0], site]), transaction },
+      );
+    });
+  }
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+  if (DB === 'sqlite') await sequelize.query('ANALYZE');
+  else await sequelize.query('ANALYZE TABLE people, person_spaces');
+
+  // The simulated devices, spread over child processes (the machine has 2 cores).
+  const sns = Array.from({ length: DEVICES }, (_, i) => `BENCH-SYNC-${String(i).padStart(3, '0')}`);
+  const procs = Array.from({ length: SIM_PROCS }, simsProcess);
+  const ceilingKey = `ceiling-${randomUUID()}`;
+  const urls = {};
+  await Promise.all(
+    procs.map(async (p, k) => {
+      const mine = sns.filter((_, i) => i % SIM_PROCS === k);
+      Object.assign(urls, (await p.ask({ type: 'start', sns: mine, key: ceilingKey })).urls);
+    }),
+  );
+
+  // Raw ceiling: the server's own device client, the same bodies and concurrency, no database.
+  // The stored (normalized) bytes, as the server sends them.
+  for (const p of photos) {
+    const file = path.join(
+      dataDir,
+      'files',
+      p.sha256.slice(0, 2),
+      p.sha256.slice(2, 4),
+      `${p.sha256}.jpg`,
+    );
+    p.base64 = readFileSync(file).toString('base64');
+  }
+  console.error(
+    `  seeded ${PEOPLE} people in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ceiling…`,
+  );
+  const transport = keepAliveFetch({ maxSockets: PER_DEVICE + 2 });
+  const client = createDeviceClient({ fetch: transport });
+  const ceilingStart = performance.now();
+  await Promise.all(
+    sns.flatMap((sn) => {
+      const target = { sn, baseUrl: urls[sn], key: ceilingKey };
+      let next = 0;
+      return Array.from({ length: PER_DEVICE }, async () => {
+        while (next < CEILING_PEOPLE) {
+          const person = people[next++];
+          const photo = photos[person.photo];
+          const body = {
+            id: person.id,
+            name: person.name,
+            idNumber: person.idNumber,
+            photo: photo.base64,
+            photoSha256: photo.sha256,
+            version: Number(version),
+          };
+          const answer = await client.putPerson(target, body);
+          if (answer.version !== body.version) throw new Error('ceiling push not acknowledged');
+        }
+      });
+    }),
+  );
+  const ceilingS = (performance.now() - ceilingStart) / 1000;
+  const ceilingRate = (CEILING_PEOPLE * DEVICES) / ceilingS;
+  transport.close();
+  await Promise.all(procs.map((p) => p.ask({ type: 'clear' })));
+
+  // Register the devices (the server issues their keys), then connect them: from here the
+  // sync worker plans and pushes everything.
+  const registered = [];
+  for (const sn of sns) {
+    const d = await api.json(
+      'POST',
+      '/api/devices',
+      { sn, name: `Door ${sn.slice(-3)}`, baseUrl: urls[sn], spaceId: building },
+      201,
+    );
+    registered.push({ sn, key: d.key, id: d.id });
+  }
+  console.error(`  ceiling ${ceilingRate.toFixed(0)} pushes/s; synchronizing…`);
+  const syncStart = performance.now();
+  await Promise.all(
+    procs.map((p, k) =>
+      p.ask({
+        type: 'connect',
+        centralUrl: server.base,
+        devices: registered.filter((_, i) => i % SIM_PROCS === k),
+      }),
+    ),
+  );
+
+  // Probes: a person created through the API every few seconds during the backfill, timed
+  // until every device acknowledged its current version and photo.
+  const probes = [];
+  let backfilling = true;
+  let outstanding = 0;
+  let skipped = 0;
+  const probeLoop = (async () => {
+    let n = 0;
+    while (backfilling) {
+      const started = performance.now();
+      // At most 10 outstanding, so polling them never becomes a load of its own.
+      if (outstanding < 10) {
+        outstanding++;
+        probes.push(
+          probe(api, procs, site, images[n % PHOTOS], n++, DEVICES, started).finally(
+            () => outstanding--,
+          ),
+        );
+      } else skipped++;
+      await sleep(PROBE_EVERY_MS);
+    }
+  })();
+
+  // Converged: every task succeeded and there is one per (person, device). The open count
+  // reads the state index, so the poll costs little once most tasks are done.
+  const target = (PEOPLE + PHOTOS) * DEVICES;
+  let lastLog = 0;
+  let convergedS;
+  let total;
+  for (;;) {
+    await sleep(2000);
+    const [[{ open }]] = await sequelize.query(
+      `SELECT COUNT(*) AS open FROM sync_tasks WHERE state IN ('pending', 'running', 'failed')`,
+    );
+    const elapsed = (performance.now() - syncStart) / 1000;
+    if (elapsed - lastLog >= 15) {
+      lastLog = elapsed;
+      console.error(`  ${elapsed.toFixed(0)} s: ${open} tasks open`);
+    }
+    if (Number(open) === 0) {
+      [[{ total }]] = await sequelize.query(`SELECT COUNT(*) AS total FROM sync_tasks`);
+      if (Number(total) >= target) {
+        convergedS = elapsed;
+        backfilling = false;
+        break;
+      }
+    }
+    if (elapsed > Number(args['give-up'] ?? 1800)) throw new Error('no convergence');
+  }
+  await probeLoop;
+  const latencies = (await Promise.all(probes)).filter((ms) => ms !== null);
+  const [[{ failed }]] = await sequelize.query(
+    `SELECT COUNT(*) AS failed FROM sync_tasks WHERE state = 'failed'`,
+  );
+  // Every device holds every person the central record says it should, at the right version.
+  const [rows] = await sequelize.query(
+    `SELECT id, version, photo_sha256 FROM people WHERE photo_sha256 IS NOT NULL`,
+  );
+  const expected = rows.map((r) => ({
+    id: r.id,
+    version: Number(r.version),
+    photoSha256: r.photo_sha256,
+  }));
+  let wrong = 0;
+  for (const p of procs) wrong += (await p.ask({ type: 'check', expected })).wrong;
+
+  await Promise.all(procs.map((p) => p.ask({ type: 'stop' })));
+  await sequelize.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (DB === 'mysql') await dropDatabase(server.db);
+
+  const pushes = Number(total);
+  const rate = pushes / convergedS;
+  const lat = percentiles(latencies);
+  const f = (n, d = 1) => n.toFixed(d);
+  console.log(
+    `sync bench (${DB}): ${PEOPLE} people × ${DEVICES} devices, ${PER_DEVICE} pushes in flight per device, SVC_PUSH_INTERVAL ${INTERVAL_S} s; seeded in ${f(seedSeconds)} s`,
+  );
+  console.log(
+    `  converged: ${pushes} pushes in ${f(convergedS)} s = ${f(rate, 0)} pushes/s (goal: within 600 s)`,
+  );
+  console.log(
+    `  raw ceiling: ${CEILING_PEOPLE * DEVICES} pushes in ${f(ceilingS)} s = ${f(ceilingRate, 0)} pushes/s; ratio ${f(rate / ceilingRate, 2)} (goal: at least 0.5)`,
+  );
+  console.log(
+    `  create → succeeded on all ${DEVICES} devices during the backfill (${latencies.length} people): p50 ${f(lat.p50 / 1000, 2)} s, p95 ${f(lat.p95 / 1000, 2)} s, max ${f(lat.max / 1000, 2)} s (goal: p95 ≤ ${INTERVAL_S + 2} s)${skipped ? `; ${skipped} probes skipped while 10 were outstanding` : ''}`,
+  );
+  console.log(
+    `  check: ${wrong} (device, person) pairs differ from the central record; ${failed} tasks failed`,
+  );
+}
+
+/** Creates one person with a photo and resolves with ms until all devices acknowledged it. */
+async function probe(api, procs, spaceId, image, n, devices, started) {
+  const p = await api.json(
+    'POST',
+    '/api/people',
+    { name: `Probe Person ${n}`, idNumber: `PROBE${n}`, spaceIds: [spaceId] },
+    201,
+  );
+  // Polling the API for every probe all along would be a load of its own: wait until every
+  // device stored the person (no push happens before the photo below), then poll.
+  const stored = new Set();
+  const everywhere = new Promise((resolve) =>
+    arrivals.set(p.id, (sn) => {
+      stored.add(sn);
+      if (stored.size === devices) resolve();
+    }),
+  );
+  await Promise.all(procs.map((proc) => proc.ask({ type: 'watch', personId: p.id })));
+  await api.json('PUT', `/api/people/${p.id}/photo`, { photo: image.toString('base64') });
+  const withPhoto = await api.json('GET', `/api/people/${p.id}`);
+  await everywhere;
+  arrivals.delete(p.id);
+  for (;;) {
+    const { items } = await api.json('GET', `/api/people/${p.id}/sync`);
+    if (
+      items.length === devices &&
+      items.every(
+        (i) =>
+          i.state === 'succeeded' &&
+          i.resultVersion === withPhoto.version &&
+          i.resultPhotoSha256 === withPhoto.photoSha256,
+      )
+    )
+      return performance.now() - started;
+    await sleep(50);
+  }
+}
