@@ -203,13 +203,16 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
       // lookup 0 walks indexes with hashed sets; a tiny count cap turns spaces into probes;
       // a huge lookup sorts candidate sets.
       // spaceIndex false: a space's name order from the people's name index instead.
-      for (const lookup of [0, 1, 3, 1_000_000]) {
+      for (const [lookup, spaceIndex] of [0, 1, 3, 1_000_000].flatMap((l) => [
+        [l, false] as const,
+        [l, true] as const,
+      ])) {
         for (const countCap of [2, 10_000]) {
           const answer = await searchPeople(server.ctx, {
             ...search,
-            tuning: { lookup, countCap, spaceIndex: false },
+            tuning: { lookup, countCap, spaceIndex },
           });
-          const label = [variant, lookup, countCap];
+          const label = [variant, lookup, spaceIndex, countCap];
           expect([label, answer.ids]).toEqual([label, reference.ids]);
           // Exact up to the cap; a capped total is never more than the truth.
           const exact = {

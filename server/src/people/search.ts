@@ -86,6 +86,21 @@ function branchesOf(q: string | undefined): Branch[] | undefined {
 /** A random row read costs about this many sequential index entries (measured at 1M people). */
 const RANDOM_READ_COST = { sqlite: 8, mysql: 40 } as const;
 
+/**
+ * Name order within at most MAX_ORDERED_SPACES spaces and nothing that needs the person's row
+ * (`enabled`, an ID-number branch): each space's name-ordered access rows have it all.
+ */
+function bySpaceIndex(s: PeopleSearch, b: Branch | undefined): boolean {
+  return (
+    !!s.spaceIds &&
+    s.spaceIds.length <= MAX_ORDERED_SPACES &&
+    s.tuning?.spaceIndex !== false &&
+    s.enabled === undefined &&
+    (s.sort === 'name' || s.sort === '-name') &&
+    (!b || b.column === 'name_key')
+  );
+}
+
 /** People in the table, roughly and cheaply (an upper bound of one organization's). */
 async function estimatedPeople(ctx: Pick<AppContext, 'db'>): Promise<number> {
   const sql =
@@ -132,6 +147,20 @@ export async function searchPeople(
   const count = (inner: string, p: Params) =>
     scalar(ctx, `SELECT COUNT(*) AS n FROM (${inner} ${capped}) x`, p);
 
+  const offset = (s.page - 1) * s.pageSize;
+  if (!branches && bySpaceIndex(s, undefined)) {
+    // A plain page of spaces: the page needs no count to plan, so both run at once.
+    const p = new Params();
+    const pageSql = sql.spaceOrdered(undefined, s.sort === '-name', s.pageSize, offset, p);
+    const cp = new Params();
+    const [rows, n] = await Promise.all([
+      ctx.db.sequelize.query<{ id: string }>(pageSql, { bind: p.values, type: QueryTypes.SELECT }),
+      count(sql.membersSql(cp), cp),
+    ]);
+    // Everyone with access to a space belongs to the space's organization.
+    return { ids: rows.map((r) => r.id), total: Math.min(n, cap), totalCapped: n > cap };
+  }
+
   // Sizes to plan with, each at most cap + 1 sequential index entries.
   let members = Infinity;
   if (s.spaceIds) {
@@ -151,7 +180,6 @@ export async function searchPeople(
   }
 
   const spaceMode = members <= cap ? 'hash' : 'probe';
-  const offset = (s.page - 1) * s.pageSize;
   // Deep pages of a mid-sized space: walking the name index to row offset+pageSize of the
   // space reads about (offset+pageSize) × people/members entries; looking every member up
   // costs `members` random reads. Compare, with the table's size as an upper bound of people.
@@ -171,17 +199,7 @@ export async function searchPeople(
     return undefined;
   };
   const pagePlan = (b: Branch | undefined): PagePlan => {
-    // Name order, no condition on the person row itself: the access rows have it all.
-    if (
-      s.spaceIds &&
-      s.spaceIds.length <= MAX_ORDERED_SPACES &&
-      s.tuning?.spaceIndex !== false &&
-      s.enabled === undefined &&
-      (s.sort === 'name' || s.sort === '-name') &&
-      (!b || b.column === 'name_key')
-    ) {
-      return { kind: 'spaceOrder' };
-    }
+    if (bySpaceIndex(s, b)) return { kind: 'spaceOrder' };
     const small = fromSmallSet(b, lookup);
     if (small) return small;
     if (preferMembers && (!b || members <= sizes.get(b)!)) return { kind: 'members' };
