@@ -58,19 +58,27 @@ export class EventWriter {
       return;
     }
     try {
-      const rows = await this.ctx.db.sequelize.transaction(async (transaction) => {
-        for (const item of batch) {
-          if (item.snapshot) {
-            item.values.snapshotSha256 = (
-              await this.ctx.photos.save(item.snapshot, transaction)
-            ).sha256;
-          }
-        }
-        return this.ctx.models.RecognitionEvent.bulkCreate(
-          batch.map((item) => item.values),
-          { transaction, validate: false, hooks: false },
-        );
-      });
+      const plain = batch.every((item) => !item.snapshot);
+      // One INSERT statement is atomic on its own: no transaction (on SQLite, Sequelize opens a
+      // connection of its own for every transaction).
+      const rows = plain
+        ? await this.ctx.models.RecognitionEvent.bulkCreate(
+            batch.map((item) => item.values),
+            { validate: false, hooks: false },
+          )
+        : await this.ctx.db.sequelize.transaction(async (transaction) => {
+            for (const item of batch) {
+              if (item.snapshot) {
+                item.values.snapshotSha256 = (
+                  await this.ctx.photos.save(item.snapshot, transaction)
+                ).sha256;
+              }
+            }
+            return this.ctx.models.RecognitionEvent.bulkCreate(
+              batch.map((item) => item.values),
+              { transaction, validate: false, hooks: false },
+            );
+          });
       batch.forEach((item, i) => item.resolve(rows[i]!));
     } catch {
       for (const item of batch) await this.one(item);
@@ -79,14 +87,13 @@ export class EventWriter {
 
   private async one(item: Queued): Promise<void> {
     try {
-      const row = await this.ctx.db.sequelize.transaction(async (transaction) => {
-        if (item.snapshot) {
-          item.values.snapshotSha256 = (
-            await this.ctx.photos.save(item.snapshot, transaction)
-          ).sha256;
-        }
-        return this.ctx.models.RecognitionEvent.create(item.values, { transaction });
-      });
+      const { snapshot } = item;
+      const row = snapshot
+        ? await this.ctx.db.sequelize.transaction(async (transaction) => {
+            item.values.snapshotSha256 = (await this.ctx.photos.save(snapshot, transaction)).sha256;
+            return this.ctx.models.RecognitionEvent.create(item.values, { transaction });
+          })
+        : await this.ctx.models.RecognitionEvent.create(item.values);
       item.resolve(row);
     } catch (err) {
       item.reject(err);
