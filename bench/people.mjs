@@ -4,7 +4,8 @@
 // and a page of a space's people, with GET /api/heartbeat as the same-run baseline.
 //
 //   node bench/people.mjs [--people 1000000] [--db sqlite|mysql] [--requests 200]
-//                         [--keep yes] [--reuse <sqlite file | mysql database>]
+//                         [--keep yes] [--reuse <sqlite data dir | mysql database>]
+//                         [--profile <dir for the server's CPU profile>]
 //   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
 //   Seeding a million people takes minutes (25 on MariaDB here): --keep yes leaves the seeded
 //   database behind and prints its name; --reuse measures it again (the administrator's
@@ -92,7 +93,9 @@ async function main() {
       DB_DATABASE: db.database,
     });
   }
-  const server = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.js')], {
+  // --profile DIR: a CPU profile of the server process, written when it stops.
+  const prof = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+  const server = spawn(process.execPath, [...prof, path.join(ROOT, 'server/dist/main.js')], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -179,6 +182,7 @@ async function main() {
     (i) => `/api/people?spaceId=${samples.spaces[i % SPACES]}&page=${1 + (i % 20)}&pageSize=50`,
   );
   const heartbeat = await run(() => '/api/heartbeat');
+  const me = await run(() => '/api/auth/me');
 
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
@@ -210,6 +214,7 @@ async function main() {
   console.log(line('search by ID number', byId));
   console.log(line('page of a space’s people', bySpace));
   console.log(line('GET /api/heartbeat (baseline)', heartbeat));
+  console.log(line('GET /api/auth/me (session baseline)', me));
   console.log('  goal: p95 under 50 ms for each search');
 }
 
