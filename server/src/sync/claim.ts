@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Op, QueryTypes } from 'sequelize';
+import { Op, QueryTypes, Transaction } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { onlineWhere } from '../devices/service.js';
@@ -89,7 +89,10 @@ export async function claimTasks(
   const mark = `UPDATE sync_tasks SET state = 'running', claimed_by = :claimant,
     claimed_until = :until, updated_at = :now`;
   if (sequelize.getDialect() === 'mysql') {
-    await sequelize.transaction(async (transaction) => {
+    // READ COMMITTED: the locking reads take no gap locks, so two devices' claims (whose rows
+    // move within the same due index when marked) cannot deadlock on each other's gaps.
+    const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
+    await sequelize.transaction({ isolationLevel }, async (transaction) => {
       const ids: string[] = [];
       for (const lane of ['priority', 'bulk'] as const) {
         if (ids.length >= limit) break;

@@ -55,21 +55,25 @@ export async function seedFleet(
   }
   const expected: Fleet['expected'] = new Map();
   const actor = { actor: { id: null, name: 'fleet seed' }, organizationId };
-  for (let i = 0; i < opts.people; i++) {
-    const photoSha256 = photos[i % photos.length]!;
-    const person = await createPerson(
-      server.ctx,
-      organizationId,
-      {
-        name: `Fleet Person ${serial}-${i}`,
-        idNumber: `FLEET-${serial}-${i}`,
-        spaceIds: [spaceId],
-        photoSha256,
-      },
-      actor,
-    );
-    expected.set(person.id, { version: person.version, photoSha256 });
-  }
+  // One transaction: a thousand people are one commit instead of a thousand.
+  await server.ctx.db.sequelize.transaction(async (transaction) => {
+    for (let i = 0; i < opts.people; i++) {
+      const photoSha256 = photos[i % photos.length]!;
+      const person = await createPerson(
+        server.ctx,
+        organizationId,
+        {
+          name: `Fleet Person ${serial}-${i}`,
+          idNumber: `FLEET-${serial}-${i}`,
+          spaceIds: [spaceId],
+          photoSha256,
+        },
+        actor,
+        transaction,
+      );
+      expected.set(person.id, { version: person.version, photoSha256 });
+    }
+  });
   return { devices, expected };
 }
 
