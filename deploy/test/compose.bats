@@ -9,7 +9,7 @@ load helpers
 setup() {
   command -v docker-compose >/dev/null 2>&1 || skip "docker-compose not installed"
   python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
-  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE
+  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE
   DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   export DB_ROOT_PASSWORD
   CONFIG="$BATS_TEST_TMPDIR/config.yaml"
@@ -139,4 +139,11 @@ PY
   compose_config >"$CONFIG"
   check 'c["services"]["svc_db"]["environment"]["MYSQL_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
   check 'c["services"]["svc_server"]["environment"]["DB_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
+}
+
+@test "svc_db gets a buffer pool for a million people, sized by DB_BUFFER_POOL_SIZE" {
+  compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["command"] == ["--innodb-buffer-pool-size=1G"]'
+  DB_BUFFER_POOL_SIZE=4G compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["command"] == ["--innodb-buffer-pool-size=4G"]'
 }
