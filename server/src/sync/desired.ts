@@ -67,6 +67,9 @@ export async function diffDevice(
   const replacements = { spaces, org: device.organizationId, now, dev: device.id, personIds };
   const desired = desiredIdsSql(spaces);
   const only = (column: string) => (personIds ? `AND ${column} IN (:personIds)` : '');
+  // A person changed while a bulk plan ran can sit in that device's bulk backlog: a delta plan
+  // moves it to the priority lane.
+  const promote = personIds ? `OR (t.state = 'pending' AND t.lane = 'bulk')` : '';
   // A task already aiming at the person's current version and photo is left alone, whatever
   // its state: a failed one waits for the retry API or the next change.
   const puts = await sequelize.query<{
@@ -79,7 +82,7 @@ export async function diffDevice(
       LEFT JOIN sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
       WHERE p.id IN (${desired}) ${only('p.id')}
         AND (t.id IS NULL OR t.action <> 'put' OR t.person_version <> p.version
-          OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, ''))`,
+          OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, '') ${promote})`,
     { replacements, type: QueryTypes.SELECT },
   );
   const deletes = await sequelize.query<{ id: string }>(
