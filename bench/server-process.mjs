@@ -20,7 +20,6 @@ export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) 
     LOG_LEVEL: 'warn',
     ADMIN_INITIAL_PASSWORD: password,
     ...extra,
-    ...(process.env.SVC_EXP_SYNC_NORMAL && { SVC_EXP_SYNC_NORMAL: '1' }),
   };
   let db = { dialect: 'sqlite', storage: path.join(dataDir, 'svc.sqlite') };
   if (DB === 'mysql') {
