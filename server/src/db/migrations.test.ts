@@ -29,6 +29,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
         [
           'administrators',
           'audit_log',
+          'delivery_leases',
           'devices',
           'discovered_nodes',
           'files',
