@@ -10,15 +10,14 @@
 //   Seeding a million people takes minutes (25 on MariaDB here): --keep yes leaves the seeded
 //   database behind and prints its name; --reuse measures it again (the administrator's
 //   password is reset with `svc-admin`, as an operator would).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { flags, freePort, percentiles } from './lib.mjs';
+import { flags, percentiles } from './lib.mjs';
+import { adminSession, dropDatabase, startServer } from './server-process.mjs';
 
 const args = flags();
 const PEOPLE = Number(args.people ?? 1_000_000);
@@ -63,51 +62,16 @@ const nameKey = (n) =>
 async function main() {
   const dataDir =
     DB === 'sqlite' && REUSE ? REUSE : mkdtempSync(path.join(os.tmpdir(), 'svc-bench-people-'));
-  const httpPort = await freePort();
-  const firstPassword = `bench-${randomUUID()}`;
-  const env = {
-    PATH: process.env.PATH,
-    HTTP_HOST: '127.0.0.1',
-    HTTP_PORT: String(httpPort),
-    DATA_DIR: dataDir,
-    SVC_PUSH_WORKER: '0',
-    SVC_DISCOVERY_WORKER: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_INITIAL_PASSWORD: firstPassword,
-  };
-  let db = { dialect: 'sqlite', storage: path.join(dataDir, 'svc.sqlite') };
-  if (DB === 'mysql') {
-    db = {
-      dialect: 'mysql',
-      host: process.env.SVC_TEST_MYSQL_HOST ?? '127.0.0.1',
-      port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
-      user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
-      password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
-      database: REUSE ?? `svc_bench_people_${process.pid}`,
-    };
-    Object.assign(env, {
-      DB_HOST: db.host,
-      DB_PORT: String(db.port),
-      DB_USER: db.user,
-      DB_PASSWORD: db.password,
-      DB_DATABASE: db.database,
-    });
-  }
   // --profile DIR: a CPU profile of the server process, written when it stops.
-  const prof = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-  const server = spawn(process.execPath, [...prof, path.join(ROOT, 'server/dist/main.js')], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startServer({
+    ROOT,
+    DB,
+    dataDir,
+    name: 'people',
+    database: DB === 'mysql' ? REUSE : undefined,
+    nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
   });
-  const base = `http://127.0.0.1:${httpPort}`;
-  for (;;) {
-    try {
-      if ((await (await fetch(`${base}/api/heartbeat`)).json()).state === 1) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
+  const { db } = server;
 
   const sequelize = createSequelize(db);
   const [[org]] = await sequelize.query('SELECT id FROM organizations LIMIT 1');
@@ -116,50 +80,21 @@ async function main() {
   await sequelize.close();
   // The administrator's password: the one given to the first start, or on a reused database
   // a new one from the operator command.
-  let password = firstPassword;
+  let password = server.password;
   if (REUSE) {
     const out = execFileSync(
       process.execPath,
       [path.join(ROOT, 'server/dist/cli/admin.js'), 'reset-password', 'admin'],
-      { env, encoding: 'utf8' },
+      { env: server.env, encoding: 'utf8' },
     );
     password = readFileSync(/ is in (\S+) \(/.exec(out)[1], 'utf8').trim();
   }
-
   // An administrator session, as the site would have.
-  const jar = new Map();
-  const call = async (method, p, body) => {
-    const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (jar.has('svc_csrf_token')) headers['x-csrf-token'] = jar.get('svc_csrf_token');
-    if (body) headers['content-type'] = 'application/json';
-    const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return res;
-  };
-  const csrf = await (await call('GET', '/api/auth/csrf')).json();
-  const token = csrf.token;
-  const post = (p, body) => {
-    jar.set('svc_csrf_token', token);
-    return call('POST', p, body).finally(() => jar.delete('svc_csrf_token'));
-  };
-  if ((await post('/api/auth/login', { username: 'admin', password })).status !== 200)
-    throw new Error('login failed');
-  const fresh = `bench quartz lantern ${randomUUID()}`;
-  if (
-    (await post('/api/auth/password', { currentPassword: password, newPassword: fresh })).status !==
-    204
-  )
-    throw new Error('password change failed');
+  const { json } = await adminSession(server.base, password);
 
   const timed = async (p) => {
     const t = process.hrtime.bigint();
-    const res = await call('GET', p);
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`${p}: ${res.status} ${JSON.stringify(body)}`);
+    const body = await json('GET', p);
     return { ms: Number(process.hrtime.bigint() - t) / 1e6, body };
   };
   const run = async (make) => {
@@ -184,25 +119,14 @@ async function main() {
   const heartbeat = await run(() => '/api/heartbeat');
   const me = await run(() => '/api/auth/me');
 
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   if (KEEP) {
     console.log(
       `kept the seeded database: --db ${DB} --reuse ${DB === 'mysql' ? db.database : dataDir}`,
     );
   } else {
     rmSync(dataDir, { recursive: true, force: true });
-    if (DB === 'mysql') {
-      const mysql = await import('mysql2/promise');
-      const conn = await mysql.createConnection({
-        host: db.host,
-        port: db.port,
-        user: db.user,
-        password: db.password,
-      });
-      await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
-      await conn.end();
-    }
+    if (DB === 'mysql') await dropDatabase(db);
   }
   const f = (n) => n.toFixed(1);
   const line = (label, s) =>

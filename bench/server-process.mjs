@@ -6,8 +6,19 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './lib.mjs';
 
-/** Starts svc_server with everything but `env`'s workers off; resolves once it is ready. */
-export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) {
+/**
+ * Starts svc_server with everything but `env`'s workers off; resolves once it is ready.
+ * `database` names an existing MySQL database to reuse; `nodeArgs` go to node (e.g. a profiler).
+ */
+export async function startServer({
+  ROOT,
+  DB,
+  dataDir,
+  name,
+  env: extra = {},
+  database,
+  nodeArgs: given = [],
+}) {
   const httpPort = await freePort();
   const password = `bench-${randomUUID()}`;
   const env = {
@@ -29,7 +40,7 @@ export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) 
       port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
       user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
       password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
-      database: `svc_bench_${name}_${process.pid}`,
+      database: database ?? `svc_bench_${name}_${process.pid}`,
     };
     Object.assign(env, {
       DB_HOST: db.host,
@@ -39,7 +50,10 @@ export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) 
       DB_DATABASE: db.database,
     });
   }
-  const nodeArgs = process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const nodeArgs = [
+    ...given,
+    ...(process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/main.js')], {
     env,
     cwd: dataDir,
@@ -61,6 +75,7 @@ export async function startServer({ ROOT, DB, dataDir, name, env: extra = {} }) 
     base,
     password,
     db,
+    env,
     pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
