@@ -1,13 +1,21 @@
 import { panelRoute } from '@svc/shared';
-import { literal, Op } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
-import type { RecognitionEventRow } from '../db/business-models.js';
 import type { Job } from '../jobs/registry.js';
 import { SettingKey } from '../settings/runtime-settings.js';
 import { liveHub } from './hub.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
 import { toEventOut, toPanelEvent } from './records.js';
+import {
+  EVENT_SELECT,
+  EVENT_TABLE,
+  marks,
+  selectRows,
+  sqlDate,
+  toRecord,
+  type EventRecord,
+} from './sql.js';
 
 /**
  * How long an event keeps being offered to the panel (counted from its arrival here) before it
@@ -49,7 +57,7 @@ export function retryDelay(
 
 type Changes = Partial<
   Pick<
-    RecognitionEventRow,
+    EventRecord,
     'deliveryState' | 'deliveryAttempts' | 'deliveredAt' | 'nextDeliveryAt' | 'deliveryError'
   >
 >;
@@ -159,14 +167,15 @@ export class PanelDelivery implements Job {
 
   /** Delivers from the head of the queue until it is empty or the head has to wait. */
   private async pass(): Promise<void> {
-    const { models, settings } = this.ctx;
+    const { settings } = this.ctx;
     // Idle polls cost one indexed read, not a write on the lease.
     if (!this.heldUntil) {
-      const any = await models.RecognitionEvent.findOne({
-        where: { deliveryState: 'pending' },
-        attributes: ['id'],
-      });
-      if (!any) return;
+      const any = await selectRows(
+        this.ctx.db.sequelize,
+        `SELECT id FROM ${EVENT_TABLE} WHERE delivery_state = 'pending' LIMIT 1`,
+        [],
+      );
+      if (any.length === 0) return;
     }
     const url = (await settings.get(SettingKey.panelRoute, panelRoute))?.url ?? '';
     let done = false;
@@ -201,20 +210,20 @@ export class PanelDelivery implements Job {
 
   /** One batch from the head; true when the pass should end (empty, or the head waits). */
   private async round(url: string): Promise<boolean> {
-    const { models, clock } = this.ctx;
-    const rows = await models.RecognitionEvent.findAll({
-      where: { deliveryState: 'pending' },
-      order: [
-        ['time', 'ASC'],
-        ['receivedAt', 'ASC'],
-        ['id', 'ASC'],
-      ],
-      limit: this.opts.batch,
-    });
+    const { clock } = this.ctx;
+    // Plain SQL and rows (sql.ts): this read and the settle run for every event.
+    const rows = (
+      await selectRows<Record<string, unknown>>(
+        this.ctx.db.sequelize,
+        `SELECT ${EVENT_SELECT} FROM ${EVENT_TABLE} WHERE delivery_state = 'pending'
+           ORDER BY \`time\` ASC, received_at ASC, id ASC LIMIT ${Math.max(1, Math.floor(this.opts.batch))}`,
+        [],
+      )
+    ).map(toRecord);
     if (rows.length === 0) return true;
     const now = clock.now();
-    const expired: RecognitionEventRow[] = [];
-    const due: RecognitionEventRow[] = [];
+    const expired: EventRecord[] = [];
+    const due: EventRecord[] = [];
     let blocked = false;
     for (const row of rows) {
       if (now.getTime() - row.receivedAt.getTime() >= this.opts.expiryMs) {
@@ -272,19 +281,31 @@ export class PanelDelivery implements Job {
   }
 
   /** One UPDATE for the rows (only while still pending: a purge may have moved them on). */
-  private async settle(rows: RecognitionEventRow[], changes: Changes): Promise<void> {
+  private async settle(rows: EventRecord[], changes: Changes): Promise<void> {
     if (rows.length === 0) return;
+    const { sequelize } = this.ctx.db;
     const counted = changes.deliveryState === 'delivered';
-    await this.ctx.models.RecognitionEvent.update(
-      {
-        ...changes,
-        ...(counted && { deliveryAttempts: literal('delivery_attempts + 1') }),
-      },
-      { where: { id: { [Op.in]: rows.map((r) => r.id) }, deliveryState: 'pending' } },
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    const put = (column: string, v: unknown) => {
+      sets.push(`${column} = ?`);
+      values.push(v instanceof Date ? sqlDate(sequelize, v) : v);
+    };
+    if (changes.deliveryState !== undefined) put('delivery_state', changes.deliveryState);
+    if (changes.deliveryAttempts !== undefined) put('delivery_attempts', changes.deliveryAttempts);
+    if (changes.deliveredAt !== undefined) put('delivered_at', changes.deliveredAt);
+    if (changes.nextDeliveryAt !== undefined) put('next_delivery_at', changes.nextDeliveryAt);
+    if (changes.deliveryError !== undefined) put('delivery_error', changes.deliveryError);
+    if (counted) sets.push('delivery_attempts = delivery_attempts + 1');
+    const ids = rows.map((r) => r.id);
+    await sequelize.query(
+      `UPDATE ${EVENT_TABLE} SET ${sets.join(', ')}
+         WHERE id IN (${marks(ids.length)}) AND delivery_state = 'pending'`,
+      { type: QueryTypes.UPDATE, replacements: [...values, ...ids] },
     );
     const hub = liveHub(this.ctx);
     for (const row of rows) {
-      row.set({ ...changes, ...(counted && { deliveryAttempts: row.deliveryAttempts + 1 }) });
+      Object.assign(row, changes, counted && { deliveryAttempts: row.deliveryAttempts + 1 });
       hub.publish({
         organizationId: row.organizationId,
         event: 'delivery',

@@ -1,14 +1,13 @@
-import type { CreationAttributes } from 'sequelize';
 import type { AppContext } from '../context.js';
-import type { RecognitionEventRow } from '../db/business-models.js';
 import type { NormalizedPhoto } from '../photos/normalize.js';
+import { insertEvents, type EventRecord } from './sql.js';
 
-type Values = CreationAttributes<RecognitionEventRow>;
+type Values = EventRecord;
 
 interface Queued {
   values: Values;
   snapshot: NormalizedPhoto | undefined;
-  resolve: (row: RecognitionEventRow) => void;
+  resolve: (row: EventRecord) => void;
   reject: (err: unknown) => void;
 }
 
@@ -29,10 +28,10 @@ export class EventWriter {
   private queue: Queued[] = [];
   private flushing = false;
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'models' | 'photos'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'photos'>) {}
 
   /** Resolves with the stored row once committed; rejects as create() would. */
-  add(values: Values, snapshot?: NormalizedPhoto): Promise<RecognitionEventRow> {
+  add(values: Values, snapshot?: NormalizedPhoto): Promise<EventRecord> {
     return new Promise((resolve, reject) => {
       this.queue.push({ values, snapshot, resolve, reject });
       this.kick();
@@ -57,44 +56,44 @@ export class EventWriter {
       await this.one(batch[0]!);
       return;
     }
+    const { sequelize } = this.ctx.db;
+    const rows = batch.map((item) => item.values);
     try {
-      const plain = batch.every((item) => !item.snapshot);
       // One INSERT statement is atomic on its own: no transaction (on SQLite, Sequelize opens a
-      // connection of its own for every transaction).
-      const rows = plain
-        ? await this.ctx.models.RecognitionEvent.bulkCreate(
-            batch.map((item) => item.values),
-            { validate: false, hooks: false },
-          )
-        : await this.ctx.db.sequelize.transaction(async (transaction) => {
-            for (const item of batch) {
-              if (item.snapshot) {
-                item.values.snapshotSha256 = (
-                  await this.ctx.photos.save(item.snapshot, transaction)
-                ).sha256;
-              }
+      // connection of its own for every transaction), unless snapshot files go with it.
+      if (batch.every((item) => !item.snapshot)) {
+        await insertEvents(sequelize, rows);
+      } else {
+        await sequelize.transaction(async (transaction) => {
+          for (const item of batch) {
+            if (item.snapshot) {
+              item.values.snapshotSha256 = (
+                await this.ctx.photos.save(item.snapshot, transaction)
+              ).sha256;
             }
-            return this.ctx.models.RecognitionEvent.bulkCreate(
-              batch.map((item) => item.values),
-              { transaction, validate: false, hooks: false },
-            );
-          });
-      batch.forEach((item, i) => item.resolve(rows[i]!));
+          }
+          await insertEvents(sequelize, rows, transaction);
+        });
+      }
+      batch.forEach((item) => item.resolve(item.values));
     } catch {
       for (const item of batch) await this.one(item);
     }
   }
 
   private async one(item: Queued): Promise<void> {
+    const { sequelize } = this.ctx.db;
     try {
       const { snapshot } = item;
-      const row = snapshot
-        ? await this.ctx.db.sequelize.transaction(async (transaction) => {
-            item.values.snapshotSha256 = (await this.ctx.photos.save(snapshot, transaction)).sha256;
-            return this.ctx.models.RecognitionEvent.create(item.values, { transaction });
-          })
-        : await this.ctx.models.RecognitionEvent.create(item.values);
-      item.resolve(row);
+      if (snapshot) {
+        await sequelize.transaction(async (transaction) => {
+          item.values.snapshotSha256 = (await this.ctx.photos.save(snapshot, transaction)).sha256;
+          await insertEvents(sequelize, [item.values], transaction);
+        });
+      } else {
+        await insertEvents(sequelize, [item.values]);
+      }
+      item.resolve(item.values);
     } catch (err) {
       item.reject(err);
     }
@@ -103,7 +102,7 @@ export class EventWriter {
 
 const writers = new WeakMap<object, EventWriter>();
 
-export function eventWriter(ctx: Pick<AppContext, 'db' | 'models' | 'photos'>): EventWriter {
+export function eventWriter(ctx: Pick<AppContext, 'db' | 'photos'>): EventWriter {
   let writer = writers.get(ctx);
   if (!writer) {
     writer = new EventWriter(ctx);

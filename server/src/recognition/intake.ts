@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
 import type { AppContext } from '../context.js';
-import type { RecognitionEventRow } from '../db/business-models.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { liveHub } from './hub.js';
 import { panelDelivery } from './delivery.js';
@@ -10,6 +9,7 @@ import { eventWriter } from './event-writer.js';
 import { lookups } from './lookups.js';
 import { toEventOut } from './records.js';
 import { checkSnapshot } from './snapshot.js';
+import type { EventRecord } from './sql.js';
 
 /** The person_id column holds our own ids (uuids); a longer id cannot be one of ours. */
 const MAX_PERSON_ID = 36;
@@ -60,7 +60,7 @@ export async function acceptEvent(
   ]);
   const now = clock.now();
   const pending = !!route?.url;
-  const values = {
+  const values: EventRecord = {
     id: randomUUID(),
     eventId: body.eventId,
     organizationId: device.organizationId,
@@ -74,8 +74,8 @@ export async function acceptEvent(
     score: body.score,
     time: new Date(body.time),
     receivedAt: now,
-    snapshotSha256: null as string | null,
-    deliveryState: pending ? ('pending' as const) : ('none' as const),
+    snapshotSha256: null,
+    deliveryState: pending ? 'pending' : 'none',
     deliveryAttempts: 0,
     nextDeliveryAt: pending ? now : null,
     deliveredAt: null,
@@ -86,7 +86,7 @@ export async function acceptEvent(
     // record shows a stranger rather than an id nobody can resolve.
     ctx.logger.debug({ eventId: body.eventId, sn: device.sn }, 'event names an unknown person');
   }
-  let row: RecognitionEventRow;
+  let row: EventRecord;
   try {
     // Committed together with the events of the same moment (group commit, event-writer.ts).
     row = await eventWriter(ctx).add(values, snapshot);

@@ -1,8 +1,8 @@
 import { panelRoute, type PanelRoute } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import type { DeviceRow } from '../db/business-models.js';
 import { hashDeviceKey } from '../devices/keys.js';
 import { SettingKey } from '../settings/runtime-settings.js';
+import { EVENT_TABLE, marks, selectRows } from './sql.js';
 
 /** Most keys in one IN (…) list. */
 const MAX_KEYS = 500;
@@ -57,9 +57,20 @@ function shared<T>(read: () => Promise<T>): () => Promise<T> {
     }));
 }
 
+/** What intake needs of the device that sent an event. */
+export interface IntakeDevice {
+  id: string;
+  sn: string;
+  name: string;
+  enabled: boolean;
+  organizationId: string;
+  spaceId: string | null;
+  keyHash: string;
+}
+
 export interface IntakeLookups {
   /** The device whose key this is (the caller checks the serial number). */
-  deviceByKey(key: string): Promise<DeviceRow | undefined>;
+  deviceByKey(key: string): Promise<IntakeDevice | undefined>;
   /** The record of an eventId: its id and the device that sent it. */
   eventById(eventId: string): Promise<{ id: string; deviceSn: string } | undefined>;
   person(id: string): Promise<{ id: string; name: string; organizationId: string } | undefined>;
@@ -71,41 +82,47 @@ function byKey<T, K>(rows: T[], key: (row: T) => K): Map<K, T> {
   return new Map(rows.map((r) => [key(r), r]));
 }
 
-export function intakeLookups(ctx: Pick<AppContext, 'models' | 'settings'>): IntakeLookups {
-  const { models } = ctx;
+export function intakeLookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeLookups {
+  const { sequelize } = ctx.db;
+  // Raw rows (sql.ts): these run for every event, model instances cost more than the query.
   const devices = new Batcher(async (hashes: string[]) =>
-    byKey(await models.Device.findAll({ where: { keyHash: hashes } }), (d) => d.keyHash),
+    byKey(
+      (
+        await selectRows<Omit<IntakeDevice, 'enabled'> & { enabled: unknown }>(
+          sequelize,
+          `SELECT id, sn, name, enabled, organization_id AS organizationId, space_id AS spaceId,
+             key_hash AS keyHash FROM devices WHERE key_hash IN (${marks(hashes.length)})`,
+          hashes,
+        )
+      ).map((d) => ({ ...d, enabled: Boolean(Number(d.enabled)) })),
+      (d) => d.keyHash,
+    ),
   );
   const events = new Batcher(async (ids: string[]) =>
     byKey(
-      await models.RecognitionEvent.findAll({
-        where: { eventId: ids },
-        attributes: ['id', 'eventId', 'deviceSn'],
-        raw: true,
-      }),
+      await selectRows<{ id: string; eventId: string; deviceSn: string }>(
+        sequelize,
+        `SELECT id, event_id AS eventId, device_sn AS deviceSn FROM ${EVENT_TABLE}
+           WHERE event_id IN (${marks(ids.length)})`,
+        ids,
+      ),
       (e) => e.eventId,
     ),
   );
-  const people = new Batcher(async (ids: string[]) =>
-    byKey(
-      await models.Person.findAll({
-        where: { id: ids },
-        attributes: ['id', 'name', 'organizationId'],
-        raw: true,
-      }),
-      (p) => p.id,
-    ),
-  );
-  const spaces = new Batcher(async (ids: string[]) =>
-    byKey(
-      await models.Space.findAll({
-        where: { id: ids },
-        attributes: ['id', 'name', 'organizationId'],
-        raw: true,
-      }),
-      (s) => s.id,
-    ),
-  );
+  const named = (table: string) =>
+    new Batcher(async (ids: string[]) =>
+      byKey(
+        await selectRows<{ id: string; name: string; organizationId: string }>(
+          sequelize,
+          `SELECT id, name, organization_id AS organizationId FROM ${table}
+             WHERE id IN (${marks(ids.length)})`,
+          ids,
+        ),
+        (r) => r.id,
+      ),
+    );
+  const people = named('people');
+  const spaces = named('spaces');
   return {
     deviceByKey: (key) => devices.get(hashDeviceKey(key)),
     eventById: (eventId) => events.get(eventId),
@@ -117,7 +134,7 @@ export function intakeLookups(ctx: Pick<AppContext, 'models' | 'settings'>): Int
 
 const perService = new WeakMap<object, IntakeLookups>();
 
-export function lookups(ctx: Pick<AppContext, 'models' | 'settings'>): IntakeLookups {
+export function lookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeLookups {
   let found = perService.get(ctx);
   if (!found) {
     found = intakeLookups(ctx);

@@ -2,10 +2,11 @@ import type { PanelEvent } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
 import type { RecognitionEventRow } from '../db/business-models.js';
 import type { RecognitionEventOut, RecognitionFilter } from './schemas.js';
+import type { EventRecord } from './sql.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toEventOut(row: RecognitionEventRow): RecognitionEventOut {
+export function toEventOut(row: EventRecord): RecognitionEventOut {
   return {
     id: row.id,
     eventId: row.eventId,
@@ -27,7 +28,7 @@ export function toEventOut(row: RecognitionEventRow): RecognitionEventOut {
 }
 
 /** The PROTOCOL §4 body: built only from what was stored at intake, so it never changes. */
-export function toPanelEvent(row: RecognitionEventRow): PanelEvent {
+export function toPanelEvent(row: EventRecord): PanelEvent {
   return {
     eventId: row.eventId,
     time: row.time.toISOString(),
