@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -8,8 +7,7 @@ import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
 import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+import { requestId } from './http/device-entry.js';
 
 export function createApp(ctx: AppContext): { app: Express; api: Api } {
   const app = express();
@@ -20,12 +18,17 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   const isTrustedProxy = cidrMatcher(ctx.config.trustedProxies);
   app.set('trust proxy', (address: string) => isTrustedProxy(address));
 
+  const api = buildApi(ctx);
+  // Device-key routes start with their own lean prelude (http/device-entry.ts: request id,
+  // security headers, readiness gate, logging of refusals and failures); other requests fall
+  // through to the general chain below.
+  app.use('/api', api.device);
+
   app.use(
     pinoHttp({
       logger: ctx.logger,
       genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        const id = requestId(req);
         res.setHeader('X-Request-Id', id);
         return id;
       },
@@ -51,7 +54,6 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
     next();
   });
 
-  const api = buildApi(ctx);
   app.use('/api', api.early);
   const whenReady: RequestHandler = (_req, _res, next) => {
     next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());

@@ -5,6 +5,7 @@ import type { AdminRole } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import { requireAdmin, requireCsrf } from '../auth/middleware.js';
 import { jsonBody } from './body.js';
+import { deviceEntry } from './device-entry.js';
 import { HttpError, parseWith } from './errors.js';
 import { requireTrustedNetwork, sessionOrTrustedNetwork } from './trusted.js';
 
@@ -101,16 +102,22 @@ export class Api {
   /** Routes that answer while the database is unavailable; mounted before the readiness gate. */
   readonly early = Router();
   readonly router = Router();
+  /** Device-key routes (PROTOCOL §3); mounted ahead of request logging and sessions (app.ts). */
+  readonly device = Router();
   readonly routes: RegisteredRoute[] = [];
+  private readonly deviceStart: RequestHandler;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.deviceStart = deviceEntry(ctx);
+  }
 
   add<
     B extends Schema | undefined = undefined,
     Q extends Schema | undefined = undefined,
     P extends Schema | undefined = undefined,
   >(spec: RouteSpec<B, Q, P>, handler: Handler<Out<B>, Out<Q>, Out<P>>): void {
-    const chain: RequestHandler[] = [...this.guard(spec)];
+    const onDevice = spec.access.kind === 'device' && !spec.withoutDatabase;
+    const chain: RequestHandler[] = [...(onDevice ? [this.deviceStart] : []), ...this.guard(spec)];
     if (spec.bodyLimit !== false && STATE_CHANGING.has(spec.method)) {
       chain.push(...jsonBody(spec.bodyLimit ?? '64kb'));
     }
@@ -122,7 +129,10 @@ export class Api {
       };
       await handler(input, req, res);
     });
-    (spec.withoutDatabase ? this.early : this.router)[spec.method](spec.path, ...chain);
+    (spec.withoutDatabase ? this.early : onDevice ? this.device : this.router)[spec.method](
+      spec.path,
+      ...chain,
+    );
     this.routes.push({ spec: spec, fullPath: `/api${spec.path}` });
   }
 
