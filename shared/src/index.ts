@@ -8,3 +8,4 @@ export * from './device.js';
 export * from './central.js';
 export * from './auth.js';
 export * from './admin-api.js';
+export * from './sync-api.js';

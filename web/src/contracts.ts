@@ -1,8 +1,8 @@
 /**
- * Answers of the recognition and synchronization routes. Their zod schemas live in the server
- * (`server/src/recognition/schemas.ts`, `server/src/sync/schemas.ts`), not in `@svc/shared`, and
- * the site never imports server code, so the fields the site reads are checked here by hand.
- * When those schemas move to `@svc/shared`, this file goes.
+ * Answers of the recognition routes and the stream's messages. Their zod schemas live in the
+ * server (`server/src/recognition/schemas.ts`), not in `@svc/shared`, and the site never
+ * imports server code, so the fields the site reads are checked here by hand. When those
+ * schemas move to `@svc/shared`, this file goes (synchronization's already have).
  */
 import type { Schema } from './api';
 
@@ -102,32 +102,7 @@ export const recognitionEventList = schema(
 /** The stream's `delivery` message. */
 export const deliveryChange = schema(object({ id: str, delivery }));
 
-// ---- synchronization (server/src/sync/schemas.ts) ----
-
-export const syncStates = ['pending', 'running', 'succeeded', 'failed'] as const;
-export type SyncStateName = (typeof syncStates)[number];
-const syncError = object({ code: str, message: str });
-
-const personSyncItem = object({
-  deviceId: str,
-  sn: str,
-  action: oneOf('put', 'delete'),
-  state: oneOf(...syncStates),
-  version: int,
-  resultVersion: nullable(int),
-  updatedAt: str,
-  error: optional(syncError),
-});
-export type PersonSyncItem = ReturnType<typeof personSyncItem>;
-export const personSync = schema(object({ items: array(personSyncItem) }));
-
-/** `GET /api/sync/tasks`: the only answer that carries `attempts`. */
-export const syncTaskList = schema(
-  object({
-    items: array(object({ id: str, deviceId: str, attempts: int, nextAttemptAt: str, state: str })),
-    total: int,
-  }),
-);
+// ---- synchronization: the answers' schemas are in `@svc/shared` (sync-api.ts) ----
 
 /**
  * The stream's `sync` message (`{id, personId, deviceId, action, state, attempts, errorCode}`,

@@ -4,22 +4,18 @@ import {
   listOf,
   peopleList,
   personOut,
+  personSyncOut,
   photoStored,
   spaceOut,
   type DeviceOut,
+  type PersonSyncOut,
   type PersonCreate,
   type PersonOut,
   type PersonUpdate,
   type SpaceOut,
 } from '@svc/shared';
 import { request } from './api';
-import {
-  personSync,
-  recognitionEventList,
-  syncTaskList,
-  type PersonSyncItem,
-  type RecognitionEvent,
-} from './contracts';
+import { recognitionEventList, type RecognitionEvent } from './contracts';
 import { withQuery } from './router';
 
 const spaceList = listOf(spaceOut);
@@ -66,20 +62,12 @@ export function photoUrl(person: Pick<PersonOut, 'id' | 'photoSha256'>): string 
   return `/api/people/${encodeURIComponent(person.id)}/photo?v=${person.photoSha256.slice(0, 16)}`;
 }
 
-/** One row per device: the state from `/people/{id}/sync`, attempts from the task list. */
-export type PersonSyncRow = PersonSyncItem & { attempts: number | null };
+/** The person's state on each device (state, attempts, the last error's words). */
+export type PersonSyncRow = PersonSyncOut['items'][number];
 
 export async function getPersonSync(id: string, signal?: AbortSignal): Promise<PersonSyncRow[]> {
   const path = `/api/people/${encodeURIComponent(id)}/sync`;
-  const [state, tasks] = await Promise.all([
-    request('GET', path, { schema: personSync, signal }),
-    request('GET', withQuery('/api/sync/tasks', { personId: id, pageSize: 200 }), {
-      schema: syncTaskList,
-      signal,
-    }),
-  ]);
-  const attempts = new Map(tasks.items.map((task) => [task.deviceId, task.attempts]));
-  return state.items.map((item) => ({ ...item, attempts: attempts.get(item.deviceId) ?? null }));
+  return (await request('GET', path, { schema: personSyncOut, signal })).items;
 }
 
 /** Every space of the organization (a page of 200 is the API's largest). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { reconciliationSummary, type ReconciliationSummary } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
 import {
@@ -11,14 +11,7 @@ import {
 import { planSync } from './desired.js';
 
 /** Stored per device in runtime settings (the schema has no column for it). */
-export const reconciliationSummary = z.object({
-  at: z.string(),
-  checked: z.number().int(),
-  requeued: z.number().int(),
-  errors: z.number().int(),
-  error: z.string().optional(),
-});
-export type ReconciliationSummary = z.infer<typeof reconciliationSummary>;
+export { reconciliationSummary, type ReconciliationSummary };
 
 export const reconciledKey = (deviceId: string) => `sync_reconciled.${deviceId}`;
 

@@ -105,6 +105,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
           photoSha256: r.photoSha256,
           resultVersion: r.resultVersion,
           resultPhotoSha256: r.resultPhotoSha256,
+          attempts: r.attempts,
           updatedAt: r.updatedAt.toISOString(),
           ...(r.errorCode && { error: { code: r.errorCode, message: r.errorMessage ?? '' } }),
         })),

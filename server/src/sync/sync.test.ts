@@ -169,6 +169,8 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     const a1b = (await expected('a1b'))[people.a1b!]!;
     for (const item of perPerson.items) {
       expect(item).toMatchObject({ state: 'succeeded', version: a1b.version });
+      // No failed attempt: the devices were healthy.
+      expect(item.attempts).toBe(0);
       expect(item.resultPhotoSha256).toBe(a1b.photoSha256);
     }
     const filtered = syncTaskList.parse(

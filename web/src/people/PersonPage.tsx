@@ -14,7 +14,8 @@ import {
 } from '@mantine/core';
 import type { PersonOut } from '@svc/shared';
 import type { ReactNode } from 'react';
-import { syncChange, type SyncStateName } from '../contracts';
+import type { SyncState } from '@svc/shared';
+import { syncChange } from '../contracts';
 import { useLiveStream } from '../events/live';
 import { getPerson, getPersonSync, listAllDevices, listAllSpaces, photoUrl } from '../resources';
 import { Link, linkTo } from '../router';
@@ -22,7 +23,7 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { useLoad } from '../useLoad';
 import { formatTime, formatValidity, spaceNames } from './format';
 
-const stateColor: Record<SyncStateName, string> = {
+const stateColor: Record<SyncState, string> = {
   pending: 'yellow',
   running: 'blue',
   succeeded: 'green',
@@ -183,7 +184,7 @@ function SyncTable({ personId }: { personId: string }) {
                     {row.state}
                   </Badge>
                 </Table.Td>
-                <Table.Td data-testid="sync-attempts">{row.attempts ?? '—'}</Table.Td>
+                <Table.Td data-testid="sync-attempts">{row.attempts}</Table.Td>
                 <Table.Td data-testid="sync-message">
                   {row.error === undefined ? '—' : row.error.message || row.error.code}
                 </Table.Td>

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { listOf, pageQuery } from './admin-api.js';
+
+// --- synchronization to recognition devices (administrator API) ------------------------------
+const uuid = z.uuid();
+export const syncState = z.enum(['pending', 'running', 'succeeded', 'failed']);
+export type SyncState = z.infer<typeof syncState>;
+/** Why the last attempt failed: a stable code and a sentence for people. */
+const syncError = z.object({ code: z.string(), message: z.string() });
+
+export const syncTasksQuery = pageQuery.extend({
+  personId: uuid.optional(),
+  deviceId: uuid.optional(),
+  state: syncState.optional(),
+});
+
+export const syncTaskOut = z.object({
+  id: z.string(),
+  personId: z.string(),
+  deviceId: z.string(),
+  sn: z.string(),
+  action: z.enum(['put', 'delete']),
+  lane: z.enum(['priority', 'bulk']),
+  state: syncState,
+  /** The person's version (and photo) this task brings to the device. */
+  version: z.number().int(),
+  photoSha256: z.string().nullable(),
+  /** What the device last acknowledged holding (null: nothing, or not yet known). */
+  resultVersion: z.number().int().nullable(),
+  resultPhotoSha256: z.string().nullable(),
+  /** Failed attempts so far (8 and the task is `failed`); a success does not count one. */
+  attempts: z.number().int(),
+  nextAttemptAt: z.string(),
+  error: syncError.nullable(),
+  updatedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type SyncTaskOut = z.infer<typeof syncTaskOut>;
+export const syncTaskList = listOf(syncTaskOut);
+
+/** `GET /api/people/{id}/sync`: the person's state on every device that has a task for them. */
+export const personSyncOut = z.object({
+  items: z.array(
+    z.object({
+      deviceId: z.string(),
+      sn: z.string(),
+      action: z.enum(['put', 'delete']),
+      state: syncState,
+      version: z.number().int(),
+      photoSha256: z.string().nullable(),
+      resultVersion: z.number().int().nullable(),
+      resultPhotoSha256: z.string().nullable(),
+      /** Failed attempts so far. */
+      attempts: z.number().int(),
+      updatedAt: z.string(),
+      error: syncError.optional(),
+    }),
+  ),
+});
+export type PersonSyncOut = z.infer<typeof personSyncOut>;
+
+export const reconciliationSummary = z.object({
+  at: z.string(),
+  checked: z.number().int(),
+  requeued: z.number().int(),
+  errors: z.number().int(),
+  error: z.string().optional(),
+});
+export type ReconciliationSummary = z.infer<typeof reconciliationSummary>;
+
+export const deviceSyncOut = z.object({
+  deviceId: z.string(),
+  sn: z.string(),
+  online: z.boolean(),
+  counts: z.object({
+    pending: z.number().int(),
+    running: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+  }),
+  /** People the device holds by the acknowledged results. */
+  held: z.number().int(),
+  capacity: z.number().int().nullable(),
+  lastReconciliation: reconciliationSummary.nullable(),
+});
+export type DeviceSyncOut = z.infer<typeof deviceSyncOut>;
+
+export const retriedOut = z.object({ retried: z.number().int() });
