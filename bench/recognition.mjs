@@ -9,7 +9,6 @@
 //   node bench/recognition.mjs [--db sqlite|mysql] [--rate 2000] [--seconds 20]
 //                              [--devices 20] [--concurrency 64]
 //   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +17,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { flags, freePort } from './lib.mjs';
+import { flags } from './lib.mjs';
+import { adminSession, dropDatabase, startServer } from './server-process.mjs';
 
 const args = flags();
 const DB = args.db ?? 'sqlite';
@@ -84,53 +84,17 @@ const progress = (what) =>
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-rec-'));
-  const httpPort = await freePort();
-  const password = `bench-${randomUUID()}`;
-  const env = {
-    PATH: process.env.PATH,
-    HTTP_HOST: '127.0.0.1',
-    HTTP_PORT: String(httpPort),
-    DATA_DIR: dataDir,
-    SVC_PUSH_WORKER: '0',
-    SVC_DISCOVERY_WORKER: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_INITIAL_PASSWORD: password,
-  };
-  let db;
-  if (DB === 'mysql') {
-    db = {
-      host: process.env.SVC_TEST_MYSQL_HOST ?? '127.0.0.1',
-      port: Number(process.env.SVC_TEST_MYSQL_PORT ?? 3306),
-      user: process.env.SVC_TEST_MYSQL_USER ?? 'root',
-      password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
-      database: `svc_bench_rec_${process.pid}`,
-    };
-    Object.assign(env, {
-      DB_HOST: db.host,
-      DB_PORT: String(db.port),
-      DB_USER: db.user,
-      DB_PASSWORD: db.password,
-      DB_DATABASE: db.database,
-    });
-  }
   // --profile DIR: the server writes a V8 CPU profile there when it stops.
-  const profile = args.profile ? [`--cpu-prof`, `--cpu-prof-dir=${args.profile}`] : [];
-  const server = spawn(process.execPath, [...profile, path.join(ROOT, 'server/dist/main.js')], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startServer({
+    ROOT,
+    DB,
+    dataDir,
+    name: 'rec',
+    nodeArgs: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [],
   });
-  serverProcess = server;
-  const base = `http://127.0.0.1:${httpPort}`;
-  for (;;) {
-    try {
-      if ((await (await fetch(`${base}/api/heartbeat`)).json()).state === 1) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
+  const { base, db } = server;
 
-  const admin = await adminSession(base, password);
+  const admin = await adminSession(base, server.password);
   const display = await startTerminal(
     {
       id: `DSP-BENCH-${process.pid}`,
@@ -152,13 +116,15 @@ async function main() {
     },
   );
   const panelUrl = `${display.url}/api/recognition`;
-  const space = await admin.json('POST', '/api/spaces', { name: 'Bench hall' });
+  const space = await admin.json('POST', '/api/spaces', { name: 'Bench hall' }, 201);
   const people = [];
   for (let i = 0; i < PEOPLE; i++) {
-    const p = await admin.json('POST', '/api/people', {
-      name: `Bench Person ${i}`,
-      idNumber: `BENCH-${i}`,
-    });
+    const p = await admin.json(
+      'POST',
+      '/api/people',
+      { name: `Bench Person ${i}`, idNumber: `BENCH-${i}` },
+      201,
+    );
     people.push(p.id);
   }
   const uuid = () => {
@@ -169,12 +135,12 @@ async function main() {
   const devices = [];
   for (let i = 0; i < DEVICES; i++) {
     const sn = `BENCH-${i}`;
-    const reg = await admin.json('POST', '/api/devices', {
-      sn,
-      name: `Bench gate ${i}`,
-      baseUrl: 'http://127.0.0.1:9',
-      spaceId: space.id,
-    });
+    const reg = await admin.json(
+      'POST',
+      '/api/devices',
+      { sn, name: `Bench gate ${i}`, baseUrl: 'http://127.0.0.1:9', spaceId: space.id },
+      201,
+    );
     devices.push(
       await startDevice(
         {
@@ -189,8 +155,7 @@ async function main() {
       ),
     );
   }
-  const route = await admin.call('POST', '/api/panel/route', { mode: 'local', url: panelUrl });
-  if (route.status !== 200) throw new Error(`panel route: ${route.status}`);
+  await admin.json('POST', '/api/panel/route', { mode: 'local', url: panelUrl });
 
   let n = 0;
   const emit = async () => {
@@ -275,15 +240,9 @@ async function main() {
 
   for (const d of devices) await d.stop();
   await display.stop();
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  if (db) {
-    const mysql = await import('mysql2/promise');
-    const conn = await mysql.createConnection({ ...db, database: undefined });
-    await conn.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
-    await conn.end();
-  }
+  if (DB === 'mysql') await dropDatabase(db);
 
   const f = (x) => x.toFixed(1);
   const hb = stats(heartbeat);
@@ -385,43 +344,8 @@ function countTimeInversions(ids) {
   return inversions;
 }
 
-/** An administrator session with a changed password, as the site would hold. */
-async function adminSession(base, password) {
-  const jar = new Map();
-  const call = async (method, p, body) => {
-    const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (method !== 'GET') headers['x-csrf-token'] = jar.get('svc_csrf_token') ?? '';
-    if (body) headers['content-type'] = 'application/json';
-    const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    return res;
-  };
-  const token = (await (await call('GET', '/api/auth/csrf')).json()).token;
-  jar.set('svc_csrf_token', token);
-  if ((await call('POST', '/api/auth/login', { username: 'admin', password })).status !== 200)
-    throw new Error('login failed');
-  const fresh = `bench quartz lantern ${randomUUID()}`;
-  const changed = await call('POST', '/api/auth/password', {
-    currentPassword: password,
-    newPassword: fresh,
-  });
-  if (changed.status !== 204) throw new Error(`password change failed: ${changed.status}`);
-  const json = async (method, p, body) => {
-    const res = await call(method, p, body);
-    const out = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
-    return out;
-  };
-  return { call, json };
-}
-
-let serverProcess;
+// startServer's exit hook stops the server of a failed run.
 main().catch((err) => {
   console.error(err);
-  serverProcess?.kill('SIGKILL');
   process.exit(1);
 });
