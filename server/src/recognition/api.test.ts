@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { purgeOldEvents } from './retention.js';
+import { openEventStream } from '../test/sse.js';
 import { recognitionEventList, recognitionEventOut } from './schemas.js';
 import { createPerson, createSpace, postEvent, simulatedDevice } from './test-fixtures.js';
 
@@ -130,39 +131,16 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
   test('live stream: a new event of the organization arrives as `event: recognition`; other organizations’ do not', async () => {
     const gate = await device(admin);
     const foreignGate = await device(foreignAdmin);
-    const cookies = ['svc_session', 'svc_csrf']
-      .map((n) => (admin.cookie(n) ? `${n}=${admin.cookie(n)}` : ''))
-      .filter(Boolean)
-      .join('; ');
-    const abort = new AbortController();
-    const res = await fetch(`${server.url}/api/recognition/stream`, {
-      headers: { cookie: cookies },
-      signal: abort.signal,
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const next = async (): Promise<string> => {
-      for (;;) {
-        const end = text.indexOf('\n\n');
-        if (end >= 0) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          return block;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        text += decoder.decode(value as Uint8Array, { stream: true });
-      }
-    };
+    const stream = await openEventStream(server.url, admin);
+    expect(stream.status).toBe(200);
+    expect(stream.contentType).toMatch(/^text\/event-stream/);
+    const next = () => stream.next();
     expect(await next()).toBe(': connected');
     await foreignGate.device.emitEvent({ personId: null });
     const sent = await gate.device.emitEvent({ personId: null, withSnapshot: true });
     let block = await next();
     while (!block.startsWith('event: recognition')) block = await next();
-    abort.abort();
+    stream.close();
     const data = recognitionEventOut.parse(JSON.parse(block.split('\ndata: ')[1]!));
     // The first recognition event seen is ours: the other organization's was not relayed.
     expect(data).toMatchObject({

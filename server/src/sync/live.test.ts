@@ -16,6 +16,7 @@ import {
   type SimDevice,
 } from './test-setup.js';
 import { SyncWorker } from './worker.js';
+import { openEventStream } from '../test/sse.js';
 
 interface Stream {
   /** Every `event: sync` until the marker event, in order. */
@@ -24,32 +25,9 @@ interface Stream {
 }
 
 async function openStream(server: TestServer, client: TestClient): Promise<Stream> {
-  const cookie = ['svc_session', 'svc_csrf']
-    .map((n) => (client.cookie(n) ? `${n}=${client.cookie(n)}` : ''))
-    .filter(Boolean)
-    .join('; ');
-  const abort = new AbortController();
-  const res = await fetch(`${server.url}/api/recognition/stream`, {
-    headers: { cookie },
-    signal: abort.signal,
-  });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const next = async (): Promise<string> => {
-    for (;;) {
-      const end = text.indexOf('\n\n');
-      if (end >= 0) {
-        const block = text.slice(0, end);
-        text = text.slice(end + 2);
-        return block;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('stream ended');
-      text += decoder.decode(value as Uint8Array, { stream: true });
-    }
-  };
+  const stream = await openEventStream(server.url, client);
+  expect(stream.status).toBe(200);
+  const next = () => stream.next();
   expect(await next()).toBe(': connected');
   return {
     async syncUntilMarker() {
@@ -62,7 +40,7 @@ async function openStream(server: TestServer, client: TestClient): Promise<Strea
         }
       }
     },
-    close: () => abort.abort(),
+    close: () => stream.close(),
   };
 }
 
