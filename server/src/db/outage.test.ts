@@ -31,23 +31,12 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000
 maybe('database outages against a throwaway mariadbd', () => {
   let maria: ThrowawayMariaDb;
   let dataDir: string;
-  const PASSWORD = `pw-${Math.random().toString(36).slice(2)}`;
   let db: Extract<DbConfig, { dialect: 'mysql' }>;
 
   beforeAll(async () => {
     maria = await ThrowawayMariaDb.create();
-    await maria.sql(
-      `CREATE USER 'svc'@'127.0.0.1' IDENTIFIED BY '${PASSWORD}'; GRANT ALL ON *.* TO 'svc'@'127.0.0.1';`,
-    );
+    db = await maria.appAccount();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-outage-'));
-    db = {
-      dialect: 'mysql',
-      host: '127.0.0.1',
-      port: maria.port,
-      user: 'svc',
-      password: PASSWORD,
-      database: 'face_tp',
-    };
   }, 60_000);
   afterAll(async () => {
     await maria?.destroy();
@@ -111,7 +100,7 @@ maybe('database outages against a throwaway mariadbd', () => {
       );
       expect(error).toBeInstanceOf(FatalDatabaseError);
       expect((error as Error).message).toMatch(/does not match the existing data/);
-      expect((error as Error).message).not.toContain(PASSWORD);
+      expect((error as Error).message).not.toContain(db.password);
     } finally {
       await server.stop();
     }

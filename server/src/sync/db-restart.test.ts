@@ -27,22 +27,11 @@ maybe('sync across a database restart (throwaway mariadbd)', () => {
   let db: DbConfig;
   let server: TestServer | undefined;
   let fleet: Fleet | undefined;
-  const PASSWORD = `pw-${Math.random().toString(36).slice(2)}`;
 
   beforeAll(async () => {
     maria = await ThrowawayMariaDb.create();
-    await maria.sql(
-      `CREATE USER 'svc'@'127.0.0.1' IDENTIFIED BY '${PASSWORD}'; GRANT ALL ON *.* TO 'svc'@'127.0.0.1';`,
-    );
+    db = await maria.appAccount();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-sync-dbrestart-'));
-    db = {
-      dialect: 'mysql',
-      host: '127.0.0.1',
-      port: maria.port,
-      user: 'svc',
-      password: PASSWORD,
-      database: 'face_tp',
-    };
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

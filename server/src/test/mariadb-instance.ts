@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import type { DbConfig } from '../config/config.js';
 
 const run = promisify(execFile);
 const MARIADBD = '/usr/sbin/mariadbd';
@@ -93,6 +94,25 @@ export class ThrowawayMariaDb {
 
   async sql(statement: string): Promise<void> {
     await run('mariadb', [`--socket=${this.socket}`, '--user=root', '-e', statement]);
+  }
+
+  /**
+   * An application account (a generated password, all privileges) and the server's database
+   * settings for it: what svc_server gets on a real host.
+   */
+  async appAccount(database = 'face_tp'): Promise<Extract<DbConfig, { dialect: 'mysql' }>> {
+    const password = `pw-${Math.random().toString(36).slice(2)}`;
+    await this.sql(
+      `CREATE USER 'svc'@'127.0.0.1' IDENTIFIED BY '${password}'; GRANT ALL ON *.* TO 'svc'@'127.0.0.1';`,
+    );
+    return {
+      dialect: 'mysql',
+      host: '127.0.0.1',
+      port: this.port,
+      user: 'svc',
+      password,
+      database,
+    };
   }
 
   async stop(): Promise<void> {
