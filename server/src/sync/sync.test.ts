@@ -1,5 +1,4 @@
-import { startDevice, type DeviceHandle } from '@svc/sim';
-import { deviceWithKey, personOut } from '@svc/shared';
+import { personOut } from '@svc/shared';
 import { ManualClock } from '../clock.js';
 import { plainJpeg } from '../photos/test-images.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
@@ -10,15 +9,10 @@ import { claimTasks } from './claim.js';
 import { MAX_ATTEMPTS } from './record.js';
 import { deviceSyncOut, personSyncOut, syncTaskList, syncTaskOut } from './schemas.js';
 import { SyncWorker } from './worker.js';
+import { createSpace as createSpaceIn, registerSim, type SimDevice } from './test-setup.js';
 
 const TIMEOUT_S = 30;
 let serial = 0;
-
-interface SimDevice {
-  id: string;
-  sn: string;
-  sim: DeviceHandle;
-}
 
 describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -32,31 +26,11 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
   const people: Record<string, string> = {};
   let d1: SimDevice, d2: SimDevice, d3: SimDevice;
 
-  const createSpace = async (name: string, parentId?: string) => {
-    const reply = await admin.post('/api/spaces', { name, ...(parentId && { parentId }) });
-    expect(reply.status).toBe(201);
-    return (reply.body as { id: string }).id;
-  };
+  const createSpace = (name: string, parentId?: string) => createSpaceIn(admin, name, parentId);
   const addDevice = async (spaceId: string): Promise<SimDevice> => {
-    const sn = `SYNC-${dialect}-${++serial}`;
-    const sim = await startDevice({
-      sn,
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      heartbeatIntervalMs: 0,
-    });
-    const reply = await admin.post('/api/devices', {
-      sn,
-      name: `Door ${serial}`,
-      baseUrl: sim.url,
-      spaceId,
-    });
-    expect(reply.status).toBe(201);
-    const device = deviceWithKey.parse(reply.body);
-    await sim.setConnection({ key: device.key, centralUrl: server.url });
-    const out = { id: device.id, sn, sim };
-    devices.push(out);
-    return out;
+    const device = await registerSim(server, admin, spaceId);
+    devices.push(device);
+    return device;
   };
   const addPerson = async (
     label: string,
