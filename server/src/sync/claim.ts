@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Op, QueryTypes, Transaction } from 'sequelize';
+import { Op, QueryTypes, Transaction, type InferAttributes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { onlineWhere } from '../devices/service.js';
+import { fromSqlDate } from '../recognition/sql.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
 
@@ -60,67 +61,127 @@ export async function devicesWithDueWork(
   return rows.map((r) => r.id);
 }
 
+/** A sync_tasks row as plain data (what the push path reads; no model instance per task). */
+export type TaskRow = InferAttributes<SyncTaskRow>;
+
+const COLUMNS = {
+  id: 'id',
+  organizationId: 'organization_id',
+  personId: 'person_id',
+  deviceId: 'device_id',
+  action: 'action',
+  lane: 'lane',
+  state: 'state',
+  personVersion: 'person_version',
+  photoSha256: 'photo_sha256',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  claimedBy: 'claimed_by',
+  claimedUntil: 'claimed_until',
+  resultVersion: 'result_version',
+  resultPhotoSha256: 'result_photo_sha256',
+  errorCode: 'error_code',
+  errorMessage: 'error_message',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  finishedAt: 'finished_at',
+} as const satisfies Record<keyof TaskRow, string>;
+
+// Unquoted: Sequelize's SQLite driver reads the column types of a backquoted FROM table with
+// an extra statement per query.
+const SELECT_COLUMNS = Object.entries(COLUMNS)
+  .map(([attr, col]) => `${col} AS ${attr}`)
+  .join(', ');
+
+const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A raw row (dates as Date on MySQL, text on SQLite) → TaskRow. */
+function toTask(raw: Record<keyof TaskRow, unknown>): TaskRow {
+  return {
+    ...(raw as TaskRow),
+    personVersion: Number(raw.personVersion),
+    attempts: Number(raw.attempts),
+    resultVersion: int(raw.resultVersion),
+    nextAttemptAt: fromSqlDate(raw.nextAttemptAt)!,
+    claimedUntil: fromSqlDate(raw.claimedUntil),
+    createdAt: fromSqlDate(raw.createdAt)!,
+    updatedAt: fromSqlDate(raw.updatedAt)!,
+    finishedAt: fromSqlDate(raw.finishedAt),
+  };
+}
+
 // One lane's due tasks of one device, oldest first: a range of sync_tasks_device_due.
-const dueIn = (lane: 'priority' | 'bulk') =>
-  `SELECT id, next_attempt_at FROM sync_tasks WHERE device_id = :dev AND state = 'pending'
+const dueIn = (lane: 'priority' | 'bulk', columns = 'id, next_attempt_at') =>
+  `SELECT ${columns} FROM sync_tasks WHERE device_id = :dev AND state = 'pending'
     AND lane = '${lane}' AND next_attempt_at <= :now ORDER BY next_attempt_at LIMIT :limit`;
 
 /**
- * Claims up to `limit` due tasks of one device, priority lane first. Two processes never get
- * the same task: on MySQL the candidate rows are locked with SKIP LOCKED (a concurrent claimer
- * takes other rows) before they are marked; on SQLite the single UPDATE … WHERE id IN (SELECT …)
- * is atomic under the database's one writer.
+ * Claims up to `limit` due tasks of one device, priority lane first, and returns them as
+ * claimed. Two processes never get the same task: on MySQL the candidate rows are locked with
+ * SKIP LOCKED (a concurrent claimer takes other rows) before they are marked; on SQLite one
+ * UPDATE … WHERE id IN (SELECT …) RETURNING is atomic under the database's one writer, and is
+ * the only statement of a claim (each statement costs a turn of the event loop there).
  */
 export async function claimTasks(
   deps: Deps,
   deviceId: string,
   limit: number,
   now: Date,
-): Promise<SyncTaskRow[]> {
+): Promise<TaskRow[]> {
   const claimant = newClaimant();
-  const replacements = {
-    dev: deviceId,
-    now,
-    limit,
-    claimant,
-    until: new Date(now.getTime() + LEASE_MS),
-  };
+  const until = new Date(now.getTime() + LEASE_MS);
+  const replacements = { dev: deviceId, now, limit, claimant, until };
   const sequelize = deps.db.sequelize;
   const mark = `UPDATE sync_tasks SET state = 'running', claimed_by = :claimant,
     claimed_until = :until, updated_at = :now`;
+  let raws: Record<keyof TaskRow, unknown>[] = [];
   if (sequelize.getDialect() === 'mysql') {
     // READ COMMITTED: the locking reads take no gap locks, so two devices' claims (whose rows
     // move within the same due index when marked) cannot deadlock on each other's gaps.
     const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
     await sequelize.transaction({ isolationLevel }, async (transaction) => {
-      const ids: string[] = [];
       for (const lane of ['priority', 'bulk'] as const) {
-        if (ids.length >= limit) break;
-        const rows = await sequelize.query<{ id: string }>(
-          `${dueIn(lane)} FOR UPDATE SKIP LOCKED`,
-          {
-            replacements: { ...replacements, limit: limit - ids.length },
-            type: QueryTypes.SELECT,
-            transaction,
-          },
+        if (raws.length >= limit) break;
+        raws.push(
+          ...(await sequelize.query<Record<keyof TaskRow, unknown>>(
+            `${dueIn(lane, SELECT_COLUMNS)} FOR UPDATE SKIP LOCKED`,
+            {
+              replacements: { ...replacements, limit: limit - raws.length },
+              type: QueryTypes.SELECT,
+              transaction,
+            },
+          )),
         );
-        ids.push(...rows.map((r) => r.id));
       }
-      if (ids.length === 0) return;
+      if (raws.length === 0) return;
       await sequelize.query(`${mark} WHERE id IN (:ids)`, {
-        replacements: { ...replacements, ids },
+        replacements: { ...replacements, ids: raws.map((r) => r.id) },
         transaction,
       });
     });
+    // The rows as the UPDATE left them.
+    raws = raws.map((r) => ({
+      ...r,
+      state: 'running',
+      claimedBy: claimant,
+      claimedUntil: until,
+      updatedAt: now,
+    }));
   } else {
     // Priority lane first, then bulk, in one statement.
-    await sequelize.query(
+    raws = await sequelize.query<Record<keyof TaskRow, unknown>>(
       `${mark} WHERE id IN (SELECT id FROM (
         SELECT id, 0 AS rank, next_attempt_at FROM (${dueIn('priority')})
         UNION ALL SELECT id, 1 AS rank, next_attempt_at FROM (${dueIn('bulk')})
-      ) ORDER BY rank, next_attempt_at LIMIT :limit)`,
-      { replacements },
+      ) ORDER BY rank, next_attempt_at LIMIT :limit) RETURNING ${SELECT_COLUMNS}`,
+      { replacements, type: QueryTypes.SELECT },
     );
   }
-  return deps.models.SyncTask.findAll({ where: { claimedBy: claimant, state: 'running' } });
+  const tasks = raws.map(toTask);
+  // RETURNING gives no order: priority lane first, then the oldest due.
+  return tasks.sort(
+    (a, b) =>
+      Number(a.lane !== 'priority') - Number(b.lane !== 'priority') ||
+      a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime(),
+  );
 }

@@ -3,6 +3,7 @@ import { Op, QueryTypes, literal, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
+import { planPeople } from './delta.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 
@@ -13,6 +14,8 @@ type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
  */
 export const BULK_THRESHOLD = 50;
 const CHUNK = 1000;
+/** Rows per INSERT of new tasks (values are inlined: no bound-parameter limit applies). */
+const INSERT_CHUNK = 5000;
 
 /**
  * The spaces whose people belong on a device: its own and every ancestor (access to a space
@@ -31,11 +34,14 @@ export function deviceSpaces(
  * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
  * window at :now, of the device's organization, with access to one of :spaces.
  */
-function desiredIdsSql(spaces: readonly string[]): string {
+function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
   if (spaces.length === 0) return 'SELECT id FROM people WHERE 1 = 0';
+  // A delta plan names its people inside the subquery too: otherwise the database may build
+  // the device's whole desired set (100,000 people) to answer for one.
   return `SELECT ps.person_id FROM person_spaces ps
     JOIN people p ON p.id = ps.person_id
     WHERE ps.space_id IN (:spaces) AND p.organization_id = :org AND p.enabled = 1
+      ${onlyPeople ? 'AND ps.person_id IN (:personIds)' : ''}
       AND (p.valid_from IS NULL OR p.valid_from <= :now)
       AND (p.valid_until IS NULL OR p.valid_until > :now)`;
 }
@@ -47,10 +53,16 @@ export interface PutNeed {
   taskId: string | null;
 }
 
+export interface DeleteNeed {
+  taskId: string;
+  /** The task's person version when the diff read it. */
+  version: number;
+}
+
 export interface DeviceDiff {
   puts: PutNeed[];
   /** Tasks whose device holds (or is about to hold) a person it should not. */
-  deletes: string[];
+  deletes: DeleteNeed[];
 }
 
 /** What must change on one device for it to hold exactly the people it should. */
@@ -65,7 +77,7 @@ export async function diffDevice(
   const sequelize: Sequelize = deps.db.sequelize;
   if (personIds?.length === 0) return { puts: [], deletes: [] };
   const replacements = { spaces, org: device.organizationId, now, dev: device.id, personIds };
-  const desired = desiredIdsSql(spaces);
+  const desired = desiredIdsSql(spaces, personIds !== undefined);
   const only = (column: string) => (personIds ? `AND ${column} IN (:personIds)` : '');
   // A person changed while a bulk plan ran can sit in that device's bulk backlog: a delta plan
   // moves it to the priority lane.
@@ -85,8 +97,8 @@ export async function diffDevice(
           OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, '') ${promote})`,
     { replacements, type: QueryTypes.SELECT },
   );
-  const deletes = await sequelize.query<{ id: string }>(
-    `SELECT t.id FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
+  const deletes = await sequelize.query<{ id: string; person_version: number }>(
+    `SELECT t.id, t.person_version FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
       ${only('t.person_id')} AND t.person_id NOT IN (${desired})`,
     { replacements, type: QueryTypes.SELECT },
   );
@@ -97,7 +109,7 @@ export async function diffDevice(
       photoSha256: r.photo_sha256,
       taskId: r.task_id,
     })),
-    deletes: deletes.map((r) => r.id),
+    deletes: deletes.map((r) => ({ taskId: r.id, version: Number(r.person_version) })),
   };
 }
 
@@ -105,38 +117,60 @@ export async function diffDevice(
 // and puts the task back to pending instead of recording a stale success.
 const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
 
+type Lane = 'priority' | 'bulk';
+
 /** Writes one device's diff as coalesced tasks (one row per person and device). */
 export async function applyDiff(
   deps: Deps,
   device: Pick<DeviceRow, 'id' | 'organizationId'>,
   diff: DeviceDiff,
   now: Date,
-): Promise<{ queued: number; lane: 'priority' | 'bulk' }> {
+): Promise<{ queued: number; lane: Lane }> {
+  const [lane] = await applyDiffs(deps, [{ device, diff }], now);
+  return { queued: diff.puts.length + diff.deletes.length, lane: lane! };
+}
+
+/**
+ * Writes several devices' diffs as coalesced tasks (one row per person and device) in as few
+ * statements as the targets allow: new tasks of every device in one multi-row INSERT per
+ * chunk, existing tasks with the same new target and lane in one UPDATE. Each device's lane
+ * is its own (bulk when its diff is large). Resolves with the lanes, in order.
+ */
+export async function applyDiffs(
+  deps: Deps,
+  entries: readonly { device: Pick<DeviceRow, 'id' | 'organizationId'>; diff: DeviceDiff }[],
+  now: Date,
+): Promise<Lane[]> {
   const { SyncTask } = deps.models;
-  const lane = diff.puts.length + diff.deletes.length > BULK_THRESHOLD ? 'bulk' : 'priority';
-  const reset = {
-    lane,
-    attempts: 0,
-    nextAttemptAt: now,
-    errorCode: null,
-    errorMessage: null,
-    finishedAt: null,
-    updatedAt: now,
-  } as const;
-  const fresh = diff.puts.filter((p) => p.taskId === null);
+  const lanes = entries.map(({ diff }): Lane =>
+    diff.puts.length + diff.deletes.length > BULK_THRESHOLD ? 'bulk' : 'priority',
+  );
+  const reset = (lane: Lane) =>
+    ({
+      lane,
+      attempts: 0,
+      nextAttemptAt: now,
+      errorCode: null,
+      errorMessage: null,
+      finishedAt: null,
+      updatedAt: now,
+    }) as const;
+  const fresh = entries.flatMap(({ device, diff }, i) =>
+    diff.puts.filter((p) => p.taskId === null).map((p) => ({ device, lane: lanes[i]!, p })),
+  );
   const sequelize = deps.db.sequelize;
   const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  for (let i = 0; i < fresh.length; i += CHUNK) {
+  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
     // A concurrent planner (another process) may insert the same pair first: it wrote the
     // same target, so the duplicate is dropped. One multi-row statement per chunk: a new
     // device of 100,000 people is 100,000 rows.
-    const chunk = fresh.slice(i, i + CHUNK);
+    const chunk = fresh.slice(i, i + INSERT_CHUNK);
     await sequelize.query(
       `${ignore} INTO sync_tasks (id, organization_id, person_id, device_id, action, lane, state,
         person_version, photo_sha256, attempts, next_attempt_at, created_at, updated_at)
         VALUES ${chunk.map(() => "(?, ?, ?, ?, 'put', ?, 'pending', ?, ?, 0, ?, ?, ?)").join(', ')}`,
       {
-        replacements: chunk.flatMap((p) => [
+        replacements: chunk.flatMap(({ device, lane, p }) => [
           randomUUID(),
           device.organizationId,
           p.personId,
@@ -151,41 +185,70 @@ export async function applyDiff(
       },
     );
   }
-  // Existing tasks with the same new target are updated together.
-  const targets = new Map<string, { version: number; photoSha256: string | null; ids: string[] }>();
-  for (const p of diff.puts) {
-    if (p.taskId === null) continue;
-    const key = `${p.version}:${p.photoSha256 ?? ''}`;
-    const group = targets.get(key) ?? { version: p.version, photoSha256: p.photoSha256, ids: [] };
-    group.ids.push(p.taskId);
-    targets.set(key, group);
-  }
-  for (const { version, photoSha256, ids } of targets.values()) {
+  // Existing tasks with the same new target (and lane) are updated together.
+  const targets = new Map<
+    string,
+    { lane: Lane; version: number; photoSha256: string | null; ids: string[] }
+  >();
+  const deletes = new Map<string, { lane: Lane; version: number; ids: string[] }>();
+  entries.forEach(({ diff }, i) => {
+    const lane = lanes[i]!;
+    for (const p of diff.puts) {
+      if (p.taskId === null) continue;
+      const key = `${lane}:${p.version}:${p.photoSha256 ?? ''}`;
+      const group = targets.get(key) ?? {
+        lane,
+        version: p.version,
+        photoSha256: p.photoSha256,
+        ids: [],
+      };
+      group.ids.push(p.taskId);
+      targets.set(key, group);
+    }
+    for (const d of diff.deletes) {
+      const key = `${lane}:${d.version}`;
+      const group = deletes.get(key) ?? { lane, version: d.version, ids: [] };
+      group.ids.push(d.taskId);
+      deletes.set(key, group);
+    }
+  });
+  for (const { lane, version, photoSha256, ids } of targets.values()) {
     for (let i = 0; i < ids.length; i += CHUNK) {
       await SyncTask.update(
         {
-          ...reset,
+          ...reset(lane),
           action: 'put',
           personVersion: version,
           photoSha256,
           state: keepRunning(),
         },
-        { where: { id: { [Op.in]: ids.slice(i, i + CHUNK) } } },
+        {
+          where: {
+            id: { [Op.in]: ids.slice(i, i + CHUNK) },
+            // A plan whose read is older than a concurrent one's write never moves a task back
+            // to an older version (versions only grow: every change a device sees raises it).
+            [Op.not]: { action: 'put', personVersion: { [Op.gt]: version } },
+          },
+        },
       );
     }
   }
-  for (let i = 0; i < diff.deletes.length; i += CHUNK) {
-    await SyncTask.update(
-      {
-        ...reset,
-        action: 'delete',
-        photoSha256: null,
-        state: keepRunning(),
-      },
-      { where: { id: { [Op.in]: diff.deletes.slice(i, i + CHUNK) }, action: 'put' } },
-    );
+  for (const { lane, version, ids } of deletes.values()) {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await SyncTask.update(
+        { ...reset(lane), action: 'delete', photoSha256: null, state: keepRunning() },
+        {
+          where: {
+            id: { [Op.in]: ids.slice(i, i + CHUNK) },
+            action: 'put',
+            // Re-targeted since the read (access granted again): not this plan's to delete.
+            personVersion: { [Op.lte]: version },
+          },
+        },
+      );
+    }
   }
-  return { queued: diff.puts.length + diff.deletes.length, lane };
+  return lanes;
 }
 
 /**
@@ -196,8 +259,18 @@ export async function applyDiff(
  */
 export async function planSync(
   deps: Deps,
-  opts: { organizationId?: string; deviceId?: string; personIds?: readonly string[] } = {},
+  opts: {
+    organizationId?: string;
+    deviceId?: string;
+    personIds?: readonly string[];
+    /** Runs after each device's diff is written (the worker serves it, plans urgent work). */
+    afterDevice?: () => Promise<void>;
+  } = {},
 ): Promise<{ devices: number; queued: number }> {
+  // A few people on every device: a handful of statements instead of a few per device.
+  if (opts.personIds && !opts.organizationId && !opts.deviceId) {
+    return planPeople(deps, opts.personIds);
+  }
   const now = deps.clock.now();
   const devices = await deps.models.Device.findAll({
     attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
@@ -215,10 +288,12 @@ export async function planSync(
       trees.set(device.organizationId, tree);
     }
     const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now, opts.personIds);
-    if (diff.puts.length + diff.deletes.length === 0) continue;
-    const result = await applyDiff(deps, device, diff, now);
-    queued += result.queued;
-    deps.logger.debug({ device: device.id, ...result }, 'sync planned');
+    if (diff.puts.length + diff.deletes.length > 0) {
+      const result = await applyDiff(deps, device, diff, now);
+      queued += result.queued;
+      deps.logger.debug({ device: device.id, ...result }, 'sync planned');
+    }
+    await opts.afterDevice?.();
   }
   return { devices: devices.length, queued };
 }

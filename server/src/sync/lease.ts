@@ -1,30 +1,78 @@
+import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { LEASE_MS } from './claim.js';
 
 type Deps = Pick<AppContext, 'models' | 'clock' | 'logger'>;
 
-/** Leases of a claim in flight are extended this often (well inside LEASE_MS). */
+/** Leases of claims in flight are extended this often (well inside LEASE_MS). */
 export const RENEW_EVERY_MS = Math.floor(LEASE_MS / 4);
 
+/** Claimants renewed per statement (an IN list). */
+const RENEW_CHUNK = 500;
+
 /**
- * Keeps one claim's leases alive while its pushes are in flight, so the lease itself can be
+ * Keeps the leases of every claim a worker run holds alive while its tasks are pushed or wait
+ * to be recorded, in one statement per renewal for all of them, so the lease itself can be
  * short: a process killed mid-push (or one that lost the database and could not record) frees
- * its tasks within LEASE_MS instead of holding them for as long as the slowest device could take.
+ * its tasks within LEASE_MS instead of holding them for as long as the slowest device could
+ * take. A claim is held until each of its tasks is accounted for (`settle`), or dropped at once
+ * (`drop`) when its outcomes could not be written: then the lease runs out and the tasks come
+ * back through recoverExpiredLeases.
  */
-export function keepLeases(deps: Deps, claimant: string): { stop(): void } {
-  const renew = async () => {
-    const now = deps.clock.now();
-    try {
-      await deps.models.SyncTask.update(
-        { claimedUntil: new Date(now.getTime() + LEASE_MS) },
-        { where: { claimedBy: claimant, state: 'running' } },
-      );
-    } catch (err) {
-      // The database is away: the lease runs out and another run (or process) takes over.
-      deps.logger.warn({ err, claimant }, 'sync lease renewal failed');
+export class LeaseKeeper {
+  private readonly open = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly deps: Deps) {
+    this.timer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** A claim of `count` tasks is now in flight. */
+  hold(claimant: string, count: number): void {
+    if (count > 0) this.open.set(claimant, (this.open.get(claimant) ?? 0) + count);
+  }
+
+  /** One task of the claim is written (or given up): the claim is released after its last. */
+  settle(claimant: string | null): void {
+    if (claimant === null) return;
+    const left = (this.open.get(claimant) ?? 0) - 1;
+    if (left > 0) this.open.set(claimant, left);
+    else this.open.delete(claimant);
+  }
+
+  /** Stops renewing a claim whose outcomes could not be written. */
+  drop(claimant: string | null): void {
+    if (claimant !== null) this.open.delete(claimant);
+  }
+
+  get claims(): number {
+    return this.open.size;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renew(): Promise<void> {
+    const claimants = [...this.open.keys()];
+    const until = new Date(this.deps.clock.now().getTime() + LEASE_MS);
+    for (let i = 0; i < claimants.length; i += RENEW_CHUNK) {
+      try {
+        await this.deps.models.SyncTask.update(
+          { claimedUntil: until },
+          {
+            where: {
+              claimedBy: { [Op.in]: claimants.slice(i, i + RENEW_CHUNK) },
+              state: 'running',
+            },
+          },
+        );
+      } catch (err) {
+        // The database is away: the leases run out and another run (or process) takes over.
+        this.deps.logger.warn({ err }, 'sync lease renewal failed');
+        return;
+      }
     }
-  };
-  const timer = setInterval(() => void renew(), RENEW_EVERY_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  }
 }

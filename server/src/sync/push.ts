@@ -1,6 +1,7 @@
 import type { DevicePersonPut } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import type { DeviceRow, FileRow, PersonRow, SyncTaskRow } from '../db/business-models.js';
+import type { DeviceRow, FileRow, PersonRow } from '../db/business-models.js';
+import type { TaskRow } from './claim.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../devices/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'photos'>;
@@ -34,9 +35,15 @@ export interface DeviceRun {
   reads?: PushReads;
 }
 
+/** What a push sends of a person. */
+export type PushPerson = Pick<
+  PersonRow,
+  'id' | 'name' | 'idNumber' | 'photoSha256' | 'version' | 'validFrom' | 'validUntil'
+>;
+
 /** What a push reads besides the task: the person, the photo's file row and its bytes. */
 export interface PushReads {
-  person(id: string): Promise<PersonRow | null>;
+  person(id: string): Promise<PushPerson | null>;
   file(sha256: string): Promise<FileRow | null>;
   /** The stored photo as base64, undefined when the file is missing. */
   photoBase64(sha256: string): Promise<string | undefined>;
@@ -54,7 +61,7 @@ export async function pushTask(
   deps: Deps,
   client: DeviceClient,
   run: DeviceRun,
-  task: SyncTaskRow,
+  task: TaskRow,
 ): Promise<Outcome> {
   const { device, target } = run;
   const reads = run.reads ?? directReads(deps);

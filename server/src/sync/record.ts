@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { SyncTaskRow } from '../db/business-models.js';
+import type { TaskRow } from './claim.js';
 import { publishSyncState, type SyncLiveEvent } from './live.js';
 import type { Outcome } from './push.js';
 
@@ -21,11 +21,7 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
  * aims at what was pushed; a task the planner changed meanwhile goes back to pending so the
  * newer target is pushed next (nothing stale is recorded as success).
  */
-export async function recordOutcome(
-  deps: Deps,
-  task: SyncTaskRow,
-  outcome: Outcome,
-): Promise<void> {
+export async function recordOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<void> {
   const change = await writeOutcome(deps, task, outcome);
   // The live stream hears what was written (nothing when another claim owns the task now).
   if (change) publishSyncState(deps, task, change);
@@ -33,7 +29,7 @@ export async function recordOutcome(
 
 type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
 
-async function writeOutcome(deps: Deps, task: SyncTaskRow, outcome: Outcome): Promise<Change> {
+async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
   const { SyncTask } = deps.models;
   const now = deps.clock.now();
   const released = {

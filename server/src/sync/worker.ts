@@ -13,8 +13,10 @@ import {
 } from '../devices/service.js';
 import { claimTasks, devicesWithDueWork, recoverExpiredLeases } from './claim.js';
 import { changedPeople, desiredFingerprint, planSync } from './desired.js';
-import { keepLeases } from './lease.js';
-import { pushBatch, RunReads } from './batch.js';
+import { LeaseKeeper } from './lease.js';
+import { RunReads } from './reads.js';
+import { asError, SuccessRecorder } from './recorder.js';
+import { streamDevice, type RunShared } from './stream.js';
 import { keepAliveFetch } from './device-fetch.js';
 import type { DeviceRun } from './push.js';
 import { recordOutcome } from './record.js';
@@ -95,7 +97,9 @@ export class SyncWorker implements Job {
 
   /**
    * One pass: recover leases, plan if anything changed, push due work until the budget. With
-   * `replan`, changes made while pushing are planned (and so pushed) in the same pass.
+   * `replan`, changes made while pushing are planned (and so pushed) in the same pass, and the
+   * devices are served as soon as their work is planned: the first plan of a new device of
+   * 100,000 people does not hold up the devices planned before it.
    */
   async runOnce(
     opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
@@ -103,21 +107,60 @@ export class SyncWorker implements Job {
     const { ctx } = this;
     const deadline = performance.now() + (opts.budgetMs ?? 60_000);
     const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
-    let planned = 0;
-    planned += await this.plan(opts.forcePlan === true);
+    const leases = new LeaseKeeper(ctx);
+    const shared: RunShared = {
+      ctx,
+      client: this.client,
+      reads: new RunReads(ctx),
+      recorder: new SuccessRecorder(ctx, leases),
+      leases,
+      perDevice: this.perDevice,
+      deadline,
+      planEpoch: () => this.planEpoch,
+    };
+    const serving = new Map<string, Promise<void>>();
     let pushed = 0;
-    const devices = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
-    const reads = new RunReads(ctx);
-    const serving = new AbortController();
-    const replanning = opts.replan ? this.replanWhile(serving.signal) : Promise.resolve(0);
+    let failure: Error | undefined;
+    const serveDue = async () => {
+      if (performance.now() >= deadline) return;
+      const due = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
+      for (const id of due) {
+        if (serving.has(id) || serving.size >= this.devicesInParallel) continue;
+        const done = this.serveDevice(id, shared)
+          .then((n) => void (pushed += n))
+          .catch((err: unknown) => void (failure ??= asError(err)))
+          .finally(() => serving.delete(id));
+        serving.set(id, done);
+      }
+    };
+    let planned = 0;
     try {
-      await eachLimited(devices, this.devicesInParallel, async (deviceId) => {
-        pushed += await this.serveDevice(deviceId, deadline, reads);
-      });
+      if (opts.replan) {
+        // Work already due (a restart in the middle of a backfill) starts before the plan.
+        await serveDue();
+        planned += await this.plan(opts.forcePlan === true, serveDue);
+        await serveDue();
+        // Changes are planned, and devices with new work joined, while the others push.
+        while (serving.size > 0 && failure === undefined) {
+          await Promise.race([...serving.values(), sleep(REPLAN_CHECK_MS)]);
+          try {
+            planned += await this.plan(false, serveDue);
+            await serveDue();
+          } catch (err) {
+            // The next check (or the next run) plans again.
+            ctx.logger.warn({ err }, 'sync plan during a run failed');
+          }
+        }
+      } else {
+        planned += await this.plan(opts.forcePlan === true);
+        await serveDue();
+      }
+      while (serving.size > 0) await Promise.all([...serving.values()]);
     } finally {
-      serving.abort();
-      planned += await replanning;
+      leases.stop();
+      await shared.recorder.close().catch((err: unknown) => void (failure ??= asError(err)));
     }
+    if (failure !== undefined) throw failure;
     const more =
       performance.now() >= deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
@@ -127,9 +170,11 @@ export class SyncWorker implements Job {
   /**
    * Plans when the fingerprint changed (or always with `force`, or when the last full plan is
    * older than fullPlanEveryMs). When only some people changed — one created or edited during
-   * a backfill of 100,000 — only they are compared, in milliseconds instead of seconds.
+   * a backfill of 100,000 — only they are compared, in milliseconds instead of seconds. A full
+   * plan goes device by device; between two devices, people changed since it began are planned
+   * on their own (priority lane) and `afterDevice` runs (the worker starts serving the device).
    */
-  private async plan(force: boolean): Promise<number> {
+  private async plan(force: boolean, afterDevice?: () => Promise<void>): Promise<number> {
     const { ctx } = this;
     const now = ctx.clock.now();
     const fingerprint = await desiredFingerprint(ctx, now);
@@ -139,32 +184,39 @@ export class SyncWorker implements Job {
       force || stale || !this.fingerprint || !this.plannedAt
         ? undefined
         : await changedPeople(ctx, this.fingerprint, fingerprint, this.plannedAt);
-    const { queued } = await planSync(ctx, people ? { personIds: people } : {});
+    let covered = { fingerprint, at: now };
+    let queued = 0;
+    let checked = performance.now();
+    const between = async () => {
+      if (queued > 0) this.planEpoch++;
+      if (performance.now() - checked >= REPLAN_CHECK_MS) {
+        checked = performance.now();
+        const at = ctx.clock.now();
+        const next = await desiredFingerprint(ctx, at);
+        const delta =
+          next === covered.fingerprint
+            ? undefined
+            : await changedPeople(ctx, covered.fingerprint, next, covered.at);
+        // Anything but a people-only change waits for the plan after this one.
+        if (delta) {
+          const result = await planSync(ctx, { personIds: delta });
+          queued += result.queued;
+          if (result.queued > 0) this.planEpoch++;
+          covered = { fingerprint: next, at };
+        }
+      }
+      await afterDevice?.();
+    };
+    const result = await planSync(ctx, people ? { personIds: people } : { afterDevice: between });
+    queued += result.queued;
     if (!people) this.lastFullPlan = performance.now();
     if (queued > 0) this.planEpoch++;
-    this.fingerprint = fingerprint;
-    this.plannedAt = now;
+    this.fingerprint = covered.fingerprint;
+    this.plannedAt = covered.at;
     return queued;
   }
 
-  /** Plans again whenever the fingerprint changes, until `signal` aborts. */
-  private async replanWhile(signal: AbortSignal): Promise<number> {
-    const { ctx } = this;
-    let planned = 0;
-    while (!signal.aborted) {
-      await sleep(REPLAN_CHECK_MS, undefined, { signal }).catch(() => undefined);
-      if (signal.aborted) break;
-      try {
-        planned += await this.plan(false);
-      } catch (err) {
-        // The next check (or the next run) plans again.
-        ctx.logger.warn({ err }, 'sync plan during a run failed');
-      }
-    }
-    return planned;
-  }
-
-  private async serveDevice(deviceId: string, deadline: number, reads: RunReads): Promise<number> {
+  private async serveDevice(deviceId: string, shared: RunShared): Promise<number> {
     const { ctx } = this;
     const device = await ctx.models.Device.findByPk(deviceId);
     if (!device || !isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS)) return 0;
@@ -180,6 +232,7 @@ export class SyncWorker implements Job {
             : await ctx.models.SyncTask.count({
                 where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
               }),
+        reads: shared.reads,
       };
     } catch (err) {
       if (!(err instanceof DeviceKeyUnavailable)) throw err;
@@ -195,23 +248,7 @@ export class SyncWorker implements Job {
       }
       return 0;
     }
-    let pushed = 0;
-    let seen = this.planEpoch;
-    // A claim is ten rounds of pushes, its successes recorded in one statement (the lease is
-    // renewed meanwhile); work planned while it is in flight is claimed and pushed first.
-    while (performance.now() < deadline) {
-      const tasks = await claimTasks(ctx, deviceId, this.perDevice * 10, ctx.clock.now());
-      if (tasks.length === 0) break;
-      const lease = keepLeases(ctx, tasks[0]!.claimedBy!);
-      pushed += await pushBatch(ctx, this.client, run, tasks, this.perDevice, reads, {
-        due: () => seen !== this.planEpoch,
-        claim: () => {
-          seen = this.planEpoch;
-          return claimTasks(ctx, deviceId, this.perDevice, ctx.clock.now());
-        },
-      }).finally(() => lease.stop());
-    }
-    return pushed;
+    return streamDevice(shared, run);
   }
 
   /** Runs until no work is due (or `maxRuns`); what a test or a drain uses. */
@@ -248,7 +285,9 @@ export class SyncWorker implements Job {
   }
 
   private async loop(): Promise<void> {
-    const budgetMs = Math.max(5_000, this.ctx.config.push.intervalS * 1000);
+    // Devices join and changes are planned within a run, so it can be long; between runs every
+    // device's stream drains (and device rows, keys and addresses are read again).
+    const budgetMs = Math.max(15_000, this.ctx.config.push.intervalS * 1000);
     for (;;) {
       const result = await this.runOnce({ budgetMs, replan: true });
       if (!result.more && !this.kicked) break;
@@ -285,17 +324,4 @@ const workers = new WeakMap<object, SyncWorker>();
 /** The worker of this service, when it runs (SVC_PUSH_WORKER); routes kick it after a change. */
 export function syncWorkerOf(ctx: AppContext): SyncWorker | undefined {
   return workers.get(ctx);
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time. */
-export async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(lanes);
 }

@@ -1,0 +1,132 @@
+import { deletePerson, updatePerson } from '../people/service.js';
+import { signedIn } from '../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { applyDiff, planSync } from './desired.js';
+import {
+  addPerson,
+  createSpace,
+  organizationOf,
+  registerSim,
+  type SimDevice,
+} from './test-setup.js';
+
+/**
+ * The planner's two paths must agree: a plan of named people (what a change during a
+ * backfill gets, decided in memory) leaves nothing for the full plan (SQL per device) to
+ * change, and both reach the desired state. A plan whose read is older than another plan's
+ * write never moves a task back.
+ */
+describe.each(DIALECTS)('planning (%s)', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  const devices: SimDevice[] = [];
+  const space = { site: '', hall: '', annex: '' };
+  let org = '';
+  const actor = () => ({ actor: { id: null, name: 'test' }, organizationId: org });
+
+  /** (person, device) → "action version" for every task of these people. */
+  const tasksOf = async (people: string[]) => {
+    const rows = await server.ctx.models.SyncTask.findAll({ where: { personId: people } });
+    return Object.fromEntries(
+      rows.map((t) => [`${t.personId} ${t.deviceId}`, `${t.action} ${t.personVersion}`]),
+    );
+  };
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    const admin = await signedIn(server, 'admin');
+    space.site = await createSpace(admin, 'Site');
+    space.hall = await createSpace(admin, 'Hall', space.site);
+    space.annex = await createSpace(admin, 'Annex');
+    org = await organizationOf(server, space.site);
+    devices.push(await registerSim(server, admin, space.hall));
+    devices.push(await registerSim(server, admin, space.annex));
+  });
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+    await server?.stop();
+    await scratch?.drop();
+  });
+
+  test('a plan of named people reaches what the full plan would, and leaves it nothing', async () => {
+    const [hall, annex] = devices;
+    const site = await addPerson(server, org, [space.site]); // the hall is below the site
+    const both = await addPerson(server, org, [space.hall, space.annex]);
+    const annexOnly = await addPerson(server, org, [space.annex]);
+    const disabled = await addPerson(server, org, [space.site]);
+    const expired = await addPerson(server, org, [space.site]);
+    const leaving = await addPerson(server, org, [space.site]);
+    const erased = await addPerson(server, org, [space.annex]);
+    const everyone = [site, both, annexOnly, disabled, expired, leaving, erased].map((p) => p.id);
+    expect((await planSync(server.ctx, { personIds: everyone })).queued).toBe(8);
+    expect((await planSync(server.ctx)).queued).toBe(0);
+
+    // Changes a person-only delta must get right.
+    await updatePerson(server.ctx, org, disabled.id, { enabled: false }, actor());
+    await updatePerson(
+      server.ctx,
+      org,
+      expired.id,
+      { validUntil: new Date(Date.now() - 60_000).toISOString() },
+      actor(),
+    );
+    await updatePerson(server.ctx, org, leaving.id, { spaceIds: [space.annex] }, actor());
+    await deletePerson(server.ctx, org, erased.id, actor());
+    const edited = await updatePerson(
+      server.ctx,
+      org,
+      both.id,
+      { name: 'Renamed Person' },
+      actor(),
+    );
+
+    await planSync(server.ctx, { personIds: everyone });
+    expect((await planSync(server.ctx)).queued).toBe(0);
+    const v = (p: { version: number }) => p.version;
+    const leavingNow = (await server.ctx.models.Person.findByPk(leaving.id))!;
+    expect(await tasksOf(everyone)).toEqual({
+      [`${site.id} ${hall!.id}`]: `put ${v(site)}`,
+      [`${both.id} ${hall!.id}`]: `put ${edited.version}`,
+      [`${both.id} ${annex!.id}`]: `put ${edited.version}`,
+      [`${annexOnly.id} ${annex!.id}`]: `put ${v(annexOnly)}`,
+      // Left the hall's reach: deleted there, now on the annex.
+      [`${leaving.id} ${hall!.id}`]: `delete ${v(leaving)}`,
+      [`${leaving.id} ${annex!.id}`]: `put ${leavingNow.version}`,
+      [`${disabled.id} ${hall!.id}`]: `delete ${v(disabled)}`,
+      [`${expired.id} ${hall!.id}`]: `delete ${v(expired)}`,
+      [`${erased.id} ${annex!.id}`]: `delete ${v(erased)}`,
+    });
+  });
+
+  test('a plan read before a newer change does not move the task back', async () => {
+    const [hall] = devices;
+    const person = await addPerson(server, org, [space.site]);
+    await planSync(server.ctx, { personIds: [person.id] });
+    const task = (await server.ctx.models.SyncTask.findOne({
+      where: { personId: person.id, deviceId: hall!.id },
+    }))!;
+    // Another plan already wrote the newer version …
+    const newer = await updatePerson(server.ctx, org, person.id, { name: 'Newer Name' }, actor());
+    await planSync(server.ctx, { personIds: [person.id] });
+    // … when one that read the person before that change writes what it saw.
+    const now = server.ctx.clock.now();
+    const stale = { personId: person.id, photoSha256: person.photoSha256, taskId: task.id };
+    await applyDiff(
+      server.ctx,
+      { id: hall!.id, organizationId: org },
+      { puts: [{ ...stale, version: person.version }], deletes: [] },
+      now,
+    );
+    await applyDiff(
+      server.ctx,
+      { id: hall!.id, organizationId: org },
+      { puts: [], deletes: [{ taskId: task.id, version: person.version }] },
+      now,
+    );
+    expect(await tasksOf([person.id])).toEqual({
+      [`${person.id} ${hall!.id}`]: `put ${newer.version}`,
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import type { AppContext } from '../context.js';
+import type { TaskRow } from './claim.js';
+import { LeaseKeeper } from './lease.js';
+import { SuccessRecorder } from './recorder.js';
+
+/**
+ * The recorder writes successes together: twenty devices' urgent successes must not become
+ * twenty statements queued one behind the other (on SQLite each waits for the one before).
+ * A fake database counts the statements and answers after a delay.
+ */
+describe('SuccessRecorder', () => {
+  const statements: number[] = [];
+  let release: () => void = () => undefined;
+  const fakeDeps = {
+    db: {
+      sequelize: {
+        getDialect: () => 'sqlite',
+        // SQLite form: [now, now, then 8 values per task]; answers "all written".
+        query: async (_sql: string, opts: { replacements: unknown[] }) => {
+          const tasks = (opts.replacements.length - 2) / 8;
+          statements.push(tasks);
+          await new Promise<void>((resolve) => (release = resolve));
+          return [undefined, tasks];
+        },
+      },
+    },
+    clock: { now: () => new Date() },
+    logger: { warn: () => undefined },
+    models: { SyncTask: { update: () => Promise.resolve([0]) } },
+  } as unknown as AppContext;
+
+  const task = (n: number): TaskRow =>
+    ({
+      id: `task-${n}`,
+      organizationId: 'org',
+      personId: `person-${n}`,
+      deviceId: `device-${n % 20}`,
+      action: 'put',
+      lane: 'priority',
+      state: 'running',
+      personVersion: 3,
+      photoSha256: 'a'.repeat(64),
+      attempts: 0,
+      claimedBy: `claim-${n % 20}`,
+    }) as TaskRow;
+  const done = { kind: 'done', result: { version: 3, photoSha256: 'a'.repeat(64) } } as const;
+
+  test('urgent successes that arrive during a write go together in the next one', async () => {
+    const leases = new LeaseKeeper(fakeDeps);
+    const recorder = new SuccessRecorder(fakeDeps, leases);
+    for (let n = 0; n < 20; n++) leases.hold(`claim-${n}`, 1);
+    recorder.add({ task: task(0), outcome: done }, true);
+    // Nineteen more, each urgent, while the first statement is still in flight.
+    for (let n = 1; n < 20; n++) recorder.add({ task: task(n), outcome: done }, true);
+    const closing = recorder.close();
+    while (statements.length < 2) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    release();
+    await closing;
+    leases.stop();
+    expect(statements).toEqual([1, 19]);
+    // Every claim was released once its success was written.
+    expect(leases.claims).toBe(0);
+  });
+});

@@ -1,0 +1,199 @@
+import { QueryTypes } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { TaskRow } from './claim.js';
+import type { LeaseKeeper } from './lease.js';
+import { publishSyncState } from './live.js';
+import type { Outcome } from './push.js';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+
+/** A rejection as an Error, to be thrown again later. */
+export const asError = (err: unknown): Error =>
+  err instanceof Error ? err : new Error(String(err));
+export type Done = Extract<Outcome, { kind: 'done' }>;
+export interface DoneItem {
+  task: TaskRow;
+  outcome: Done;
+}
+
+/** Most successes written by one statement (each carries about a dozen replacements). */
+const STATEMENT_MAX = 500;
+
+/**
+ * Successes of every device of a run, written together: a backfill is nearly all successes,
+ * and one UPDATE (one commit) per few hundred of them instead of one per claim keeps the
+ * database's single writer free for claims and plans. A success is written within `delayMs`
+ * (at once when someone waits for it: `urgent`), and its claim's lease is kept until then.
+ */
+export class SuccessRecorder {
+  private pending: DoneItem[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly leases: LeaseKeeper,
+    private readonly opts: { delayMs: number; maxItems: number } = {
+      delayMs: 100,
+      maxItems: STATEMENT_MAX,
+    },
+  ) {}
+
+  add(item: DoneItem, urgent = false): void {
+    this.pending.push(item);
+    if (urgent || this.pending.length >= this.opts.maxItems) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.opts.delayMs);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * Writes what is pending. One writer at a time: successes that arrive while it writes go
+   * together in its next statement, so twenty devices' urgent successes are one or two
+   * statements, not twenty queued behind each other.
+   */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const chunk = this.pending.splice(0, STATEMENT_MAX);
+      try {
+        await recordDone(this.deps, chunk);
+        for (const { task } of chunk) this.leases.settle(task.claimedBy);
+      } catch (err) {
+        // Not written: the tasks stay `running` until their leases run out, then they are
+        // pushed again (PUT is idempotent). The run reports the failure when it closes.
+        this.failure ??= asError(err);
+        this.deps.logger.warn({ err }, 'sync outcomes could not be written');
+        for (const { task } of chunk) this.leases.drop(task.claimedBy);
+      }
+    }
+  }
+
+  /** Writes everything still pending; rejects with the first write that failed. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+/**
+ * recordOutcome's `done` case for many tasks (of any claims) in one statement: succeeded where
+ * the task's claim still owns it and its target is unchanged; back to pending (keeping what the
+ * device now holds) where the planner changed the target while the push was in flight.
+ */
+export async function recordDone(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  items: readonly DoneItem[],
+): Promise<void> {
+  for (let i = 0; i < items.length; i += STATEMENT_MAX) {
+    await recordChunk(deps, items.slice(i, i + STATEMENT_MAX));
+  }
+}
+
+async function recordChunk(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  items: readonly DoneItem[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const sequelize = deps.db.sequelize;
+  const now = deps.clock.now();
+  const ids = items.map((i) => i.task.id);
+  const inIds = ids.map(() => '?').join(', ');
+  // The per-task values as a derived table joined on id: CASE id WHEN … over a few hundred
+  // ids is evaluated row by row and cost SQLite about four times the whole UPDATE.
+  const values = items.flatMap((i) => [
+    i.task.id,
+    i.task.claimedBy,
+    i.task.action,
+    i.task.personVersion,
+    i.outcome.result?.version ?? null,
+    i.outcome.result?.photoSha256 ?? null,
+    i.outcome.pushed?.version ?? i.task.personVersion,
+    i.outcome.pushed ? i.outcome.pushed.photoSha256 : i.task.photoSha256,
+  ]);
+  const derived = `(SELECT ? AS id, ? AS cb, ? AS act, ? AS pv, ? AS rv, ? AS rp, ? AS npv, ? AS np
+    ${' UNION ALL SELECT ?, ?, ?, ?, ?, ?, ?, ?'.repeat(items.length - 1)})`;
+  const set = (t: string) => `${t}state = 'succeeded', ${t}claimed_by = NULL,
+    ${t}claimed_until = NULL, ${t}updated_at = ?, ${t}finished_at = ?, ${t}error_code = NULL,
+    ${t}error_message = NULL, ${t}result_version = v.rv, ${t}result_photo_sha256 = v.rp,
+    ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
+  const unchanged = (t: string) => `${t}state = 'running' AND ${t}claimed_by = v.cb
+    AND ${t}action = v.act AND ${t}person_version = v.pv`;
+  const [, written] =
+    sequelize.getDialect() === 'mysql'
+      ? await sequelize.query(
+          `UPDATE sync_tasks t JOIN ${derived} v ON t.id = v.id SET ${set('t.')}
+            WHERE ${unchanged('t.')}`,
+          { type: QueryTypes.UPDATE, replacements: [...values, now, now] },
+        )
+      : await sequelize.query(
+          `UPDATE sync_tasks SET ${set('')} FROM ${derived} AS v
+            WHERE sync_tasks.id = v.id AND ${unchanged('sync_tasks.')}`,
+          { type: QueryTypes.UPDATE, replacements: [now, now, ...values] },
+        );
+  let succeeded: Set<string> | undefined;
+  let requeued = new Set<string>();
+  if (Number(written) < items.length) {
+    // Changed while in flight: keep what the device now holds, push the newer target.
+    const rows = await sequelize.query<{ id: string; state: string; claimed_by: string | null }>(
+      `SELECT id, state, claimed_by FROM sync_tasks WHERE id IN (${inIds})`,
+      { type: QueryTypes.SELECT, replacements: ids },
+    );
+    const claimedBy = new Map(items.map((i) => [i.task.id, i.task.claimedBy]));
+    succeeded = new Set(rows.filter((r) => r.state === 'succeeded').map((r) => r.id));
+    requeued = new Set(
+      rows
+        .filter((r) => r.state === 'running' && r.claimed_by === claimedBy.get(r.id))
+        .map((r) => r.id),
+    );
+    if (requeued.size > 0) {
+      const back = [...requeued];
+      // CASE id WHEN … THEN … END: one value per task in a single statement.
+      const cases = (value: (item: DoneItem) => unknown, otherwise: string) => ({
+        sql: `CASE id ${items.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ${otherwise} END`,
+        values: items.flatMap((item) => [item.task.id, value(item)]),
+      });
+      const result = [
+        cases((i) => i.outcome.result?.version ?? null, 'NULL'),
+        cases((i) => i.outcome.result?.photoSha256 ?? null, 'NULL'),
+      ];
+      const claimant = cases((i) => i.task.claimedBy, 'NULL');
+
+      await sequelize.query(
+        `UPDATE sync_tasks SET state = 'pending', claimed_by = NULL, claimed_until = NULL,
+          updated_at = ?, next_attempt_at = ?,
+          result_version = ${result[0]!.sql}, result_photo_sha256 = ${result[1]!.sql}
+          WHERE id IN (${back.map(() => '?').join(', ')}) AND state = 'running'
+            AND claimed_by = ${claimant.sql}`,
+        {
+          type: QueryTypes.UPDATE,
+          replacements: [
+            now,
+            now,
+            ...result[0]!.values,
+            ...result[1]!.values,
+            ...back,
+            ...claimant.values,
+          ],
+        },
+      );
+    }
+  }
+  // The live stream hears what was written (nothing for a task another claim owns now).
+  for (const { task } of items) {
+    const state = requeued.has(task.id)
+      ? 'pending'
+      : !succeeded || succeeded.has(task.id)
+        ? 'succeeded'
+        : undefined;
+    if (state) publishSyncState(deps, task, { state, attempts: task.attempts, errorCode: null });
+  }
+}

@@ -1,0 +1,131 @@
+import { performance } from 'node:perf_hooks';
+import type { AppContext } from '../context.js';
+import type { TaskRow } from './claim.js';
+import type { DeviceClient } from '../devices/service.js';
+import { claimTasks } from './claim.js';
+import type { LeaseKeeper } from './lease.js';
+import { pushTask, type DeviceRun, type Outcome } from './push.js';
+import type { RunReads } from './reads.js';
+import { recordOutcome } from './record.js';
+import { asError, type SuccessRecorder } from './recorder.js';
+
+/** What every device of one worker run shares. */
+export interface RunShared {
+  ctx: AppContext;
+  client: DeviceClient;
+  reads: RunReads;
+  recorder: SuccessRecorder;
+  leases: LeaseKeeper;
+  /** Pushes in flight per device. */
+  perDevice: number;
+  /** No new claims after this (performance.now()); what is claimed is still pushed. */
+  deadline: number;
+  /** Changes whenever the planner queued work; the device then claims ahead of its queue. */
+  planEpoch(): number;
+}
+
+/**
+ * Pushes one device's due tasks as one continuous stream: `perDevice` pushes always in flight,
+ * the next claim read while the current one is still being pushed, successes handed to the
+ * run's recorder (written together with other devices') instead of awaited, so the device
+ * never waits for the database between claims. Work the planner queues meanwhile (one person
+ * edited during a backfill) is claimed at once and pushed ahead of the queue, and its success
+ * written without delay. Resolves with the number of tasks pushed.
+ */
+export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<number> {
+  const { ctx, perDevice } = shared;
+  const deviceId = run.device.id;
+  const batch = perDevice * 50;
+  const queue: TaskRow[] = [];
+  const urgentIds = new Set<string>();
+  let exhausted = false;
+  let refilling: Promise<void> | undefined;
+  let failure: Error | undefined;
+  let seen = shared.planEpoch();
+  let pushed = 0;
+
+  const claim = async (limit: number, urgent: boolean) => {
+    const tasks = await claimTasks(ctx, deviceId, limit, ctx.clock.now());
+    if (tasks.length === 0) return tasks;
+    shared.leases.hold(tasks[0]!.claimedBy!, tasks.length);
+    try {
+      await shared.reads.prefetch(tasks);
+    } catch (err) {
+      // Claimed but not pushed: the lease runs out and the tasks come back.
+      shared.leases.drop(tasks[0]!.claimedBy);
+      throw err;
+    }
+    if (urgent) for (const t of tasks) urgentIds.add(t.id);
+    return tasks;
+  };
+  const refill = (urgent: boolean) => {
+    refilling ??= (async () => {
+      try {
+        const tasks = await claim(urgent ? perDevice : batch, urgent);
+        if (urgent) queue.unshift(...tasks);
+        else {
+          queue.push(...tasks);
+          if (tasks.length === 0) exhausted = true;
+        }
+      } catch (err) {
+        failure ??= asError(err);
+        exhausted = true;
+      }
+    })().finally(() => (refilling = undefined));
+    return refilling;
+  };
+
+  const lane = async () => {
+    for (;;) {
+      if (shared.planEpoch() !== seen && !failure) {
+        // New work was planned: claim it (the priority lane comes first) ahead of the queue.
+        seen = shared.planEpoch();
+        if (refilling) await refilling;
+        await refill(true);
+        exhausted = false;
+      }
+      if (!exhausted && queue.length < batch / 2 && performance.now() < shared.deadline) {
+        void refill(false);
+      }
+      const task = queue.shift();
+      if (!task) {
+        if (refilling) {
+          await refilling;
+          continue;
+        }
+        break;
+      }
+      pushed++;
+      const outcome = await pushOne(shared, run, task);
+      const urgent = urgentIds.delete(task.id);
+      if (outcome.kind === 'done') {
+        shared.recorder.add({ task, outcome }, urgent || task.lane === 'priority');
+        continue;
+      }
+      try {
+        await recordOutcome(ctx, task, outcome);
+        shared.leases.settle(task.claimedBy);
+      } catch (err) {
+        failure ??= asError(err);
+        shared.leases.drop(task.claimedBy);
+        exhausted = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: perDevice }, lane));
+  if (failure !== undefined) throw failure;
+  return pushed;
+}
+
+async function pushOne(shared: RunShared, run: DeviceRun, task: TaskRow): Promise<Outcome> {
+  try {
+    return await pushTask(shared.ctx, shared.client, run, task);
+  } catch (err) {
+    shared.ctx.logger.error({ err, task: task.id }, 'sync push failed unexpectedly');
+    return {
+      kind: 'retry',
+      code: 'internal',
+      message: 'An internal error stopped the push; see the service log.',
+    };
+  }
+}
