@@ -126,4 +126,29 @@ describe.each(DIALECTS)('a misbehaving device (%s)', (dialect) => {
     },
     60_000,
   );
+
+  test('a device that stops answering is not handed its whole queue: the untried wait, attempts unchanged', async () => {
+    const admin = await signedIn(server, 'admin');
+    const spaceId = await createSpace(admin, 'Faulty site, many people');
+    const org = await organizationOf(server, spaceId);
+    const d = await registerSim(server, admin, spaceId);
+    devices.push(d);
+    const people = [];
+    for (let i = 0; i < 30; i++) people.push(await addPerson(server, org, [spaceId]));
+    await beat(d);
+    await d.sim.setFaults({ status500: true });
+    await worker.runOnce();
+    const tasks = await server.ctx.models.SyncTask.findAll({ where: { deviceId: d.id } });
+    const tried = tasks.filter((t) => t.attempts === 1);
+    // Four pushes in flight per device: eight failures in a row stop the stream, and the
+    // pushes already in flight then may add up to three more.
+    expect(tried.length).toBeGreaterThanOrEqual(8);
+    expect(tried.length).toBeLessThanOrEqual(11);
+    expect(tasks.every((t) => t.state === 'pending' && t.claimedBy === null)).toBe(true);
+    expect(tasks.filter((t) => t.attempts === 0).length).toBe(30 - tried.length);
+
+    await d.sim.setFaults({});
+    await nextRound(d);
+    expect(Object.keys(held(d)).sort()).toEqual(people.map((p) => p.id).sort());
+  });
 });

@@ -133,3 +133,32 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
   }
   return change;
 }
+
+/** How long untried tasks of a device that stopped answering wait before they are offered again. */
+export const RELEASE_PAUSE_MS = 5_000;
+
+/**
+ * Claimed tasks handed back untried (their device stopped answering mid-stream): pending
+ * again after a short pause, no attempt counted — the tasks that were tried carry the
+ * failure and its backoff.
+ */
+export async function releaseTasks(deps: Deps, tasks: readonly TaskRow[]): Promise<void> {
+  const { SyncTask } = deps.models;
+  const now = deps.clock.now();
+  const byClaim = new Map<string, string[]>();
+  for (const t of tasks) {
+    if (t.claimedBy !== null) byClaim.set(t.claimedBy, [...(byClaim.get(t.claimedBy) ?? []), t.id]);
+  }
+  for (const [claimedBy, ids] of byClaim) {
+    await SyncTask.update(
+      {
+        state: 'pending',
+        claimedBy: null,
+        claimedUntil: null,
+        updatedAt: now,
+        nextAttemptAt: new Date(now.getTime() + RELEASE_PAUSE_MS),
+      },
+      { where: { id: ids, claimedBy, state: 'running' } },
+    );
+  }
+}

@@ -6,7 +6,7 @@ import { claimTasks } from './claim.js';
 import type { LeaseKeeper } from './lease.js';
 import { pushTask, type DeviceRun, type Outcome } from './push.js';
 import type { RunReads } from './reads.js';
-import { recordOutcome } from './record.js';
+import { recordOutcome, releaseTasks } from './record.js';
 import { asError, type SuccessRecorder } from './recorder.js';
 
 /** What every device of one worker run shares. */
@@ -43,6 +43,9 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
   let failure: Error | undefined;
   let seen = shared.planEpoch();
   let pushed = 0;
+  // Failed attempts in a row: a device that stops answering is not handed its whole queue.
+  let failingInARow = 0;
+  const stallAfter = perDevice * 2;
 
   const claim = async (limit: number, urgent: boolean) => {
     const tasks = await claimTasks(ctx, deviceId, limit, ctx.clock.now());
@@ -77,6 +80,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
 
   const lane = async () => {
     for (;;) {
+      if (failingInARow >= stallAfter) break;
       if (shared.planEpoch() !== seen && !failure) {
         // New work was planned: claim it (the priority lane comes first) ahead of the queue.
         seen = shared.planEpoch();
@@ -99,9 +103,11 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
       const outcome = await pushOne(shared, run, task);
       const urgent = urgentIds.delete(task.id);
       if (outcome.kind === 'done') {
+        failingInARow = 0;
         shared.recorder.add({ task, outcome }, urgent || task.lane === 'priority');
         continue;
       }
+      if (outcome.kind === 'retry') failingInARow++;
       try {
         await recordOutcome(ctx, task, outcome);
         shared.leases.settle(task.claimedBy);
@@ -113,6 +119,18 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
     }
   };
   await Promise.all(Array.from({ length: perDevice }, lane));
+  if (refilling) await refilling;
+  if (queue.length > 0) {
+    // The device stopped answering: what it was not tried with goes back, attempts unchanged.
+    const untried = queue.splice(0);
+    try {
+      await releaseTasks(ctx, untried);
+      for (const t of untried) shared.leases.settle(t.claimedBy);
+    } catch (err) {
+      failure ??= asError(err);
+      for (const t of untried) shared.leases.drop(t.claimedBy);
+    }
+  }
   if (failure !== undefined) throw failure;
   return pushed;
 }

@@ -105,7 +105,7 @@ export class SyncWorker implements Job {
     opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
   ): Promise<RunResult> {
     const { ctx } = this;
-    const deadline = performance.now() + (opts.budgetMs ?? 60_000);
+    const budgetMs = opts.budgetMs ?? 60_000;
     const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     const leases = new LeaseKeeper(ctx);
     const shared: RunShared = {
@@ -115,14 +115,16 @@ export class SyncWorker implements Job {
       recorder: new SuccessRecorder(ctx, leases),
       leases,
       perDevice: this.perDevice,
-      deadline,
+      // Open while the first plan runs (a new device of 100,000 people takes a while, and the
+      // devices planned meanwhile are served); the budget counts from its end.
+      deadline: opts.replan ? Infinity : performance.now() + budgetMs,
       planEpoch: () => this.planEpoch,
     };
     const serving = new Map<string, Promise<void>>();
     let pushed = 0;
     let failure: Error | undefined;
     const serveDue = async () => {
-      if (performance.now() >= deadline) return;
+      if (performance.now() >= shared.deadline) return;
       const due = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
       for (const id of due) {
         if (serving.has(id) || serving.size >= this.devicesInParallel) continue;
@@ -139,6 +141,7 @@ export class SyncWorker implements Job {
         // Work already due (a restart in the middle of a backfill) starts before the plan.
         await serveDue();
         planned += await this.plan(opts.forcePlan === true, serveDue);
+        shared.deadline = performance.now() + budgetMs;
         await serveDue();
         // Changes are planned, and devices with new work joined, while the others push.
         while (serving.size > 0 && failure === undefined) {
@@ -162,7 +165,7 @@ export class SyncWorker implements Job {
     }
     if (failure !== undefined) throw failure;
     const more =
-      performance.now() >= deadline &&
+      performance.now() >= shared.deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
     return { planned, pushed, recovered, more };
   }
