@@ -2,7 +2,8 @@ import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { fromSqlDate } from '../recognition/sql.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
-import { applyDiffs, deviceSpaces, type DeviceDiff } from './desired.js';
+import { applyDiffs } from './apply.js';
+import { deviceSpaces, diffSize, type DeviceDiff } from './desired.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 
@@ -127,10 +128,10 @@ export async function planPeople(
         diff.deletes.push({ taskId: task.id, version: task.personVersion });
       }
     }
-    if (diff.puts.length + diff.deletes.length > 0) entries.push({ device, diff });
+    if (diffSize(diff) > 0) entries.push({ device, diff });
   }
   await applyDiffs(deps, entries, now);
-  const queued = entries.reduce((n, e) => n + e.diff.puts.length + e.diff.deletes.length, 0);
+  const queued = entries.reduce((n, e) => n + diffSize(e.diff), 0);
   deps.logger.debug({ people: personIds.length, queued }, 'sync planned people');
   return { devices: devices.length, queued };
 }

@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Op, QueryTypes, literal, type Sequelize } from 'sequelize';
+import { createHash } from 'node:crypto';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
+import { applyDiff } from './apply.js';
 import { planPeople } from './delta.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
@@ -13,9 +14,6 @@ type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
  * priority lane and are pushed first.
  */
 export const BULK_THRESHOLD = 50;
-const CHUNK = 1000;
-/** Rows per INSERT of new tasks (values are inlined: no bound-parameter limit applies). */
-const INSERT_CHUNK = 5000;
 
 /**
  * The spaces whose people belong on a device: its own and every ancestor (access to a space
@@ -34,7 +32,7 @@ export function deviceSpaces(
  * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
  * window at :now, of the device's organization, with access to one of :spaces.
  */
-function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
+export function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
   if (spaces.length === 0) return 'SELECT id FROM people WHERE 1 = 0';
   // A delta plan names its people inside the subquery too: otherwise the database may build
   // the device's whole desired set (100,000 people) to answer for one.
@@ -63,7 +61,17 @@ export interface DeviceDiff {
   puts: PutNeed[];
   /** Tasks whose device holds (or is about to hold) a person it should not. */
   deletes: DeleteNeed[];
+  /**
+   * People of the device's spaces without any task on it yet (a full plan): written by one
+   * INSERT … SELECT in the database instead of as rows through the service — a new device of
+   * 100,000 people is 100,000 rows.
+   */
+  missing?: { count: number; spaces: readonly string[] };
 }
+
+/** Everything a diff queues. */
+export const diffSize = (diff: DeviceDiff): number =>
+  diff.puts.length + diff.deletes.length + (diff.missing?.count ?? 0);
 
 /** What must change on one device for it to hold exactly the people it should. */
 export async function diffDevice(
@@ -84,6 +92,8 @@ export async function diffDevice(
   const promote = personIds ? `OR (t.state = 'pending' AND t.lane = 'bulk')` : '';
   // A task already aiming at the person's current version and photo is left alone, whatever
   // its state: a failed one waits for the retry API or the next change.
+  // A full plan counts the people without a task here; applyDiffs inserts them in SQL.
+  const full = personIds === undefined;
   const puts = await sequelize.query<{
     id: string;
     version: number;
@@ -91,12 +101,19 @@ export async function diffDevice(
     task_id: string | null;
   }>(
     `SELECT p.id, p.version, p.photo_sha256, t.id AS task_id FROM people p
-      LEFT JOIN sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
+      ${full ? 'JOIN' : 'LEFT JOIN'} sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
       WHERE p.id IN (${desired}) ${only('p.id')}
         AND (t.id IS NULL OR t.action <> 'put' OR t.person_version <> p.version
           OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, '') ${promote})`,
     { replacements, type: QueryTypes.SELECT },
   );
+  const missing = full
+    ? await sequelize.query<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM people p WHERE p.id IN (${desired})
+          AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`,
+        { replacements, type: QueryTypes.SELECT },
+      )
+    : [];
   const deletes = await sequelize.query<{ id: string; person_version: number }>(
     `SELECT t.id, t.person_version FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
       ${only('t.person_id')} AND t.person_id NOT IN (${desired})`,
@@ -110,145 +127,8 @@ export async function diffDevice(
       taskId: r.task_id,
     })),
     deletes: deletes.map((r) => ({ taskId: r.id, version: Number(r.person_version) })),
+    ...(full && { missing: { count: Number(missing[0]?.n ?? 0), spaces } }),
   };
-}
-
-// A task being pushed keeps its claim: the worker sees the changed target when it finishes
-// and puts the task back to pending instead of recording a stale success.
-const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
-
-type Lane = 'priority' | 'bulk';
-
-/** Writes one device's diff as coalesced tasks (one row per person and device). */
-export async function applyDiff(
-  deps: Deps,
-  device: Pick<DeviceRow, 'id' | 'organizationId'>,
-  diff: DeviceDiff,
-  now: Date,
-): Promise<{ queued: number; lane: Lane }> {
-  const [lane] = await applyDiffs(deps, [{ device, diff }], now);
-  return { queued: diff.puts.length + diff.deletes.length, lane: lane! };
-}
-
-/**
- * Writes several devices' diffs as coalesced tasks (one row per person and device) in as few
- * statements as the targets allow: new tasks of every device in one multi-row INSERT per
- * chunk, existing tasks with the same new target and lane in one UPDATE. Each device's lane
- * is its own (bulk when its diff is large). Resolves with the lanes, in order.
- */
-export async function applyDiffs(
-  deps: Deps,
-  entries: readonly { device: Pick<DeviceRow, 'id' | 'organizationId'>; diff: DeviceDiff }[],
-  now: Date,
-): Promise<Lane[]> {
-  const { SyncTask } = deps.models;
-  const lanes = entries.map(({ diff }): Lane =>
-    diff.puts.length + diff.deletes.length > BULK_THRESHOLD ? 'bulk' : 'priority',
-  );
-  const reset = (lane: Lane) =>
-    ({
-      lane,
-      attempts: 0,
-      nextAttemptAt: now,
-      errorCode: null,
-      errorMessage: null,
-      finishedAt: null,
-      updatedAt: now,
-    }) as const;
-  const fresh = entries.flatMap(({ device, diff }, i) =>
-    diff.puts.filter((p) => p.taskId === null).map((p) => ({ device, lane: lanes[i]!, p })),
-  );
-  const sequelize = deps.db.sequelize;
-  const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-    // A concurrent planner (another process) may insert the same pair first: it wrote the
-    // same target, so the duplicate is dropped. One multi-row statement per chunk: a new
-    // device of 100,000 people is 100,000 rows.
-    const chunk = fresh.slice(i, i + INSERT_CHUNK);
-    await sequelize.query(
-      `${ignore} INTO sync_tasks (id, organization_id, person_id, device_id, action, lane, state,
-        person_version, photo_sha256, attempts, next_attempt_at, created_at, updated_at)
-        VALUES ${chunk.map(() => "(?, ?, ?, ?, 'put', ?, 'pending', ?, ?, 0, ?, ?, ?)").join(', ')}`,
-      {
-        replacements: chunk.flatMap(({ device, lane, p }) => [
-          randomUUID(),
-          device.organizationId,
-          p.personId,
-          device.id,
-          lane,
-          p.version,
-          p.photoSha256,
-          now,
-          now,
-          now,
-        ]),
-      },
-    );
-  }
-  // Existing tasks with the same new target (and lane) are updated together.
-  const targets = new Map<
-    string,
-    { lane: Lane; version: number; photoSha256: string | null; ids: string[] }
-  >();
-  const deletes = new Map<string, { lane: Lane; version: number; ids: string[] }>();
-  entries.forEach(({ diff }, i) => {
-    const lane = lanes[i]!;
-    for (const p of diff.puts) {
-      if (p.taskId === null) continue;
-      const key = `${lane}:${p.version}:${p.photoSha256 ?? ''}`;
-      const group = targets.get(key) ?? {
-        lane,
-        version: p.version,
-        photoSha256: p.photoSha256,
-        ids: [],
-      };
-      group.ids.push(p.taskId);
-      targets.set(key, group);
-    }
-    for (const d of diff.deletes) {
-      const key = `${lane}:${d.version}`;
-      const group = deletes.get(key) ?? { lane, version: d.version, ids: [] };
-      group.ids.push(d.taskId);
-      deletes.set(key, group);
-    }
-  });
-  for (const { lane, version, photoSha256, ids } of targets.values()) {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await SyncTask.update(
-        {
-          ...reset(lane),
-          action: 'put',
-          personVersion: version,
-          photoSha256,
-          state: keepRunning(),
-        },
-        {
-          where: {
-            id: { [Op.in]: ids.slice(i, i + CHUNK) },
-            // A plan whose read is older than a concurrent one's write never moves a task back
-            // to an older version (versions only grow: every change a device sees raises it).
-            [Op.not]: { action: 'put', personVersion: { [Op.gt]: version } },
-          },
-        },
-      );
-    }
-  }
-  for (const { lane, version, ids } of deletes.values()) {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await SyncTask.update(
-        { ...reset(lane), action: 'delete', photoSha256: null, state: keepRunning() },
-        {
-          where: {
-            id: { [Op.in]: ids.slice(i, i + CHUNK) },
-            action: 'put',
-            // Re-targeted since the read (access granted again): not this plan's to delete.
-            personVersion: { [Op.lte]: version },
-          },
-        },
-      );
-    }
-  }
-  return lanes;
 }
 
 /**
@@ -288,7 +168,7 @@ export async function planSync(
       trees.set(device.organizationId, tree);
     }
     const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now, opts.personIds);
-    if (diff.puts.length + diff.deletes.length > 0) {
+    if (diffSize(diff) > 0) {
       const result = await applyDiff(deps, device, diff, now);
       queued += result.queued;
       deps.logger.debug({ device: device.id, ...result }, 'sync planned');

@@ -2,7 +2,8 @@ import { deletePerson, updatePerson } from '../people/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { applyDiff, planSync } from './desired.js';
+import { applyDiff } from './apply.js';
+import { planSync } from './desired.js';
 import {
   addPerson,
   createSpace,
@@ -98,6 +99,29 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
       [`${expired.id} ${hall!.id}`]: `delete ${v(expired)}`,
       [`${erased.id} ${annex!.id}`]: `delete ${v(erased)}`,
     });
+  });
+
+  test('a full plan writes the missing tasks in the database: one per pair, each with its own UUID', async () => {
+    const [hall, annex] = devices;
+    const people = [];
+    for (let i = 0; i < 60; i++)
+      people.push(await addPerson(server, org, [space.site, space.annex]));
+    const ids = people.map((p) => p.id);
+    // More than the bulk threshold at once: the bulk lane.
+    expect((await planSync(server.ctx)).queued).toBe(120);
+    const rows = await server.ctx.models.SyncTask.findAll({ where: { personId: ids } });
+    expect(rows).toHaveLength(120);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(120);
+    for (const r of rows) {
+      expect(r.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect([r.action, r.state, r.lane, r.attempts]).toEqual(['put', 'pending', 'bulk', 0]);
+      expect([hall!.id, annex!.id]).toContain(r.deviceId);
+      const person = people.find((p) => p.id === r.personId)!;
+      expect([r.personVersion, r.photoSha256]).toEqual([person.version, person.photoSha256]);
+    }
+    expect((await planSync(server.ctx)).queued).toBe(0);
   });
 
   test('a plan read before a newer change does not move the task back', async () => {

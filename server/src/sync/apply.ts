@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, literal } from 'sequelize';
+import type { AppContext } from '../context.js';
+import type { DeviceRow } from '../db/business-models.js';
+import { BULK_THRESHOLD, desiredIdsSql, diffSize, type DeviceDiff } from './desired.js';
+
+type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
+
+const CHUNK = 1000;
+/** Rows per INSERT of new tasks (values are inlined: no bound-parameter limit applies). */
+const INSERT_CHUNK = 5000;
+
+// A task being pushed keeps its claim: the worker sees the changed target when it finishes
+// and puts the task back to pending instead of recording a stale success.
+const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
+
+type Lane = 'priority' | 'bulk';
+
+/** Writes one device's diff as coalesced tasks (one row per person and device). */
+export async function applyDiff(
+  deps: Deps,
+  device: Pick<DeviceRow, 'id' | 'organizationId'>,
+  diff: DeviceDiff,
+  now: Date,
+): Promise<{ queued: number; lane: Lane }> {
+  const [lane] = await applyDiffs(deps, [{ device, diff }], now);
+  return { queued: diffSize(diff), lane: lane! };
+}
+
+/**
+ * Writes several devices' diffs as coalesced tasks (one row per person and device) in as few
+ * statements as the targets allow: new tasks of every device in one multi-row INSERT per
+ * chunk, existing tasks with the same new target and lane in one UPDATE. Each device's lane
+ * is its own (bulk when its diff is large). Resolves with the lanes, in order.
+ */
+export async function applyDiffs(
+  deps: Deps,
+  entries: readonly { device: Pick<DeviceRow, 'id' | 'organizationId'>; diff: DeviceDiff }[],
+  now: Date,
+): Promise<Lane[]> {
+  const { SyncTask } = deps.models;
+  const lanes = entries.map(({ diff }): Lane =>
+    diffSize(diff) > BULK_THRESHOLD ? 'bulk' : 'priority',
+  );
+  const reset = (lane: Lane) =>
+    ({
+      lane,
+      attempts: 0,
+      nextAttemptAt: now,
+      errorCode: null,
+      errorMessage: null,
+      finishedAt: null,
+      updatedAt: now,
+    }) as const;
+  const fresh = entries.flatMap(({ device, diff }, i) =>
+    diff.puts.filter((p) => p.taskId === null).map((p) => ({ device, lane: lanes[i]!, p })),
+  );
+  const sequelize = deps.db.sequelize;
+  const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  for (const [i, { device, diff }] of entries.entries()) {
+    if (diff.missing && diff.missing.count > 0) {
+      await insertMissing(deps, device, diff.missing.spaces, lanes[i]!, now);
+    }
+  }
+  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+    // A concurrent planner (another process) may insert the same pair first: it wrote the
+    // same target, so the duplicate is dropped. One multi-row statement per chunk: a new
+    // device of 100,000 people is 100,000 rows.
+    const chunk = fresh.slice(i, i + INSERT_CHUNK);
+    await sequelize.query(
+      `${ignore} INTO sync_tasks (id, organization_id, person_id, device_id, action, lane, state,
+        person_version, photo_sha256, attempts, next_attempt_at, created_at, updated_at)
+        VALUES ${chunk.map(() => "(?, ?, ?, ?, 'put', ?, 'pending', ?, ?, 0, ?, ?, ?)").join(', ')}`,
+      {
+        replacements: chunk.flatMap(({ device, lane, p }) => [
+          randomUUID(),
+          device.organizationId,
+          p.personId,
+          device.id,
+          lane,
+          p.version,
+          p.photoSha256,
+          now,
+          now,
+          now,
+        ]),
+      },
+    );
+  }
+  // Existing tasks with the same new target (and lane) are updated together.
+  const targets = new Map<
+    string,
+    { lane: Lane; version: number; photoSha256: string | null; ids: string[] }
+  >();
+  const deletes = new Map<string, { lane: Lane; version: number; ids: string[] }>();
+  entries.forEach(({ diff }, i) => {
+    const lane = lanes[i]!;
+    for (const p of diff.puts) {
+      if (p.taskId === null) continue;
+      const key = `${lane}:${p.version}:${p.photoSha256 ?? ''}`;
+      const group = targets.get(key) ?? {
+        lane,
+        version: p.version,
+        photoSha256: p.photoSha256,
+        ids: [],
+      };
+      group.ids.push(p.taskId);
+      targets.set(key, group);
+    }
+    for (const d of diff.deletes) {
+      const key = `${lane}:${d.version}`;
+      const group = deletes.get(key) ?? { lane, version: d.version, ids: [] };
+      group.ids.push(d.taskId);
+      deletes.set(key, group);
+    }
+  });
+  for (const { lane, version, photoSha256, ids } of targets.values()) {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await SyncTask.update(
+        {
+          ...reset(lane),
+          action: 'put',
+          personVersion: version,
+          photoSha256,
+          state: keepRunning(),
+        },
+        {
+          where: {
+            id: { [Op.in]: ids.slice(i, i + CHUNK) },
+            // A plan whose read is older than a concurrent one's write never moves a task back
+            // to an older version (versions only grow: every change a device sees raises it).
+            [Op.not]: { action: 'put', personVersion: { [Op.gt]: version } },
+          },
+        },
+      );
+    }
+  }
+  for (const { lane, version, ids } of deletes.values()) {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await SyncTask.update(
+        { ...reset(lane), action: 'delete', photoSha256: null, state: keepRunning() },
+        {
+          where: {
+            id: { [Op.in]: ids.slice(i, i + CHUNK) },
+            action: 'put',
+            // Re-targeted since the read (access granted again): not this plan's to delete.
+            personVersion: { [Op.lte]: version },
+          },
+        },
+      );
+    }
+  }
+  return lanes;
+}
+
+/** A random RFC 4122 version 4 id, computed by SQLite per row (`h` is hex(randomblob(16))). */
+const SQLITE_UUID = `lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3)
+  || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-'
+  || substr(h, 21, 12))`;
+
+/**
+ * New tasks for every person of the device's spaces who has none there yet, in one
+ * INSERT … SELECT: the rows never pass through the service. A concurrent planner may insert
+ * the same pair first (the unique index drops the duplicate: it wrote the same target).
+ */
+async function insertMissing(
+  deps: Deps,
+  device: Pick<DeviceRow, 'id' | 'organizationId'>,
+  spaces: readonly string[],
+  lane: Lane,
+  now: Date,
+): Promise<void> {
+  const sequelize = deps.db.sequelize;
+  const mysql = sequelize.getDialect() === 'mysql';
+  const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
+    photo_sha256, attempts, next_attempt_at, created_at, updated_at`;
+  const needed = `FROM people p WHERE p.id IN (${desiredIdsSql(spaces, false)})
+    AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`;
+  const values = `:org, pid, :dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
+  await sequelize.query(
+    mysql
+      ? `INSERT IGNORE INTO sync_tasks (${columns})
+          SELECT UUID(), ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256 ${needed}) n`
+      : `INSERT OR IGNORE INTO sync_tasks (${columns})
+          SELECT ${SQLITE_UUID}, ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256,
+            hex(randomblob(16)) AS h ${needed})`,
+    {
+      replacements: { spaces, org: device.organizationId, dev: device.id, lane, now },
+      type: QueryTypes.INSERT,
+    },
+  );
+}
