@@ -9,15 +9,15 @@
 //   node bench/recognition.mjs [--db sqlite|mysql] [--rate 2000] [--seconds 20]
 //                              [--devices 20] [--concurrency 64]
 //   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
-import http from 'node:http';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { flags } from './lib.mjs';
+import { nowMs } from './recognition-load.mjs';
 import { adminSession, dropDatabase, startServer } from './server-process.mjs';
 
 const args = flags();
@@ -28,7 +28,7 @@ const DEVICES = Number(args.devices ?? 20);
 const CONCURRENCY = Number(args.concurrency ?? 64);
 const PEOPLE = 200;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { startDevice, startTerminal } = await import(path.join(ROOT, 'tools/sim/dist/index.js'));
+const { startTerminal } = await import(path.join(ROOT, 'tools/sim/dist/index.js'));
 
 const quantile = (samples, p) => {
   const s = [...samples].sort((a, b) => a - b);
@@ -43,8 +43,9 @@ const stats = (samples) => ({
 });
 
 /**
- * Receipt times by eventId at the display. Every send registers its start time under the
- * event's id before the request leaves (the device's uuid source is wrapped for that).
+ * Send and receipt times by eventId (CLOCK_MONOTONIC ms, see recognition-load.mjs): the load
+ * generator reports when it sent each accepted event, the display (in this process) when it
+ * received it.
  */
 const sentAt = new Map();
 const failures = new Map();
@@ -52,25 +53,57 @@ const shownAt = new Map();
 let shownOrder = [];
 
 /**
- * The load generator's HTTP client (the simulated devices' and the raw baseline's): node:http
- * with kept-alive connections. The global fetch costs several times more CPU per request, and
- * this process also hosts the display, so with fetch the generator was the bottleneck.
+ * The devices (and the raw baseline's sender) run in a child process with a lean keep-alive
+ * HTTP client (recognition-load.mjs), the display in this one: with both in one process the
+ * generator's own event loop was a ceiling, and fetch or node:http cost more CPU per request
+ * than the server's intake of the event on this 2-core machine.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-function lightFetch(url, init) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method, headers: init.headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode })));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    init.signal?.addEventListener('abort', () => req.destroy(new Error('aborted')), {
-      once: true,
-    });
-    req.end(init.body);
+function startLoad() {
+  const proc = fork(path.join(ROOT, 'bench/recognition-load.mjs'), ['--child'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  process.once('exit', () => proc.kill('SIGKILL'));
+  const waiting = new Map();
+  let next = 0;
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  proc.on('message', (msg) => {
+    if (msg.type === 'ready') ready();
+    if (msg.type !== 'done') return;
+    waiting.get(msg.id).resolve(msg);
+    waiting.delete(msg.id);
+  });
+  proc.on('exit', (code) => {
+    for (const w of waiting.values()) w.reject(new Error(`load generator exited (${code})`));
+  });
+  return {
+    pid: proc.pid,
+    async init(setup) {
+      proc.send({ type: 'init', ...setup });
+      await isReady;
+    },
+    /** One phase; records the accepted events' send times and the failures. */
+    run(phase) {
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        const resolveWith = (msg) => {
+          for (let i = 0; i < msg.sent.length; i += 2) sentAt.set(msg.sent[i], msg.sent[i + 1]);
+          for (const [why, count] of Object.entries(msg.failures))
+            failures.set(why, (failures.get(why) ?? 0) + count);
+          if (msg.skipped)
+            console.log(
+              `  (open loop at ${phase.rate}/s: ${msg.skipped} sends skipped, >512 in flight)`,
+            );
+          resolve({ ...msg, ids: msg.sent.filter((_, i) => i % 2 === 0) });
+        };
+        waiting.set(id, { resolve: resolveWith, reject });
+        proc.send({ type: 'run', id, ...phase });
+      });
+    },
+    stop() {
+      proc.send({ type: 'stop' });
+    },
+  };
 }
 
 /** CPU seconds a process has used (utime + stime from /proc, 100 ticks a second). */
@@ -81,6 +114,20 @@ const cpuSeconds = (pid) => {
 const t0 = performance.now();
 const progress = (what) =>
   process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${what}\n`);
+
+/** CPU seconds of the database server (MariaDB/MySQL on this machine), or 0 when not found. */
+function databaseCpu() {
+  if (DB !== 'mysql') return 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (comm === 'mariadbd' || comm === 'mysqld') return cpuSeconds(pid);
+    } catch {
+      // gone
+    }
+  }
+  return 0;
+}
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-rec-'));
@@ -110,7 +157,7 @@ async function main() {
     {
       onEvent: (e) => {
         if (e.type !== 'panel-event') return;
-        shownAt.set(e.eventId, performance.now());
+        shownAt.set(e.eventId, nowMs());
         shownOrder.push(e.eventId);
       },
     },
@@ -127,11 +174,6 @@ async function main() {
     );
     people.push(p.id);
   }
-  const uuid = () => {
-    const id = randomUUID();
-    sentAt.set(id, performance.now());
-    return id;
-  };
   const devices = [];
   for (let i = 0; i < DEVICES; i++) {
     const sn = `BENCH-${i}`;
@@ -141,66 +183,19 @@ async function main() {
       { sn, name: `Bench gate ${i}`, baseUrl: 'http://127.0.0.1:9', spaceId: space.id },
       201,
     );
-    devices.push(
-      await startDevice(
-        {
-          sn,
-          key: reg.key,
-          bindAddress: '127.0.0.1',
-          httpPort: 0,
-          centralUrl: base,
-          heartbeatIntervalMs: 0,
-        },
-        { uuid, fetch: lightFetch },
-      ),
-    );
+    devices.push({ sn, key: reg.key });
   }
   await admin.json('POST', '/api/panel/route', { mode: 'local', url: panelUrl });
-
-  let n = 0;
-  const emit = async () => {
-    const i = n++;
-    const r = await devices[i % DEVICES].emitEvent({ personId: people[i % PEOPLE] });
-    if (r.status !== 202) {
-      const why = r.error ?? `HTTP ${r.status}`;
-      failures.set(why, (failures.get(why) ?? 0) + 1);
-      sentAt.delete(r.eventId);
-      return null;
-    }
-    return r.eventId;
-  };
-  // The raw ceiling: the display receives the same panel bodies straight from this process.
-  let raw = 0;
-  const rawSend = async () => {
-    const eventId = uuid();
-    try {
-      const res = await lightFetch(panelUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          eventId,
-          time: new Date().toISOString(),
-          score: 0.97,
-          person: { id: people[raw++ % PEOPLE], name: 'Bench Person' },
-          device: { sn: 'BENCH-0', name: 'Bench gate 0' },
-          space: { id: space.id, name: 'Bench hall' },
-        }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-      return eventId;
-    } catch (err) {
-      const why = `raw: ${err.message}`;
-      failures.set(why, (failures.get(why) ?? 0) + 1);
-      sentAt.delete(eventId);
-      return null;
-    }
-  };
+  const load = startLoad();
+  await load.init({ base, panelUrl, devices, people, spaceId: space.id });
+  const closed = (target, seconds) =>
+    load.run({ target, mode: 'closed', seconds, concurrency: CONCURRENCY });
+  const open = (target, seconds) => load.run({ target, mode: 'open', seconds, rate: RATE });
 
   // Warm-up (JIT, connection pools, prepared statements), not counted.
-  await closedLoop(emit, 2, CONCURRENCY);
+  await closed('server', 2);
   await drain(2000);
-  await closedLoop(rawSend, 1, CONCURRENCY);
+  await closed('raw', 1);
 
   const heartbeat = [];
   for (let i = 0; i < 300; i++) {
@@ -210,35 +205,47 @@ async function main() {
   }
 
   progress('warmed up');
-  const rawMax = await closedLoop(rawSend, SECONDS / 2, CONCURRENCY);
-  const rawAtRate = await openLoop(rawSend, RATE, SECONDS / 2);
+  const cpuOf = () => ({
+    server: cpuSeconds(server.pid),
+    db: databaseCpu(),
+    load: cpuSeconds(load.pid),
+    own: cpuSeconds(process.pid),
+  });
+  const perEvent = (before, n) => {
+    const after = cpuOf();
+    const us = (k) => ((after[k] - before[k]) / n) * 1e6;
+    return { server: us('server'), db: us('db'), load: us('load'), own: us('own') };
+  };
+  let cpu0 = cpuOf();
+  const rawMax = await closed('raw', SECONDS / 2);
+  await drain(10_000);
+  const rawCpu = perEvent(cpu0, rawMax.ids.length);
+  const rawAtRate = await open('raw', SECONDS / 2);
+  await drain(10_000);
   const rawLatency = latencies(rawAtRate.ids);
 
   progress(
     `raw baseline done: max ${rawMax.rate.toFixed(0)}/s, at rate ${rawAtRate.rate.toFixed(0)}/s`,
   );
-  const cpu0 = cpuSeconds(server.pid);
-  const ownCpu0 = process.cpuUsage();
-  const intake = await closedLoop(emit, SECONDS, CONCURRENCY);
+  cpu0 = cpuOf();
+  const intake = await closed('server', SECONDS);
   progress(
     `intake phase done: ${intake.rate.toFixed(0)}/s, failures ${JSON.stringify([...failures])}`,
   );
   const drained = await drain(60_000);
-  // Server CPU per event, intake and delivery together: the figure least moved by a busy machine.
-  const cpuPerEvent = ((cpuSeconds(server.pid) - cpu0) / intake.ids.length) * 1e6;
-  const ownCpu = process.cpuUsage(ownCpu0);
-  const ownPerEvent = (ownCpu.user + ownCpu.system) / intake.ids.length;
+  // CPU per event, intake and delivery together: the figures least moved by a busy machine.
+  const cpu = perEvent(cpu0, intake.ids.length);
   const lastShown = Math.max(...intake.ids.map((id) => shownAt.get(id) ?? 0));
   const deliveryRate = intake.ids.length / ((lastShown - intake.startedAt) / 1000);
 
   progress('drained');
-  const atRate = await openLoop(emit, RATE, SECONDS);
+  const atRate = await open('server', SECONDS);
   await drain(60_000);
   progress(`rate phase drained, failures ${JSON.stringify([...failures])}`);
   const latency = latencies(atRate.ids);
   const outOfOrder = countTimeInversions(atRate.ids);
 
-  for (const d of devices) await d.stop();
+  load.stop();
   await display.stop();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -252,7 +259,9 @@ async function main() {
     `recognition bench (${DB}): ${DEVICES} devices, ${PEOPLE} people, no snapshots, ${SECONDS} s phases, concurrency ${CONCURRENCY}`,
   );
   console.log(`  baseline  GET /api/heartbeat             ${lat(hb)}`);
-  console.log(`  baseline  raw POST → display, max rate   ${f(rawMax.rate)} events/s`);
+  console.log(
+    `  baseline  raw POST → display, max rate   ${f(rawMax.rate)} events/s; CPU µs per event: generator ${f(rawCpu.load)}, display ${f(rawCpu.own)}`,
+  );
   console.log(
     `  baseline  raw POST → display @${RATE}/s    ${f(rawAtRate.rate)} events/s  ${lat(rawLatency)}`,
   );
@@ -260,7 +269,7 @@ async function main() {
     `  intake    device → server, max rate      ${f(intake.rate)} events/s (${f(intake.rate / rawMax.rate)}x raw); all delivered: ${drained}; delivery ${f(deliveryRate)} events/s`,
   );
   console.log(
-    `            server CPU ${f(cpuPerEvent)} µs per event (intake + delivery) → ${f(1e6 / cpuPerEvent)} events/s per core; this process (devices + display) ${f(ownPerEvent)} µs`,
+    `            CPU µs per event: server ${f(cpu.server)} (intake + delivery → ${f(1e6 / cpu.server)} events/s per core)${DB === 'mysql' ? `, database ${f(cpu.db)}` : ''}; generator ${f(cpu.load)}, display ${f(cpu.own)}`,
   );
   console.log(
     `  loop      device → server → display @${RATE}/s  ${f(atRate.rate)} events/s offered-and-accepted; ${lat(latency)}`,
@@ -269,52 +278,6 @@ async function main() {
     `            p99 ${f(latency.p99 / rawLatency.p99)}x raw p99; ${latency.n - atRate.ids.length} missing; ${outOfOrder} shown before an event with an earlier time`,
   );
   console.log(`  goal: ≥ 2,000 events/s sustained, p99 ≤ 250 ms device POST → display receipt`);
-}
-
-/** `workers` senders back to back for `seconds`: the rate the other side sustains. */
-async function closedLoop(send, seconds, workers) {
-  const ids = [];
-  const startedAt = performance.now();
-  const end = startedAt + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (performance.now() < end) {
-        const id = await send();
-        if (id) ids.push(id);
-      }
-    }),
-  );
-  return { ids, startedAt, rate: ids.length / ((performance.now() - startedAt) / 1000) };
-}
-
-/**
- * Sends at a fixed rate whatever the answers take (open loop), so queueing shows up in the
- * latency instead of slowing the sender down. At most 512 requests in flight.
- */
-async function openLoop(send, rate, seconds) {
-  const ids = [];
-  const pending = new Set();
-  const startedAt = performance.now();
-  let issued = 0;
-  let refused = 0;
-  while (performance.now() - startedAt < seconds * 1000) {
-    const due = Math.floor(((performance.now() - startedAt) / 1000) * rate);
-    for (; issued < due; issued++) {
-      if (pending.size >= 512) {
-        refused++;
-        continue;
-      }
-      const p = send().then((id) => {
-        if (id) ids.push(id);
-        pending.delete(p);
-      });
-      pending.add(p);
-    }
-    await sleep(2);
-  }
-  await Promise.all(pending);
-  if (refused) console.log(`  (open loop at ${rate}/s: ${refused} sends skipped, >512 in flight)`);
-  return { ids, rate: ids.length / seconds };
 }
 
 async function drain(ms) {

@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import { systemClock, type Clock } from './clock.js';
 import { createDatabase, connectWithRetry } from './db/database.js';
 import { defineModels } from './db/models.js';
+import { createSequelize } from './db/sequelize.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
 import { periodicJob } from './jobs/periodic.js';
@@ -29,7 +30,7 @@ import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
 import { failInterruptedImports } from './bulk/import-job.js';
-import { SyncWorker } from './sync/worker.js';
+import { SyncWorker, syncWorkerOf } from './sync/worker.js';
 import { panelDeliveryJob } from './recognition/delivery.js';
 import { retentionJob } from './recognition/retention.js';
 
@@ -154,7 +155,18 @@ export function buildContext(
   });
   ctx.jobs.register(panelDeliveryJob(ctx));
   ctx.jobs.register(retentionJob(ctx));
-  ctx.jobs.register(new SyncWorker(ctx), config.push.enabled);
+  // On SQLite the worker's statements get a connection of their own (see SyncWorkerOptions).
+  const syncConnection =
+    config.db.dialect === 'sqlite' && config.push.enabled
+      ? (() => {
+          const sequelize = createSequelize(config.db);
+          return { sequelize, models: defineModels(sequelize) };
+        })()
+      : undefined;
+  ctx.jobs.register(
+    new SyncWorker(ctx, syncConnection && { connection: syncConnection }),
+    config.push.enabled,
+  );
   if (config.discovery.enabled) {
     const worker = new DiscoveryWorker({
       config: { ...config.discovery, webPort: config.webPort },
@@ -214,6 +226,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   });
   shutdown.add(Phase.closeDatabase, 'database', async () => {
     connecting.abort();
+    await syncWorkerOf(ctx)?.closeConnection();
     await ctx.db.close();
   });
 
@@ -227,6 +240,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (config.db.dialect === 'sqlite') {
       await ctx.db.sequelize.query('PRAGMA journal_mode = WAL');
       await ctx.db.sequelize.query('PRAGMA busy_timeout = 5000');
+      await syncWorkerOf(ctx)?.prepareConnection();
     }
     const result = await prepareDatabase({
       config,

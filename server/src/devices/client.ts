@@ -82,6 +82,18 @@ export interface DeviceClientOptions {
   fetch?: DeviceFetch;
 }
 
+const bodies = new WeakMap<DevicePersonPut, string>();
+
+/** A body's JSON, made once per body object (the push worker sends one to many devices). */
+function serialized(body: DevicePersonPut): string {
+  let json = bodies.get(body);
+  if (json === undefined) {
+    json = JSON.stringify(body);
+    bodies.set(body, json);
+  }
+  return json;
+}
+
 export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const fetchImpl: DeviceFetch = opts.fetch ?? fetch;
@@ -111,7 +123,7 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
           accept: 'application/json',
           ...(body && { 'content-type': 'application/json' }),
         },
-        ...(body && { body: JSON.stringify(body) }),
+        ...(body && { body: serialized(body) }),
         // A device never redirects; following one would send its key elsewhere.
         redirect: 'error',
         signal: AbortSignal.timeout(timeoutMs),

@@ -59,7 +59,7 @@ export async function applyDiffs(
   const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   for (const [i, { device, diff }] of entries.entries()) {
     if (diff.missing && diff.missing.count > 0) {
-      await insertMissing(deps, device, diff.missing.spaces, lanes[i]!, now);
+      await insertMissing(deps, device, diff.missing.spaces, diff.missing.count, lanes[i]!, now);
     }
   }
   for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
@@ -167,6 +167,8 @@ async function insertMissing(
   deps: Deps,
   device: Pick<DeviceRow, 'id' | 'organizationId'>,
   spaces: readonly string[],
+  /** How many the diff counted: more chunks than that are not needed. */
+  count: number,
   lane: Lane,
   now: Date,
 ): Promise<void> {
@@ -175,18 +177,23 @@ async function insertMissing(
   const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
     photo_sha256, attempts, next_attempt_at, created_at, updated_at`;
   const needed = `FROM people p WHERE p.id IN (${desiredIdsSql(spaces, false)})
-    AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`;
+    AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)
+    LIMIT ${INSERT_CHUNK}`;
   const values = `:org, pid, :dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
-  await sequelize.query(
-    mysql
-      ? `INSERT IGNORE INTO sync_tasks (${columns})
+  // In chunks: one statement for 100,000 rows would hold SQLite's only connection (and every
+  // request waiting on it) for seconds. Rows written by a chunk are skipped by the next.
+  for (let done = 0; done < count; done += INSERT_CHUNK) {
+    await sequelize.query(
+      mysql
+        ? `INSERT IGNORE INTO sync_tasks (${columns})
           SELECT UUID(), ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256 ${needed}) n`
-      : `INSERT OR IGNORE INTO sync_tasks (${columns})
+        : `INSERT OR IGNORE INTO sync_tasks (${columns})
           SELECT ${SQLITE_UUID}, ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256,
             hex(randomblob(16)) AS h ${needed})`,
-    {
-      replacements: { spaces, org: device.organizationId, dev: device.id, lane, now },
-      type: QueryTypes.INSERT,
-    },
-  );
+      {
+        replacements: { spaces, org: device.organizationId, dev: device.id, lane, now },
+        type: QueryTypes.INSERT,
+      },
+    );
+  }
 }

@@ -236,6 +236,25 @@ export async function changedPeople(
   if (a.placement !== b.placement) return undefined;
   const added = Number(b.people) - Number(a.people);
   if (added < 0 || Number(b.valid) - Number(a.valid) !== added) return undefined;
+  const rows = await updatedSince(deps, since);
+  if (!rows) return undefined;
+  const created = rows.filter((r) => r.fresh).length;
+  return created === added ? rows.map((r) => r.id) : undefined;
+}
+
+/**
+ * The people edited or created since `since` (at most DELTA_MAX, else undefined). Planning
+ * them on their own is always right, though it may not be all that changed (a device moved,
+ * someone deleted): what a long full plan does for them meanwhile, without waiting for its end.
+ */
+export async function peopleUpdatedSince(deps: Deps, since: Date): Promise<string[] | undefined> {
+  return (await updatedSince(deps, since))?.map((r) => r.id);
+}
+
+async function updatedSince(
+  deps: Deps,
+  since: Date,
+): Promise<{ id: string; fresh: boolean }[] | undefined> {
   // Updated a little before the last plan too: a transaction that stamped its rows just
   // before that plan's clock reading may have committed after its read.
   const rows = await deps.db.sequelize.query<{ id: string; fresh: unknown }>(
@@ -247,6 +266,5 @@ export async function changedPeople(
     },
   );
   if (rows.length > DELTA_MAX) return undefined;
-  const created = rows.filter((r) => Number(r.fresh) === 1).length;
-  return created === added ? rows.map((r) => r.id) : undefined;
+  return rows.map((r) => ({ id: r.id, fresh: Number(r.fresh) === 1 }));
 }

@@ -57,6 +57,8 @@ export function directReads(deps: Deps): PushReads {
   };
 }
 
+const bodies = new WeakMap<PushPerson, DevicePersonPut>();
+
 export async function pushTask(
   deps: Deps,
   client: DeviceClient,
@@ -101,16 +103,22 @@ export async function pushTask(
         burn: false,
       };
     }
-    const body: DevicePersonPut = {
-      id: person.id,
-      name: person.name,
-      idNumber: person.idNumber,
-      photo,
-      photoSha256: person.photoSha256,
-      version: person.version,
-      ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
-      ...(person.validUntil && { validUntil: person.validUntil.toISOString() }),
-    };
+    // The same body object for every device while the run keeps this person's row, so the
+    // client serializes it once (a backfill sends each person to every device).
+    let body = bodies.get(person);
+    if (!body) {
+      body = {
+        id: person.id,
+        name: person.name,
+        idNumber: person.idNumber,
+        photo,
+        photoSha256: person.photoSha256,
+        version: person.version,
+        ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
+        ...(person.validUntil && { validUntil: person.validUntil.toISOString() }),
+      };
+      bodies.set(person, body);
+    }
     if (newSlot) run.held++;
     let answer;
     try {

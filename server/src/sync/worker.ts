@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import schedule from 'node-schedule';
-import { Op } from 'sequelize';
+import { Op, type Sequelize } from 'sequelize';
+import type { Database } from '../db/database.js';
+import type { Models } from '../db/models.js';
+import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import {
@@ -12,7 +15,7 @@ import {
   type DeviceClient,
 } from '../devices/service.js';
 import { claimTasks, devicesWithDueWork, recoverExpiredLeases } from './claim.js';
-import { changedPeople, desiredFingerprint, planSync } from './desired.js';
+import { changedPeople, desiredFingerprint, peopleUpdatedSince, planSync } from './desired.js';
 import { LeaseKeeper } from './lease.js';
 import { RunReads } from './reads.js';
 import { asError, SuccessRecorder } from './recorder.js';
@@ -24,6 +27,12 @@ import { reconcileAll } from './reconcile.js';
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
+  /**
+   * A database connection of the worker's own (SQLite): the worker's many small statements
+   * then queue on it, not in front of every request's (the sqlite3 driver runs one statement
+   * of a connection at a time). Closed by closeConnection().
+   */
+  connection?: { sequelize: Sequelize; models: Models };
   /** Pushes in flight per device. */
   perDevice?: number;
   /** Devices served at the same time. */
@@ -76,10 +85,24 @@ export class SyncWorker implements Job {
   private scheduled: schedule.Job | undefined;
   private readonly closeClient: () => void = () => undefined;
 
-  constructor(
-    private readonly ctx: AppContext,
-    opts: SyncWorkerOptions = {},
-  ) {
+  private readonly ctx: AppContext;
+  private readonly connection: SyncWorkerOptions['connection'];
+
+  constructor(ctx: AppContext, opts: SyncWorkerOptions = {}) {
+    this.connection = opts.connection;
+    this.ctx = ctx;
+    if (opts.connection) {
+      // Everything else read through to the service's context as it is then.
+      const db = Object.create(ctx.db, {
+        sequelize: { value: opts.connection.sequelize },
+      }) as Database;
+      this.ctx = Object.create(ctx, {
+        db: { value: db },
+        models: { value: opts.connection.models },
+      }) as AppContext;
+      // The live stream and the routes' kick() know the service's own context.
+      shareLiveHub(this.ctx, ctx);
+    }
     this.perDevice = opts.perDevice ?? 4;
     if (opts.client) this.client = opts.client;
     else {
@@ -93,6 +116,15 @@ export class SyncWorker implements Job {
     this.fullPlanEveryMs = opts.fullPlanEveryMs ?? 10 * 60_000;
     this.reconcileEveryMs = opts.reconcileEveryMs ?? 10 * 60_000;
     workers.set(ctx, this);
+  }
+
+  /** Readies the worker's own connection, if it has one (the database is migrated by now). */
+  async prepareConnection(): Promise<void> {
+    await this.connection?.sequelize.query('PRAGMA busy_timeout = 5000');
+  }
+
+  async closeConnection(): Promise<void> {
+    await this.connection?.sequelize.close();
   }
 
   /**
@@ -189,34 +221,57 @@ export class SyncWorker implements Job {
         : await changedPeople(ctx, this.fingerprint, fingerprint, this.plannedAt);
     let covered = { fingerprint, at: now };
     let queued = 0;
-    let checked = performance.now();
-    const between = async () => {
-      if (queued > 0) this.planEpoch++;
-      if (performance.now() - checked >= REPLAN_CHECK_MS) {
-        checked = performance.now();
-        const at = ctx.clock.now();
-        const next = await desiredFingerprint(ctx, at);
-        const delta =
-          next === covered.fingerprint
-            ? undefined
-            : await changedPeople(ctx, covered.fingerprint, next, covered.at);
-        // Anything but a people-only change waits for the plan after this one.
-        if (delta) {
-          const result = await planSync(ctx, { personIds: delta });
-          queued += result.queued;
-          if (result.queued > 0) this.planEpoch++;
-          covered = { fingerprint: next, at };
-        }
+    // People changed while a full plan runs (minutes for a new device of 100,000 people) are
+    // planned on their own alongside it, every REPLAN_CHECK_MS, not after it.
+    const checkPeople = async () => {
+      const at = ctx.clock.now();
+      const next = await desiredFingerprint(ctx, at);
+      if (next === covered.fingerprint) return;
+      const delta = await changedPeople(ctx, covered.fingerprint, next, covered.at);
+      // Anything but a people-only change (a device registered meanwhile) waits for the plan
+      // after this one; the people edited since are planned now all the same.
+      const changed = delta ?? (await peopleUpdatedSince(ctx, covered.at));
+      if (changed && changed.length > 0) {
+        const result = await planSync(ctx, { personIds: changed });
+        queued += result.queued;
+        if (result.queued > 0) this.planEpoch++;
       }
+      if (delta) covered = { fingerprint: next, at };
+    };
+    const afterEach = async () => {
+      if (queued > 0) this.planEpoch++;
       await afterDevice?.();
     };
-    const result = await planSync(ctx, people ? { personIds: people } : { afterDevice: between });
+    const watching = new AbortController();
+    const watcher = people
+      ? Promise.resolve()
+      : this.every(REPLAN_CHECK_MS, watching.signal, checkPeople);
+    let result;
+    try {
+      result = await planSync(ctx, people ? { personIds: people } : { afterDevice: afterEach });
+    } finally {
+      watching.abort();
+      await watcher;
+    }
     queued += result.queued;
     if (!people) this.lastFullPlan = performance.now();
     if (queued > 0) this.planEpoch++;
     this.fingerprint = covered.fingerprint;
     this.plannedAt = covered.at;
     return queued;
+  }
+
+  /** Runs `fn` every `ms` until `signal` aborts; a failure is logged, the next try goes on. */
+  private async every(ms: number, signal: AbortSignal, fn: () => Promise<void>): Promise<void> {
+    while (!signal.aborted) {
+      await sleep(ms, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) break;
+      try {
+        await fn();
+      } catch (err) {
+        this.ctx.logger.warn({ err }, 'sync plan during a run failed');
+      }
+    }
   }
 
   private async serveDevice(deviceId: string, shared: RunShared): Promise<number> {
