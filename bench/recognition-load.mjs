@@ -121,7 +121,12 @@ function child() {
       const body = `{"eventId":"${eventId}","sn":"${device.sn}","personId":"${
         setup.people[i % setup.people.length]
       }","score":0.97,"time":"${new Date().toISOString()}"}`;
-      return [eventId, server, post(setup.serverHost, '/api/recognition/events', device.auth, body), 202];
+      return [
+        eventId,
+        server,
+        post(setup.serverHost, '/api/recognition/events', device.auth, body),
+        202,
+      ];
     },
     /** The panel body the server would build for the same event (PROTOCOL §4). */
     raw() {
