@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -9,6 +10,12 @@ import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
 import { requestId } from './http/device-entry.js';
 
+type ExpressEntry = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  done?: (err?: unknown) => void,
+) => void;
+
 export function createApp(ctx: AppContext): { app: Express; api: Api } {
   const app = express();
   app.disable('x-powered-by');
@@ -19,6 +26,14 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   app.set('trust proxy', (address: string) => isTrustedProxy(address));
 
   const api = buildApi(ctx);
+  // The hottest device POSTs are answered before Express sees them (http/device-fast-path.ts).
+  // The app is the function Node's server (and supertest) calls; it enters through its
+  // `handle` method (Express 5, not in its typings), so wrapping that covers every caller.
+  const entry = app as unknown as { handle: ExpressEntry };
+  const general = entry.handle.bind(app);
+  entry.handle = (req, res, done) => {
+    if (!api.fast.handle(req, res)) general(req, res, done);
+  };
   // Device-key routes start with their own lean prelude (http/device-entry.ts: request id,
   // security headers, readiness gate, logging of refusals and failures); other requests fall
   // through to the general chain below.

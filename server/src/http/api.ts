@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { requireAdmin, requireCsrf } from '../auth/middleware.js';
 import { jsonBody } from './body.js';
 import { deviceEntry } from './device-entry.js';
+import { BEARER, DeviceFastPath } from './device-fast-path.js';
 import { fastJsonBody } from './fast-json.js';
 import { HttpError, parseWith } from './errors.js';
 import { requireTrustedNetwork, sessionOrTrustedNetwork } from './trusted.js';
@@ -105,11 +106,14 @@ export class Api {
   readonly router = Router();
   /** Device-key routes (PROTOCOL §3); mounted ahead of request logging and sessions (app.ts). */
   readonly device = Router();
+  /** The hottest device POSTs, also answered ahead of Express (device-fast-path.ts, app.ts). */
+  readonly fast: DeviceFastPath;
   readonly routes: RegisteredRoute[] = [];
   private readonly deviceStart: RequestHandler;
 
   constructor(private readonly ctx: AppContext) {
     this.deviceStart = deviceEntry(ctx);
+    this.fast = new DeviceFastPath(ctx);
   }
 
   add<
@@ -171,8 +175,6 @@ export class Api {
     }
   }
 }
-
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
 
 function requireBearer(kind: 'terminal' | 'device'): RequestHandler {
   return (req, res, next) => {

@@ -14,7 +14,7 @@ export function requestId(req: IncomingMessage): string {
 }
 
 /** The headers helmet sets, computed once (they do not depend on the request). */
-function helmetHeaders(): [string, string][] {
+export function helmetHeaders(): [string, string][] {
   const headers: [string, string][] = [];
   const res = {
     setHeader(name: string, value: string | number | readonly string[]) {
@@ -45,19 +45,30 @@ export function deviceEntry(ctx: Pick<AppContext, 'db' | 'logger'>): RequestHand
     for (const [name, value] of headers) res.setHeader(name, value);
     res.setHeader('Cache-Control', 'no-store');
     const started = Date.now();
-    res.once('finish', () => {
-      const status = res.statusCode;
-      const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
-        {
-          req: { id, method: req.method, path: req.originalUrl.split('?')[0] },
-          res: { statusCode: res.statusCode },
-          responseTime: Date.now() - started,
-        },
-        status >= 500 ? 'request errored' : 'request completed',
-      );
-    });
+    res.once('finish', () =>
+      logDeviceRequest(logger, id, req.method, req.originalUrl, res.statusCode, started),
+    );
     next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };
+}
+
+/** A device request's log line: info for refusals (4xx), error for 5xx, debug for the rest. */
+export function logDeviceRequest(
+  logger: AppContext['logger'],
+  id: string,
+  method: string | undefined,
+  url: string | undefined,
+  status: number,
+  started: number,
+): void {
+  const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      req: { id, method, path: (url ?? '').split('?')[0] },
+      res: { statusCode: status },
+      responseTime: Date.now() - started,
+    },
+    status >= 500 ? 'request errored' : 'request completed',
+  );
 }

@@ -86,26 +86,31 @@ function fromBodyParser(
   }
 }
 
+/**
+ * What a failure answers (PROTOCOL §0 bodies, no internals); logs what the client is not told.
+ * Shared by the error handler and the device fast path (device-fast-path.ts).
+ */
+export function toHttpError(err: unknown, logger: Logger, reqId: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ConnectionError || err instanceof TimeoutError) {
+    logger.warn({ reqId, err: { name: err.name } }, 'database unavailable');
+    return httpErrors.databaseUnavailable();
+  }
+  const parsed = typeof err === 'object' && err !== null ? fromBodyParser(err) : undefined;
+  if (parsed) return parsed;
+  const name = err instanceof BaseError ? err.name : 'unexpected';
+  logger.error({ reqId, err, kind: name }, 'request failed');
+  return new HttpError(
+    500,
+    ErrorCode.internal,
+    `Something went wrong on the server (request ${typeof reqId === 'string' ? reqId : '-'}).`,
+  );
+}
+
 /** The single place a failure becomes a response: PROTOCOL §0 bodies, no internals. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    let httpError: HttpError;
-    if (err instanceof HttpError) {
-      httpError = err;
-    } else if (err instanceof ConnectionError || err instanceof TimeoutError) {
-      httpError = httpErrors.databaseUnavailable();
-      logger.warn({ reqId: req.id, err: { name: err.name } }, 'database unavailable');
-    } else if (typeof err === 'object' && err !== null && fromBodyParser(err)) {
-      httpError = fromBodyParser(err)!;
-    } else {
-      const name = err instanceof BaseError ? err.name : 'unexpected';
-      logger.error({ reqId: req.id, err, kind: name }, 'request failed');
-      httpError = new HttpError(
-        500,
-        ErrorCode.internal,
-        `Something went wrong on the server (request ${typeof req.id === 'string' ? req.id : '-'}).`,
-      );
-    }
+    const httpError = toHttpError(err, logger, req.id);
     if (res.headersSent) {
       res.destroy();
       return;

@@ -1,8 +1,9 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
 import { jsonBody } from './body.js';
 
 /** '800kb' / '4kb' / '64kb' → bytes (the limits Api routes use). */
-function limitBytes(limit: string): number {
+export function limitBytes(limit: string): number {
   const m = /^(\d+)(b|kb|mb)?$/i.exec(limit.trim());
   if (!m) throw new Error(`unsupported body limit ${limit}`);
   const unit = (m[2] ?? 'b').toLowerCase();
@@ -15,7 +16,7 @@ function bodyError(type: string, status: number, message: string): Error {
 }
 
 /** `application/json`, optionally with charset=utf-8, and no content coding. */
-function plainJson(req: Request): boolean {
+export function plainJson(req: IncomingMessage): boolean {
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const type = req.headers['content-type'];
@@ -25,7 +26,7 @@ function plainJson(req: Request): boolean {
   return params.every((p) => /^\s*charset\s*=\s*"?utf-8"?\s*$/i.test(p));
 }
 
-function hasBody(req: Request): boolean {
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -56,58 +57,73 @@ export function fastJsonBody(limit: string): RequestHandler {
       next(bodyError('entity.too.large', 413, 'request entity too large'));
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (err?: Error) => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('aborted', onAborted);
-      req.off('error', onError);
-      if (err) {
-        // Stop reading: the answer is an error, the rest of the body is not wanted.
-        req.unpipe();
-        req.pause();
-      }
+    readPlainJson(req, max, (err, body) => {
+      if (!err) req.body = body;
       next(err);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        finish(bodyError('entity.too.large', 413, 'request entity too large'));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      if (text.length === 0) {
-        req.body = {};
-        finish();
-        return;
-      }
-      // Strict, like body-parser: only an object or an array at the top.
-      const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
-      if (first !== '{' && first !== '[') {
-        finish(bodyError('entity.parse.failed', 400, 'not a JSON object or array'));
-        return;
-      }
-      try {
-        req.body = JSON.parse(text) as unknown;
-      } catch {
-        finish(bodyError('entity.parse.failed', 400, 'invalid JSON'));
-        return;
-      }
-      finish();
-    };
-    const onAborted = () => finish(bodyError('request.aborted', 400, 'request aborted'));
-    const onError = (err: Error) => finish(err);
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('aborted', onAborted);
-    req.on('error', onError);
+    });
   };
+}
+
+/**
+ * Reads a plain UTF-8 JSON body of at most `max` bytes (the caller checked the media type);
+ * errors are shaped like body-parser's (errors.ts turns them into the same answers).
+ */
+export function readPlainJson(
+  req: IncomingMessage,
+  max: number,
+  done: (err: Error | undefined, body?: unknown) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const finish = (err?: Error, body?: unknown) => {
+    if (settled) return;
+    settled = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', onError);
+    if (err) {
+      // Stop reading: the answer is an error, the rest of the body is not wanted.
+      req.unpipe();
+      req.pause();
+    }
+    done(err, body);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) {
+      finish(bodyError('entity.too.large', 413, 'request entity too large'));
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.length === 0) {
+      finish(undefined, {});
+      return;
+    }
+    // Strict, like body-parser: only an object or an array at the top.
+    const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
+    if (first !== '{' && first !== '[') {
+      finish(bodyError('entity.parse.failed', 400, 'not a JSON object or array'));
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      finish(bodyError('entity.parse.failed', 400, 'invalid JSON'));
+      return;
+    }
+    finish(undefined, body);
+  };
+  const onAborted = () => finish(bodyError('request.aborted', 400, 'request aborted'));
+  const onError = (err: Error) => finish(err);
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', onError);
 }

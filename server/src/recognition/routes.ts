@@ -1,4 +1,9 @@
-import { idParams, recognitionEventAccepted, recognitionEventIn } from '@svc/shared';
+import {
+  idParams,
+  recognitionEventAccepted,
+  recognitionEventIn,
+  type RecognitionEventIn,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
@@ -22,6 +27,10 @@ const INTAKE_BODY_LIMIT = '800kb';
 export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
   const { models } = ctx;
   const tags = ['recognition'];
+  const intake = async (body: RecognitionEventIn, key: string) => {
+    const { id, created } = await acceptEvent(ctx, body, key);
+    return { status: created ? 202 : 200, body: { id } };
+  };
 
   api.add(
     {
@@ -36,9 +45,15 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       responses: { 202: recognitionEventAccepted, 200: recognitionEventAccepted },
     },
     async ({ body }, _req, res) => {
-      const { id, created } = await acceptEvent(ctx, body, bearerToken(res));
-      res.status(created ? 202 : 200).json({ id });
+      const answer = await intake(body, bearerToken(res));
+      res.status(answer.status).json(answer.body);
     },
+  );
+  // The same route ahead of Express for the plain case (http/device-fast-path.ts).
+  api.fast.post(
+    '/api/recognition/events',
+    { schema: recognitionEventIn, limit: INTAKE_BODY_LIMIT },
+    intake,
   );
 
   api.add(
