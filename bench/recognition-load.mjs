@@ -7,7 +7,8 @@
 //
 // Messages from the parent: {type:'init', ...} once, then {type:'run', id, target:'server'|'raw',
 // mode:'closed'|'open', seconds, concurrency|rate}; each run answers {type:'done', id, sent,
-// failures, startedAt, rate, skipped, cpuUs}. Times are CLOCK_MONOTONIC milliseconds
+// answered (ms from send to answer, per accepted event), failures, startedAt, rate, skipped,
+// cpuUs}. Times are CLOCK_MONOTONIC milliseconds
 // (process.hrtime), the same clock in every process of the machine.
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
@@ -167,6 +168,7 @@ function child() {
   async function run(msg) {
     const make = senders[msg.target];
     const sent = [];
+    const answered = [];
     const failures = {};
     const send = async () => {
       const [eventId, pool, request, expected] = make();
@@ -175,6 +177,7 @@ function child() {
         const status = await pool.send(request);
         if (status !== expected) throw new Error(`HTTP ${status}`);
         sent.push(eventId, at);
+        answered.push(nowMs() - at);
       } catch (err) {
         const why = `${msg.target}: ${err.message}`;
         failures[why] = (failures[why] ?? 0) + 1;
@@ -215,6 +218,7 @@ function child() {
       type: 'done',
       id: msg.id,
       sent,
+      answered,
       failures,
       startedAt,
       skipped,

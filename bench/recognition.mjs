@@ -274,6 +274,7 @@ async function main() {
   console.log(
     `  loop      device → server → display @${RATE}/s  ${f(atRate.rate)} events/s offered-and-accepted; ${lat(latency)}`,
   );
+  console.log(`            device POST → server's answer: ${lat(stats(atRate.answered))}`);
   console.log(
     `            p99 ${f(latency.p99 / rawLatency.p99)}x raw p99; ${latency.n - atRate.ids.length} missing; ${outOfOrder} shown before an event with an earlier time`,
   );

@@ -30,9 +30,19 @@ export async function acceptEvent(
   key: string,
 ): Promise<Accepted> {
   const { clock } = ctx;
-  // Reads are shared with the other requests of the moment (lookups.ts): one query each.
+  // Reads are shared with the other requests of the moment (lookups.ts): one query each, all
+  // started at once, so an event waits for one round of reads instead of three in a row (on
+  // SQLite every statement queues on the one connection). What they find is used in the
+  // protocol's order: credentials, then the resend check, then the rest.
   const look = lookups(ctx);
-  const found = await look.deviceByKey(key);
+  const personId =
+    body.personId !== null && body.personId.length <= MAX_PERSON_ID ? body.personId : null;
+  const [found, knownRow, personRow, route] = await Promise.all([
+    look.deviceByKey(key),
+    look.eventById(body.eventId),
+    personId !== null ? look.person(personId) : undefined,
+    look.panelRoute(),
+  ]);
   const device = found && found.sn === body.sn ? found : undefined;
   if (!device) {
     throw new HttpError(
@@ -45,19 +55,14 @@ export async function acceptEvent(
     throw httpErrors.forbidden(`Device ${device.sn} is disabled in the central service.`);
   }
   // A resend is common (the device did not see our answer): answer it before any heavy work.
-  const known = recordOf(await look.eventById(body.eventId), device.sn);
+  const known = recordOf(knownRow, device.sn);
   if (known) return { id: known, created: false };
 
   const snapshot = body.snapshot !== undefined ? await checkSnapshot(body.snapshot) : undefined;
-  const ours = <T extends { organizationId: string }>(row: T | undefined) =>
+  const ours = <T extends { organizationId: string }>(row: T | null | undefined) =>
     row && row.organizationId === device.organizationId ? row : null;
-  const [person, space, route] = await Promise.all([
-    body.personId !== null && body.personId.length <= MAX_PERSON_ID
-      ? look.person(body.personId).then(ours)
-      : null,
-    device.spaceId ? look.space(device.spaceId).then(ours) : null,
-    look.panelRoute(),
-  ]);
+  const person = ours(personRow);
+  const space = ours(device.space);
   const now = clock.now();
   const pending = !!route?.url;
   const values: EventRecord = {

@@ -66,6 +66,8 @@ export interface IntakeDevice {
   organizationId: string;
   spaceId: string | null;
   keyHash: string;
+  /** The device's space as it is now (read with the device: one statement, one snapshot). */
+  space: { id: string; name: string; organizationId: string } | null;
 }
 
 export interface IntakeLookups {
@@ -74,9 +76,14 @@ export interface IntakeLookups {
   /** The record of an eventId: its id and the device that sent it. */
   eventById(eventId: string): Promise<{ id: string; deviceSn: string } | undefined>;
   person(id: string): Promise<{ id: string; name: string; organizationId: string } | undefined>;
-  space(id: string): Promise<{ id: string; name: string; organizationId: string } | undefined>;
   panelRoute(): Promise<PanelRoute | undefined>;
 }
+
+type DeviceRow = Omit<IntakeDevice, 'enabled' | 'space'> & {
+  enabled: unknown;
+  spaceName: string | null;
+  spaceOrganizationId: string | null;
+};
 
 function byKey<T, K>(rows: T[], key: (row: T) => K): Map<K, T> {
   return new Map(rows.map((r) => [key(r), r]));
@@ -88,13 +95,23 @@ export function intakeLookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeL
   const devices = new Batcher(async (hashes: string[]) =>
     byKey(
       (
-        await selectRows<Omit<IntakeDevice, 'enabled'> & { enabled: unknown }>(
+        await selectRows<DeviceRow>(
           sequelize,
-          `SELECT id, sn, name, enabled, organization_id AS organizationId, space_id AS spaceId,
-             key_hash AS keyHash FROM devices WHERE key_hash IN (${marks(hashes.length)})`,
+          `SELECT d.id, d.sn, d.name, d.enabled, d.organization_id AS organizationId,
+             d.space_id AS spaceId, d.key_hash AS keyHash, s.name AS spaceName,
+             s.organization_id AS spaceOrganizationId
+           FROM devices d LEFT JOIN spaces s ON s.id = d.space_id
+           WHERE d.key_hash IN (${marks(hashes.length)})`,
           hashes,
         )
-      ).map((d) => ({ ...d, enabled: Boolean(Number(d.enabled)) })),
+      ).map(({ spaceName, spaceOrganizationId, ...d }) => ({
+        ...d,
+        enabled: Boolean(Number(d.enabled)),
+        space:
+          d.spaceId !== null && spaceName !== null && spaceOrganizationId !== null
+            ? { id: d.spaceId, name: spaceName, organizationId: spaceOrganizationId }
+            : null,
+      })),
       (d) => d.keyHash,
     ),
   );
@@ -109,25 +126,21 @@ export function intakeLookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeL
       (e) => e.eventId,
     ),
   );
-  const named = (table: string) =>
-    new Batcher(async (ids: string[]) =>
-      byKey(
-        await selectRows<{ id: string; name: string; organizationId: string }>(
-          sequelize,
-          `SELECT id, name, organization_id AS organizationId FROM ${table}
-             WHERE id IN (${marks(ids.length)})`,
-          ids,
-        ),
-        (r) => r.id,
+  const people = new Batcher(async (ids: string[]) =>
+    byKey(
+      await selectRows<{ id: string; name: string; organizationId: string }>(
+        sequelize,
+        `SELECT id, name, organization_id AS organizationId FROM people
+           WHERE id IN (${marks(ids.length)})`,
+        ids,
       ),
-    );
-  const people = named('people');
-  const spaces = named('spaces');
+      (r) => r.id,
+    ),
+  );
   return {
     deviceByKey: (key) => devices.get(hashDeviceKey(key)),
     eventById: (eventId) => events.get(eventId),
     person: (id) => people.get(id),
-    space: (id) => spaces.get(id),
     panelRoute: shared(() => ctx.settings.get(SettingKey.panelRoute, panelRoute)),
   };
 }
