@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock.js';
 import { createDatabase, connectWithRetry } from './db/database.js';
 import { defineModels } from './db/models.js';
 import { createSequelize } from './db/sequelize.js';
+import { prioritized } from './db/urgency.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
 import { periodicJob } from './jobs/periodic.js';
@@ -159,7 +160,7 @@ export function buildContext(
   const syncConnection =
     config.db.dialect === 'sqlite' && config.push.enabled
       ? (() => {
-          const sequelize = createSequelize(config.db);
+          const sequelize = prioritized(createSequelize(config.db));
           return { sequelize, models: defineModels(sequelize) };
         })()
       : undefined;

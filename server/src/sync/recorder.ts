@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
+import { asUrgent } from '../db/urgency.js';
 import type { TaskRow } from './claim.js';
 import type { LeaseKeeper } from './lease.js';
 import { publishSyncState } from './live.js';
@@ -16,6 +17,10 @@ export interface DoneItem {
   outcome: Done;
 }
 
+interface Pending extends DoneItem {
+  urgent: boolean;
+}
+
 /** Most successes written by one statement (each carries about a dozen replacements). */
 const STATEMENT_MAX = 500;
 
@@ -26,7 +31,7 @@ const STATEMENT_MAX = 500;
  * (at once when someone waits for it: `urgent`), and its claim's lease is kept until then.
  */
 export class SuccessRecorder {
-  private pending: DoneItem[] = [];
+  private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
@@ -41,7 +46,9 @@ export class SuccessRecorder {
   ) {}
 
   add(item: DoneItem, urgent = false): void {
-    this.pending.push(item);
+    // Someone waits for the urgent ones: they go first, in a statement ahead of bulk work.
+    if (urgent) this.pending.unshift({ ...item, urgent });
+    else this.pending.push({ ...item, urgent });
     if (urgent || this.pending.length >= this.opts.maxItems) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.opts.delayMs);
@@ -65,7 +72,8 @@ export class SuccessRecorder {
     while (this.pending.length > 0) {
       const chunk = this.pending.splice(0, STATEMENT_MAX);
       try {
-        await recordDone(this.deps, chunk);
+        if (chunk[0]!.urgent) await asUrgent(() => recordDone(this.deps, chunk));
+        else await recordDone(this.deps, chunk);
         for (const { task } of chunk) this.leases.settle(task.claimedBy);
       } catch (err) {
         // Not written: the tasks stay `running` until their leases run out, then they are

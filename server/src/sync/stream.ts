@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
+import { asUrgent } from '../db/urgency.js';
 import type { TaskRow } from './claim.js';
 import type { DeviceClient } from '../devices/service.js';
 import { claimTasks } from './claim.js';
@@ -61,15 +62,12 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
     if (urgent) for (const t of tasks) urgentIds.add(t.id);
     return tasks;
   };
-  const refill = (urgent: boolean) => {
+  const refill = () => {
     refilling ??= (async () => {
       try {
-        const tasks = await claim(urgent ? perDevice : batch, urgent);
-        if (urgent) queue.unshift(...tasks);
-        else {
-          queue.push(...tasks);
-          if (tasks.length === 0) exhausted = true;
-        }
+        const tasks = await claim(batch, false);
+        queue.push(...tasks);
+        if (tasks.length === 0) exhausted = true;
       } catch (err) {
         failure ??= asError(err);
         exhausted = true;
@@ -82,14 +80,19 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
     for (;;) {
       if (failingInARow >= stallAfter) break;
       if (shared.planEpoch() !== seen && !failure) {
-        // New work was planned: claim it (the priority lane comes first) ahead of the queue.
+        // New work was planned: claim it (the priority lane comes first) ahead of the queue,
+        // without waiting for a bulk claim in flight (that one queues behind bulk statements).
         seen = shared.planEpoch();
-        if (refilling) await refilling;
-        await refill(true);
-        exhausted = false;
+        try {
+          queue.unshift(...(await asUrgent(() => claim(perDevice, true))));
+          exhausted = false;
+        } catch (err) {
+          failure ??= asError(err);
+          exhausted = true;
+        }
       }
       if (!exhausted && queue.length < batch / 2 && performance.now() < shared.deadline) {
-        void refill(false);
+        void refill();
       }
       const task = queue.shift();
       if (!task) {

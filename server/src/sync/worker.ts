@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import schedule from 'node-schedule';
 import { Op, type Sequelize } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { asUrgent } from '../db/urgency.js';
 import type { Models } from '../db/models.js';
 import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
@@ -157,7 +158,9 @@ export class SyncWorker implements Job {
     let failure: Error | undefined;
     const serveDue = async () => {
       if (performance.now() >= shared.deadline) return;
-      const due = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
+      const due = await asUrgent(() =>
+        devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
+      );
       for (const id of due) {
         if (serving.has(id) || serving.size >= this.devicesInParallel) continue;
         const done = this.serveDevice(id, shared)
@@ -212,32 +215,34 @@ export class SyncWorker implements Job {
   private async plan(force: boolean, afterDevice?: () => Promise<void>): Promise<number> {
     const { ctx } = this;
     const now = ctx.clock.now();
-    const fingerprint = await desiredFingerprint(ctx, now);
+    // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
+    const fingerprint = await asUrgent(() => desiredFingerprint(ctx, now));
     const stale = performance.now() - this.lastFullPlan > this.fullPlanEveryMs;
     if (!force && !stale && fingerprint === this.fingerprint) return 0;
     const people =
       force || stale || !this.fingerprint || !this.plannedAt
         ? undefined
-        : await changedPeople(ctx, this.fingerprint, fingerprint, this.plannedAt);
+        : await asUrgent(() => changedPeople(ctx, this.fingerprint!, fingerprint, this.plannedAt!));
     let covered = { fingerprint, at: now };
     let queued = 0;
     // People changed while a full plan runs (minutes for a new device of 100,000 people) are
     // planned on their own alongside it, every REPLAN_CHECK_MS, not after it.
-    const checkPeople = async () => {
-      const at = ctx.clock.now();
-      const next = await desiredFingerprint(ctx, at);
-      if (next === covered.fingerprint) return;
-      const delta = await changedPeople(ctx, covered.fingerprint, next, covered.at);
-      // Anything but a people-only change (a device registered meanwhile) waits for the plan
-      // after this one; the people edited since are planned now all the same.
-      const changed = delta ?? (await peopleUpdatedSince(ctx, covered.at));
-      if (changed && changed.length > 0) {
-        const result = await planSync(ctx, { personIds: changed });
-        queued += result.queued;
-        if (result.queued > 0) this.planEpoch++;
-      }
-      if (delta) covered = { fingerprint: next, at };
-    };
+    const checkPeople = () =>
+      asUrgent(async () => {
+        const at = ctx.clock.now();
+        const next = await desiredFingerprint(ctx, at);
+        if (next === covered.fingerprint) return;
+        const delta = await changedPeople(ctx, covered.fingerprint, next, covered.at);
+        // Anything but a people-only change (a device registered meanwhile) waits for the plan
+        // after this one; the people edited since are planned now all the same.
+        const changed = delta ?? (await peopleUpdatedSince(ctx, covered.at));
+        if (changed && changed.length > 0) {
+          const result = await planSync(ctx, { personIds: changed });
+          queued += result.queued;
+          if (result.queued > 0) this.planEpoch++;
+        }
+        if (delta) covered = { fingerprint: next, at };
+      });
     const afterEach = async () => {
       if (queued > 0) this.planEpoch++;
       await afterDevice?.();
@@ -248,7 +253,9 @@ export class SyncWorker implements Job {
       : this.every(REPLAN_CHECK_MS, watching.signal, checkPeople);
     let result;
     try {
-      result = await planSync(ctx, people ? { personIds: people } : { afterDevice: afterEach });
+      result = people
+        ? await asUrgent(() => planSync(ctx, { personIds: people }))
+        : await planSync(ctx, { afterDevice: afterEach });
     } finally {
       watching.abort();
       await watcher;

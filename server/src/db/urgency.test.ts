@@ -1,0 +1,47 @@
+import type { Sequelize } from 'sequelize';
+import { asUrgent, prioritized } from './urgency.js';
+
+/** A stand-in connection that records the order statements start in and finishes on demand. */
+function fakeConnection() {
+  const started: string[] = [];
+  const finish: (() => void)[] = [];
+  const sequelize = {
+    query: (sql: string) =>
+      new Promise<string>((resolve) => {
+        started.push(sql);
+        finish.push(() => resolve(sql));
+      }),
+  } as unknown as Sequelize;
+  const settle = async () => {
+    finish.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { sequelize: prioritized(sequelize), started, settle };
+}
+
+describe('prioritized connection', () => {
+  test('one statement at a time; urgent ones start before ordinary ones queued earlier', async () => {
+    const { sequelize, started, settle } = fakeConnection();
+    const a = sequelize.query('bulk 1');
+    const b = sequelize.query('bulk 2');
+    const c = asUrgent(() => sequelize.query('claim for a waiting person'));
+    expect(started).toEqual(['bulk 1']);
+    await settle();
+    expect(started).toEqual(['bulk 1', 'claim for a waiting person']);
+    await settle();
+    await settle();
+    expect(started).toEqual(['bulk 1', 'claim for a waiting person', 'bulk 2']);
+    await expect(Promise.all([a, b, c])).resolves.toEqual([
+      'bulk 1',
+      'bulk 2',
+      'claim for a waiting person',
+    ]);
+  });
+
+  test("a transaction's statements are not held back behind others", () => {
+    const { sequelize, started } = fakeConnection();
+    void sequelize.query('bulk 1');
+    void sequelize.query('inside a transaction', { transaction: {} as never });
+    expect(started).toEqual(['bulk 1', 'inside a transaction']);
+  });
+});
