@@ -8,15 +8,19 @@ import { EVENT_TABLE, marks, selectRows } from './sql.js';
 const MAX_KEYS = 500;
 
 /**
- * Collects the lookups that the requests of one turn of the event loop ask for, and answers
- * them with one query (`WHERE x IN (…)`) instead of one each. Nothing is cached: every answer
- * comes from a query that started after it was asked for.
+ * Collects lookups and answers them with one query (`WHERE x IN (…)`) instead of one each, like
+ * the event writer's group commit: the keys asked for in one turn of the event loop, and while a
+ * query is running, the keys asked for meanwhile, go together in the next one — at most one
+ * query in flight per kind. A query per turn made thousands of small statements a second under
+ * load, and on SQLite (one connection, statements in a row) each then waited ~10 ms behind the
+ * others. Nothing is cached: every answer comes from a query that started after it was asked for.
  */
 class Batcher<K, V> {
   private waiting = new Map<
     K,
     { resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[]
   >();
+  private busy = false;
 
   constructor(private readonly load: (keys: K[]) => Promise<Map<K, V>>) {}
 
@@ -27,9 +31,17 @@ class Batcher<K, V> {
         list.push({ resolve, reject });
         return;
       }
-      if (this.waiting.size === 0) setImmediate(() => void this.flush());
       this.waiting.set(key, [{ resolve, reject }]);
+      if (!this.busy) {
+        this.busy = true;
+        setImmediate(() => void this.drain());
+      }
     });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.size > 0) await this.flush();
+    this.busy = false;
   }
 
   private async flush(): Promise<void> {
