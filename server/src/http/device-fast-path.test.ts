@@ -56,7 +56,7 @@ describe('device fast path answers like the general path', () => {
         },
       });
       const seen = [...res.headers].filter(([name]) => !['date', 'keep-alive'].includes(name));
-      answers.push({ status: res.status, body: (await res.json()), headers: seen });
+      answers.push({ status: res.status, body: await res.json(), headers: seen });
     }
     expect(answers[0]).toEqual(answers[1]);
     return answers[0]!;
