@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
-import { BULK_THRESHOLD, desiredIdsSql, diffSize, type DeviceDiff } from './desired.js';
+import { freshAttempts } from './record.js';
+import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 
@@ -42,16 +43,7 @@ export async function applyDiffs(
   const lanes = entries.map(({ diff }): Lane =>
     diffSize(diff) > BULK_THRESHOLD ? 'bulk' : 'priority',
   );
-  const reset = (lane: Lane) =>
-    ({
-      lane,
-      attempts: 0,
-      nextAttemptAt: now,
-      errorCode: null,
-      errorMessage: null,
-      finishedAt: null,
-      updatedAt: now,
-    }) as const;
+  const reset = (lane: Lane) => ({ lane, ...freshAttempts(now) });
   const fresh = entries.flatMap(({ device, diff }, i) =>
     diff.puts.filter((p) => p.taskId === null).map((p) => ({ device, lane: lanes[i]!, p })),
   );
@@ -159,15 +151,34 @@ const SQLITE_UUID = `lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || 
   || substr(h, 21, 12))`;
 
 /**
- * New tasks for every person of the device's spaces who has none there yet, in one
- * INSERT … SELECT: the rows never pass through the service. A concurrent planner may insert
- * the same pair first (the unique index drops the duplicate: it wrote the same target).
+ * Splits the id space into ranges of about INSERT_CHUNK people each (by the ids' first hex
+ * characters: ids are random UUIDs). The ranges cover every string, whatever an id looks like.
+ */
+export function idRanges(count: number): { lo: string | null; hi: string | null }[] {
+  if (count <= INSERT_CHUNK) return [{ lo: null, hi: null }];
+  const hex = '0123456789abcdef';
+  const prefixes =
+    count <= 16 * INSERT_CHUNK
+      ? [...hex]
+      : [...hex].flatMap((a) => [...hex].map((b) => `${a}${b}`));
+  return prefixes.map((lo, i) => ({
+    lo: i === 0 ? null : lo,
+    hi: i === prefixes.length - 1 ? null : prefixes[i + 1]!,
+  }));
+}
+
+/**
+ * New tasks for every person of the device's spaces who has none there yet, by INSERT …
+ * SELECT: the rows never pass through the service. In ranges of ids, so no one statement
+ * holds SQLite's connection for seconds, and each range reads only its own people. A
+ * concurrent planner may insert the same pair first (the unique index drops the duplicate:
+ * it wrote the same target).
  */
 async function insertMissing(
   deps: Deps,
   device: Pick<DeviceRow, 'id' | 'organizationId'>,
   spaces: readonly string[],
-  /** How many the diff counted: more chunks than that are not needed. */
+  /** How many the diff counted: sets the number of ranges. */
   count: number,
   lane: Lane,
   now: Date,
@@ -176,22 +187,23 @@ async function insertMissing(
   const mysql = sequelize.getDialect() === 'mysql';
   const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
     photo_sha256, attempts, next_attempt_at, created_at, updated_at`;
-  const needed = `FROM people p WHERE p.id IN (${desiredIdsSql(spaces, false)})
-    AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)
-    LIMIT ${INSERT_CHUNK}`;
   const values = `:org, pid, :dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
-  // In chunks: one statement for 100,000 rows would hold SQLite's only connection (and every
-  // request waiting on it) for seconds. Rows written by a chunk are skipped by the next.
-  for (let done = 0; done < count; done += INSERT_CHUNK) {
+  for (const { lo, hi } of idRanges(count)) {
+    // The same rule as desiredIdsSql, read from the access rows of this range of people.
+    const needed = `SELECT DISTINCT p.id AS pid, p.version, p.photo_sha256
+      FROM person_spaces ps JOIN people p ON p.id = ps.person_id
+      WHERE ps.space_id IN (:spaces) AND p.organization_id = :org AND p.enabled = 1
+        ${lo === null ? '' : 'AND ps.person_id >= :lo'} ${hi === null ? '' : 'AND ps.person_id < :hi'}
+        AND (p.valid_from IS NULL OR p.valid_from <= :now)
+        AND (p.valid_until IS NULL OR p.valid_until > :now)
+        AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`;
     await sequelize.query(
       mysql
-        ? `INSERT IGNORE INTO sync_tasks (${columns})
-          SELECT UUID(), ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256 ${needed}) n`
+        ? `INSERT IGNORE INTO sync_tasks (${columns}) SELECT UUID(), ${values} FROM (${needed}) n`
         : `INSERT OR IGNORE INTO sync_tasks (${columns})
-          SELECT ${SQLITE_UUID}, ${values} FROM (SELECT p.id AS pid, p.version, p.photo_sha256,
-            hex(randomblob(16)) AS h ${needed})`,
+          SELECT ${SQLITE_UUID}, ${values} FROM (SELECT *, hex(randomblob(16)) AS h FROM (${needed}))`,
       {
-        replacements: { spaces, org: device.organizationId, dev: device.id, lane, now },
+        replacements: { spaces, org: device.organizationId, dev: device.id, lane, now, lo, hi },
         type: QueryTypes.INSERT,
       },
     );

@@ -2,7 +2,7 @@ import { deletePerson, updatePerson } from '../people/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { applyDiff } from './apply.js';
+import { applyDiff, idRanges } from './apply.js';
 import { planSync } from './desired.js';
 import {
   addPerson,
@@ -152,5 +152,33 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     expect(await tasksOf([person.id])).toEqual({
       [`${person.id} ${hall!.id}`]: `put ${newer.version}`,
     });
+  });
+});
+
+describe('id ranges of a full plan', () => {
+  test('every id falls in exactly one range, at every size', () => {
+    const ids = [
+      '',
+      '0',
+      '00000000-0000-4000-8000-000000000000',
+      '1',
+      '9zz',
+      'A1B2',
+      'f',
+      'ffffffff-ffff-4fff-bfff-ffffffffffff',
+      'g-not-hex',
+      '~',
+      ...Array.from({ length: 200 }, () => crypto.randomUUID()),
+    ];
+    for (const count of [10, 5_001, 80_000, 80_001, 1_000_000]) {
+      const ranges = idRanges(count);
+      expect(ranges.length).toBe(count <= 5_000 ? 1 : count <= 80_000 ? 16 : 256);
+      for (const id of ids) {
+        const holders = ranges.filter(
+          ({ lo, hi }) => (lo === null || id >= lo) && (hi === null || id < hi),
+        );
+        expect(holders).toHaveLength(1);
+      }
+    }
   });
 });

@@ -5,6 +5,17 @@ import type { Outcome } from './push.js';
 
 type Deps = Pick<AppContext, 'models' | 'clock'>;
 
+/** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
+export const freshAttempts = (now: Date) =>
+  ({
+    attempts: 0,
+    nextAttemptAt: now,
+    errorCode: null,
+    errorMessage: null,
+    finishedAt: null,
+    updatedAt: now,
+  }) as const;
+
 /** After this many tries a task is `failed` (retry from the API). */
 export const MAX_ATTEMPTS = 8;
 const BACKOFF_MIN_MS = 1_000;

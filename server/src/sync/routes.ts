@@ -18,17 +18,10 @@ import {
   syncTasksQuery,
   toTaskOut,
 } from './schemas.js';
+import { freshAttempts } from './record.js';
 import { syncWorkerOf } from './worker.js';
 
-const retryValues = (now: Date) => ({
-  state: 'pending' as const,
-  attempts: 0,
-  nextAttemptAt: now,
-  errorCode: null,
-  errorMessage: null,
-  finishedAt: null,
-  updatedAt: now,
-});
+const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
 
 /** Synchronization state and controls (PROTOCOL §7 `GET /api/sync/tasks`, `/people/{id}/sync`). */
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
