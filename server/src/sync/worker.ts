@@ -26,6 +26,9 @@ import type { DeviceRun } from './push.js';
 import { recordOutcome } from './record.js';
 import { reconcileAll } from './reconcile.js';
 
+/** Page cache of each SQLite connection of the service: 128 MiB (negative = KiB). */
+export const SQLITE_CACHE_KIB = -131_072;
+
 export interface SyncWorkerOptions {
   client?: DeviceClient;
   /**
@@ -122,6 +125,7 @@ export class SyncWorker implements Job {
   /** Readies the worker's own connection, if it has one (the database is migrated by now). */
   async prepareConnection(): Promise<void> {
     await this.connection?.sequelize.query('PRAGMA busy_timeout = 5000');
+    await this.connection?.sequelize.query(`PRAGMA cache_size = ${SQLITE_CACHE_KIB}`);
   }
 
   async closeConnection(): Promise<void> {
