@@ -15,7 +15,7 @@ const INSERT_CHUNK = 5000;
 // and puts the task back to pending instead of recording a stale success.
 const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
 
-type Lane = 'priority' | 'bulk';
+export type Lane = 'priority' | 'bulk';
 
 /** Writes one device's diff as coalesced tasks (one row per person and device). */
 export async function applyDiff(
@@ -38,6 +38,8 @@ export async function applyDiffs(
   deps: Deps,
   entries: readonly { device: Pick<DeviceRow, 'id' | 'organizationId'>; diff: DeviceDiff }[],
   now: Date,
+  /** False: the caller inserts the missing tasks itself (planSync, range by range). */
+  withMissing = true,
 ): Promise<Lane[]> {
   const { SyncTask } = deps.models;
   const lanes = entries.map(({ diff }): Lane =>
@@ -50,8 +52,10 @@ export async function applyDiffs(
   const sequelize = deps.db.sequelize;
   const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   for (const [i, { device, diff }] of entries.entries()) {
-    if (diff.missing && diff.missing.count > 0) {
-      await insertMissing(deps, device, diff.missing.spaces, diff.missing.count, lanes[i]!, now);
+    if (withMissing && diff.missing && diff.missing.count > 0) {
+      for (const range of idRanges(diff.missing.count)) {
+        await insertMissing(deps, device, diff.missing.spaces, range, lanes[i]!, now);
+      }
     }
   }
   for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
@@ -154,7 +158,12 @@ const SQLITE_UUID = `lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || 
  * Splits the id space into ranges of about INSERT_CHUNK people each (by the ids' first hex
  * characters: ids are random UUIDs). The ranges cover every string, whatever an id looks like.
  */
-export function idRanges(count: number): { lo: string | null; hi: string | null }[] {
+export interface IdRange {
+  lo: string | null;
+  hi: string | null;
+}
+
+export function idRanges(count: number): IdRange[] {
   if (count <= INSERT_CHUNK) return [{ lo: null, hi: null }];
   const hex = '0123456789abcdef';
   const prefixes =
@@ -168,18 +177,17 @@ export function idRanges(count: number): { lo: string | null; hi: string | null 
 }
 
 /**
- * New tasks for every person of the device's spaces who has none there yet, by INSERT …
- * SELECT: the rows never pass through the service. In ranges of ids, so no one statement
- * holds SQLite's connection for seconds, and each range reads only its own people. A
+ * New tasks for every person of the device's spaces in one range of ids who has none there
+ * yet, by INSERT … SELECT: the rows never pass through the service. By ranges, so no one
+ * statement holds SQLite's connection for seconds, and each range reads only its people. A
  * concurrent planner may insert the same pair first (the unique index drops the duplicate:
  * it wrote the same target).
  */
-async function insertMissing(
+export async function insertMissing(
   deps: Deps,
   device: Pick<DeviceRow, 'id' | 'organizationId'>,
   spaces: readonly string[],
-  /** How many the diff counted: sets the number of ranges. */
-  count: number,
+  { lo, hi }: IdRange,
   lane: Lane,
   now: Date,
 ): Promise<void> {
@@ -188,7 +196,7 @@ async function insertMissing(
   const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
     photo_sha256, attempts, next_attempt_at, created_at, updated_at`;
   const values = `:org, pid, :dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
-  for (const { lo, hi } of idRanges(count)) {
+  {
     // The same rule as desiredIdsSql, read from the access rows of this range of people.
     const needed = `SELECT DISTINCT p.id AS pid, p.version, p.photo_sha256
       FROM person_spaces ps JOIN people p ON p.id = ps.person_id

@@ -3,7 +3,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
-import { applyDiff } from './apply.js';
+import { applyDiffs, idRanges, insertMissing, type Lane } from './apply.js';
 import { planPeople } from './delta.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
@@ -161,6 +161,8 @@ export async function planSync(
   });
   const trees = new Map<string, SpaceTree>();
   let queued = 0;
+  const missing: { device: (typeof devices)[number]; spaces: readonly string[]; lane: Lane }[] = [];
+  let most = 0;
   for (const device of devices) {
     let tree = trees.get(device.organizationId);
     if (!tree) {
@@ -169,10 +171,21 @@ export async function planSync(
     }
     const diff = await diffDevice(deps, device, deviceSpaces(device, tree), now, opts.personIds);
     if (diffSize(diff) > 0) {
-      const result = await applyDiff(deps, device, diff, now);
-      queued += result.queued;
-      deps.logger.debug({ device: device.id, ...result }, 'sync planned');
+      const [lane] = await applyDiffs(deps, [{ device, diff }], now, false);
+      queued += diffSize(diff);
+      deps.logger.debug({ device: device.id, queued: diffSize(diff), lane }, 'sync planned');
+      if (diff.missing && diff.missing.count > 0) {
+        missing.push({ device, spaces: diff.missing.spaces, lane: lane! });
+        most = Math.max(most, diff.missing.count);
+      }
     }
+    await opts.afterDevice?.();
+  }
+  // New tasks range by range across all devices, not device after device: every device gets
+  // work at once and they finish together (a device's pushes are limited per device, so the
+  // last device planned would otherwise push alone at the end).
+  for (const range of idRanges(most)) {
+    for (const m of missing) await insertMissing(deps, m.device, m.spaces, range, m.lane, now);
     await opts.afterDevice?.();
   }
   return { devices: devices.length, queued };
