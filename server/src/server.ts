@@ -8,7 +8,7 @@ import type { AppContext } from './context.js';
 import { systemClock, type Clock } from './clock.js';
 import { createDatabase, connectWithRetry } from './db/database.js';
 import { defineModels } from './db/models.js';
-import { createSequelize } from './db/sequelize.js';
+import { createSequelize, SQLITE_CACHE_KIB } from './db/sequelize.js';
 import { prioritized } from './db/urgency.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
@@ -31,7 +31,7 @@ import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
 import { failInterruptedImports } from './bulk/import-job.js';
-import { SQLITE_CACHE_KIB, SyncWorker, syncWorkerOf } from './sync/worker.js';
+import { SyncWorker, syncWorkerOf } from './sync/worker.js';
 import { panelDeliveryJob } from './recognition/delivery.js';
 import { retentionJob } from './recognition/retention.js';
 

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import schedule from 'node-schedule';
 import { Op, type Sequelize } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { SQLITE_CACHE_KIB } from '../db/sequelize.js';
 import { asUrgent } from '../db/urgency.js';
 import type { Models } from '../db/models.js';
 import { shareLiveHub } from '../recognition/hub.js';
@@ -25,9 +26,6 @@ import { keepAliveFetch } from './device-fetch.js';
 import type { DeviceRun } from './push.js';
 import { recordOutcome } from './record.js';
 import { reconcileAll } from './reconcile.js';
-
-/** Page cache of each SQLite connection of the service: 128 MiB (negative = KiB). */
-export const SQLITE_CACHE_KIB = -131_072;
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
