@@ -17,17 +17,6 @@ const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' EL
 
 export type Lane = 'priority' | 'bulk';
 
-/** Writes one device's diff as coalesced tasks (one row per person and device). */
-export async function applyDiff(
-  deps: Deps,
-  device: Pick<DeviceRow, 'id' | 'organizationId'>,
-  diff: DeviceDiff,
-  now: Date,
-): Promise<{ queued: number; lane: Lane }> {
-  const [lane] = await applyDiffs(deps, [{ device, diff }], now);
-  return { queued: diffSize(diff), lane: lane! };
-}
-
 /**
  * Writes several devices' diffs as coalesced tasks (one row per person and device) in as few
  * statements as the targets allow: new tasks of every device in one multi-row INSERT per

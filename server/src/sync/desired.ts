@@ -32,7 +32,7 @@ export function deviceSpaces(
  * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
  * window at :now, of the device's organization, with access to one of :spaces.
  */
-export function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
+function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
   if (spaces.length === 0) return 'SELECT id FROM people WHERE 1 = 0';
   // A delta plan names its people inside the subquery too: otherwise the database may build
   // the device's whole desired set (100,000 people) to answer for one.

@@ -2,7 +2,7 @@ import { deletePerson, updatePerson } from '../people/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { applyDiff, idRanges } from './apply.js';
+import { applyDiffs, idRanges } from './apply.js';
 import { planSync } from './desired.js';
 import {
   addPerson,
@@ -137,16 +137,24 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     // … when one that read the person before that change writes what it saw.
     const now = server.ctx.clock.now();
     const stale = { personId: person.id, photoSha256: person.photoSha256, taskId: task.id };
-    await applyDiff(
+    await applyDiffs(
       server.ctx,
-      { id: hall!.id, organizationId: org },
-      { puts: [{ ...stale, version: person.version }], deletes: [] },
+      [
+        {
+          device: { id: hall!.id, organizationId: org },
+          diff: { puts: [{ ...stale, version: person.version }], deletes: [] },
+        },
+      ],
       now,
     );
-    await applyDiff(
+    await applyDiffs(
       server.ctx,
-      { id: hall!.id, organizationId: org },
-      { puts: [], deletes: [{ taskId: task.id, version: person.version }] },
+      [
+        {
+          device: { id: hall!.id, organizationId: org },
+          diff: { puts: [], deletes: [{ taskId: task.id, version: person.version }] },
+        },
+      ],
       now,
     );
     expect(await tasksOf([person.id])).toEqual({
