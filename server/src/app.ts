@@ -9,6 +9,7 @@ import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
 import { requestId } from './http/device-entry.js';
+import { kickSyncAfterChanges } from './sync/kick.js';
 
 type ExpressEntry = (
   req: IncomingMessage,
@@ -75,6 +76,7 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   };
   app.use('/api', whenReady);
   app.use('/api', loadSession(ctx));
+  app.use('/api', kickSyncAfterChanges(ctx));
   app.use('/api', api.router);
 
   app.use(notFoundHandler);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SettingKey } from '../settings/runtime-settings.js';
 import { Op, UniqueConstraintError, type InferAttributes, type Transaction } from 'sequelize';
 import {
   ErrorCode,
@@ -382,6 +383,14 @@ export async function deletePerson(
     if (!row) throw httpErrors.notFound('Person not found.');
     await deps.models.PersonSpace.destroy({ where: { personId: row.id }, transaction: t });
     await row.destroy({ transaction: t });
+    await deps.models.RuntimeSetting.upsert(
+      {
+        key: SettingKey.peopleDeleted,
+        value: JSON.stringify(randomUUID()),
+        updatedAt: deps.clock.now(),
+      },
+      { transaction: t },
+    );
     await deps.audit.record(
       {
         ...actor,

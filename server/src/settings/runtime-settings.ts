@@ -39,4 +39,9 @@ export const SettingKey = {
   release: 'initialized_release',
   csrfSecret: 'csrf_secret',
   panelRoute: 'panel_route',
+  /**
+   * Changed (a new random value) by every deletion of a person: the sync planner's sign that
+   * a plan of the people edited since its last one would miss someone (sync/desired.ts).
+   */
+  peopleDeleted: 'people_deleted',
 } as const;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
+import { sqlDate } from '../recognition/sql.js';
 import { freshAttempts } from './record.js';
 import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
 
@@ -47,6 +48,8 @@ export async function applyDiffs(
       }
     }
   }
+  // With its milliseconds (a bare Date loses them on MySQL).
+  const at = sqlDate(sequelize, now);
   for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
     // A concurrent planner (another process) may insert the same pair first: it wrote the
     // same target, so the duplicate is dropped. One multi-row statement per chunk: a new
@@ -65,9 +68,9 @@ export async function applyDiffs(
           lane,
           p.version,
           p.photoSha256,
-          now,
-          now,
-          now,
+          at,
+          at,
+          at,
         ]),
       },
     );
@@ -200,7 +203,15 @@ export async function insertMissing(
         : `INSERT OR IGNORE INTO sync_tasks (${columns})
           SELECT ${SQLITE_UUID}, ${values} FROM (SELECT *, hex(randomblob(16)) AS h FROM (${needed}))`,
       {
-        replacements: { spaces, org: device.organizationId, dev: device.id, lane, now, lo, hi },
+        replacements: {
+          spaces,
+          org: device.organizationId,
+          dev: device.id,
+          lane,
+          now: sqlDate(sequelize, now),
+          lo,
+          hi,
+        },
         type: QueryTypes.INSERT,
       },
     );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SettingKey } from '../settings/runtime-settings.js';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
@@ -211,8 +212,9 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
       (SELECT COUNT(*) FROM people WHERE enabled = 1
         AND (valid_from IS NULL OR valid_from <= :now)
         AND (valid_until IS NULL OR valid_until > :now)) AS valid,
-      (SELECT COUNT(*) FROM person_spaces) AS access`,
-    { replacements: { now }, type: QueryTypes.SELECT },
+      (SELECT COUNT(*) FROM person_spaces) AS access,
+      (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted`,
+    { replacements: { now, deleted: SettingKey.peopleDeleted }, type: QueryTypes.SELECT },
   );
   const placement = createHash('sha256');
   const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
@@ -234,7 +236,7 @@ const DELTA_MAX = 1000;
 /**
  * The people to plan when only people changed since the plan that read `before` (started at
  * `since`): those updated since then. Undefined when a delta cannot be trusted — devices or
- * spaces changed, someone was deleted (the count rose by less than the people created), or
+ * spaces changed, someone was deleted (the deletion mark in runtime settings changed), or
  * the number inside their validity window moved otherwise than by the people added (a
  * boundary passed for someone not edited) — and then the caller plans everything.
  */
@@ -246,13 +248,14 @@ export async function changedPeople(
 ): Promise<string[] | undefined> {
   const a = JSON.parse(before) as Record<string, unknown>;
   const b = JSON.parse(after) as Record<string, unknown>;
-  if (a.placement !== b.placement) return undefined;
+  if (a.placement !== b.placement || a.deleted !== b.deleted) return undefined;
   const added = Number(b.people) - Number(a.people);
   if (added < 0 || Number(b.valid) - Number(a.valid) !== added) return undefined;
-  const rows = await updatedSince(deps, since);
-  if (!rows) return undefined;
-  const created = rows.filter((r) => r.fresh).length;
-  return created === added ? rows.map((r) => r.id) : undefined;
+  // No one was deleted (deletePerson changes `deleted`), so everyone added or edited since is
+  // among the people updated since. Counting the ones created since against `added` instead
+  // mistook a person created just before the last plan, and committed just after its read,
+  // for a deletion: with the worker planning at each change, a full plan every few seconds.
+  return peopleUpdatedSince(deps, since);
 }
 
 /**
@@ -261,23 +264,11 @@ export async function changedPeople(
  * someone deleted): what a long full plan does for them meanwhile, without waiting for its end.
  */
 export async function peopleUpdatedSince(deps: Deps, since: Date): Promise<string[] | undefined> {
-  return (await updatedSince(deps, since))?.map((r) => r.id);
-}
-
-async function updatedSince(
-  deps: Deps,
-  since: Date,
-): Promise<{ id: string; fresh: boolean }[] | undefined> {
   // Updated a little before the last plan too: a transaction that stamped its rows just
   // before that plan's clock reading may have committed after its read.
-  const rows = await deps.db.sequelize.query<{ id: string; fresh: unknown }>(
-    `SELECT id, CASE WHEN created_at >= :since THEN 1 ELSE 0 END AS fresh FROM people
-      WHERE updated_at >= :margin LIMIT ${DELTA_MAX + 1}`,
-    {
-      replacements: { since, margin: new Date(since.getTime() - 5_000) },
-      type: QueryTypes.SELECT,
-    },
+  const rows = await deps.db.sequelize.query<{ id: string }>(
+    `SELECT id FROM people WHERE updated_at >= :margin LIMIT ${DELTA_MAX + 1}`,
+    { replacements: { margin: new Date(since.getTime() - 5_000) }, type: QueryTypes.SELECT },
   );
-  if (rows.length > DELTA_MAX) return undefined;
-  return rows.map((r) => ({ id: r.id, fresh: Number(r.fresh) === 1 }));
+  return rows.length > DELTA_MAX ? undefined : rows.map((r) => r.id);
 }

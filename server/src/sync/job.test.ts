@@ -4,6 +4,7 @@ import { plainJpeg } from '../photos/test-images.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
+import { beat, createSpace, registerSim } from './test-setup.js';
 
 async function until(check: () => boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -71,6 +72,52 @@ describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
       });
     } finally {
       await sim.stop();
+    }
+  });
+});
+
+describe.each(DIALECTS)('the sync job after a change through the API on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    // An interval far longer than the test: only the change itself can start the push.
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '3600' },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await scratch.drop();
+  });
+
+  test('a person created and given a photo is pushed at once, not at the next interval', async () => {
+    const admin = await signedIn(server, 'admin');
+    const spaceId = await createSpace(admin, 'Gate');
+    const device = await registerSim(server, admin, spaceId);
+    try {
+      await beat(device);
+      const created = await admin.post('/api/people', {
+        name: 'Kicked Person',
+        idNumber: `KICK-${dialect}-1`,
+        spaceIds: [spaceId],
+      });
+      const id = personOut.parse(created.body).id;
+      const photo = await plainJpeg(80, 80, 41);
+      const withPhoto = await admin.request('PUT', `/api/people/${id}/photo`, {
+        body: { photo: photo.toString('base64') },
+        csrf: true,
+      });
+      expect(withPhoto.status).toBe(200);
+      const person = personOut.parse((await admin.get(`/api/people/${id}`)).body);
+      expect(person.photoSha256).not.toBeNull();
+      await until(() => device.sim.person(id)?.version === person.version);
+      expect(device.sim.person(id)?.photoSha256).toBe(person.photoSha256);
+    } finally {
+      await device.sim.stop();
     }
   });
 });

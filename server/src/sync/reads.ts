@@ -68,6 +68,8 @@ export class RunReads implements PushReads {
   }
 
   file(sha256: string): Promise<FileRow | null> {
+    // A run lasts as long as there is work: what it keeps is bounded.
+    if (this.files.size >= PEOPLE_CACHE) this.files.clear();
     return this.cached(this.files, sha256, () => this.direct.file(sha256));
   }
 

@@ -64,4 +64,27 @@ describe('SuccessRecorder', () => {
     // Every claim was released once its success was written.
     expect(leases.claims).toBe(0);
   });
+
+  test('urgent successes are written on their own, ahead of the bulk ones waiting', async () => {
+    statements.length = 0;
+    const leases = new LeaseKeeper(fakeDeps);
+    const recorder = new SuccessRecorder(fakeDeps, leases, { delayMs: 60_000, maxItems: 10_000 });
+    for (let n = 0; n < 32; n++) leases.hold(`claim-${n % 20}`, 1);
+    for (let n = 0; n < 30; n++) recorder.add({ task: task(n), outcome: done });
+    // Nothing written yet: bulk successes wait for the delay or a full statement.
+    expect(statements).toEqual([]);
+    recorder.add({ task: task(30), outcome: done }, true);
+    recorder.add({ task: task(31), outcome: done }, true);
+    let closed = false;
+    const closing = recorder.close().then(() => (closed = true));
+    while (!closed) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closing;
+    leases.stop();
+    // The first urgent one at once, the second (it came during that write) next, then the rest.
+    expect(statements).toEqual([1, 1, 30]);
+    expect(leases.claims).toBe(0);
+  });
 });

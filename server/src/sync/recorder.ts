@@ -5,6 +5,8 @@ import type { TaskRow } from './claim.js';
 import type { LeaseKeeper } from './lease.js';
 import { publishSyncState } from './live.js';
 import type { Outcome } from './push.js';
+import { sqlDate } from '../recognition/sql.js';
+import { retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
 
@@ -21,8 +23,12 @@ interface Pending extends DoneItem {
   urgent: boolean;
 }
 
-/** Most successes written by one statement (each carries about a dozen replacements). */
-const STATEMENT_MAX = 500;
+/**
+ * Most successes written by one statement (eight replacements each). Large: during a backfill
+ * the writer waits its turn on the database behind claims and plans once per statement, and
+ * fell behind the pushes with 500 (SQLite, 20 devices: 1,500 written/s against 2,500 pushed/s).
+ */
+const STATEMENT_MAX = 2000;
 
 /**
  * Successes of every device of a run, written together: a backfill is nearly all successes,
@@ -70,7 +76,10 @@ export class SuccessRecorder {
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0) {
-      const chunk = this.pending.splice(0, STATEMENT_MAX);
+      // Urgent ones (at the front) go alone: their statement stays small and quick.
+      const bulkAt = this.pending.findIndex((p) => !p.urgent);
+      const size = this.pending[0]!.urgent && bulkAt > 0 ? bulkAt : this.pending.length;
+      const chunk = this.pending.splice(0, Math.min(size, STATEMENT_MAX));
       try {
         if (chunk[0]!.urgent) await asUrgent(() => recordDone(this.deps, chunk));
         else await recordDone(this.deps, chunk);
@@ -112,7 +121,8 @@ async function recordChunk(
 ): Promise<void> {
   if (items.length === 0) return;
   const sequelize = deps.db.sequelize;
-  const now = deps.clock.now();
+  // With its milliseconds (a bare Date loses them on MySQL).
+  const now = sqlDate(sequelize, deps.clock.now());
   const ids = items.map((i) => i.task.id);
   const inIds = ids.map(() => '?').join(', ');
   // The per-task values as a derived table joined on id: CASE id WHEN … over a few hundred
@@ -127,26 +137,35 @@ async function recordChunk(
     i.outcome.pushed?.version ?? i.task.personVersion,
     i.outcome.pushed ? i.outcome.pushed.photoSha256 : i.task.photoSha256,
   ]);
-  const derived = `(SELECT ? AS id, ? AS cb, ? AS act, ? AS pv, ? AS rv, ? AS rp, ? AS npv, ? AS np
-    ${' UNION ALL SELECT ?, ?, ?, ?, ?, ?, ?, ?'.repeat(items.length - 1)})`;
+  const mysql = sequelize.getDialect() === 'mysql';
+  // SQLite allows at most 500 terms in a UNION ALL, not in a VALUES list (its columns are
+  // column1…column8, named here); MySQL's VALUES needs ROW() and MariaDB's does not.
+  const derived = mysql
+    ? `(SELECT ? AS id, ? AS cb, ? AS act, ? AS pv, ? AS rv, ? AS rp, ? AS npv, ? AS np
+      ${' UNION ALL SELECT ?, ?, ?, ?, ?, ?, ?, ?'.repeat(items.length - 1)})`
+    : `(SELECT column1 AS id, column2 AS cb, column3 AS act, column4 AS pv, column5 AS rv,
+      column6 AS rp, column7 AS npv, column8 AS np
+      FROM (VALUES ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}))`;
   const set = (t: string) => `${t}state = 'succeeded', ${t}claimed_by = NULL,
     ${t}claimed_until = NULL, ${t}updated_at = ?, ${t}finished_at = ?, ${t}error_code = NULL,
     ${t}error_message = NULL, ${t}result_version = v.rv, ${t}result_photo_sha256 = v.rp,
     ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
   const unchanged = (t: string) => `${t}state = 'running' AND ${t}claimed_by = v.cb
     AND ${t}action = v.act AND ${t}person_version = v.pv`;
-  const [, written] =
-    sequelize.getDialect() === 'mysql'
-      ? await sequelize.query(
+  const [, written] = mysql
+    ? // Another device's claim may deadlock with it now and then: tried again (deadlock.ts).
+      await retryOnDeadlock(() =>
+        sequelize.query(
           `UPDATE sync_tasks t JOIN ${derived} v ON t.id = v.id SET ${set('t.')}
             WHERE ${unchanged('t.')}`,
           { type: QueryTypes.UPDATE, replacements: [...values, now, now] },
-        )
-      : await sequelize.query(
-          `UPDATE sync_tasks SET ${set('')} FROM ${derived} AS v
+        ),
+      )
+    : await sequelize.query(
+        `UPDATE sync_tasks SET ${set('')} FROM ${derived} AS v
             WHERE sync_tasks.id = v.id AND ${unchanged('sync_tasks.')}`,
-          { type: QueryTypes.UPDATE, replacements: [now, now, ...values] },
-        );
+        { type: QueryTypes.UPDATE, replacements: [now, now, ...values] },
+      );
   let succeeded: Set<string> | undefined;
   let requeued = new Set<string>();
   if (Number(written) < items.length) {

@@ -21,8 +21,20 @@ export interface RunShared {
   perDevice: number;
   /** No new claims after this (performance.now()); what is claimed is still pushed. */
   deadline: number;
+  /**
+   * A device's stream claims for this long, then ends once its claims are pushed; the worker
+   * serves the device again with its row (address, key) read anew. Per device, so the devices
+   * do not all wait for the slowest one to drain before any of them goes on.
+   */
+  streamMs: number;
   /** Changes whenever the planner queued work; the device then claims ahead of its queue. */
   planEpoch(): number;
+}
+
+export interface StreamResult {
+  pushed: number;
+  /** Ended because the device kept failing, not because its work ran out. */
+  stalled: boolean;
 }
 
 /**
@@ -31,10 +43,11 @@ export interface RunShared {
  * run's recorder (written together with other devices') instead of awaited, so the device
  * never waits for the database between claims. Work the planner queues meanwhile (one person
  * edited during a backfill) is claimed at once and pushed ahead of the queue, and its success
- * written without delay. Resolves with the number of tasks pushed.
+ * written without delay.
  */
-export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<number> {
+export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<StreamResult> {
   const { ctx, perDevice } = shared;
+  const until = Math.min(shared.deadline, performance.now() + shared.streamMs);
   const deviceId = run.device.id;
   const batch = perDevice * 50;
   const queue: TaskRow[] = [];
@@ -91,7 +104,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
           exhausted = true;
         }
       }
-      if (!exhausted && queue.length < batch / 2 && performance.now() < shared.deadline) {
+      if (!exhausted && queue.length < batch / 2 && performance.now() < until) {
         void refill();
       }
       const task = queue.shift();
@@ -135,7 +148,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<n
     }
   }
   if (failure !== undefined) throw failure;
-  return pushed;
+  return { pushed, stalled: failingInARow >= stallAfter };
 }
 
 async function pushOne(shared: RunShared, run: DeviceRun, task: TaskRow): Promise<Outcome> {

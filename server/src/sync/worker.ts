@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import schedule from 'node-schedule';
-import { Op, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { SQLITE_CACHE_KIB } from '../db/sequelize.js';
 import { asUrgent } from '../db/urgency.js';
@@ -9,22 +8,16 @@ import type { Models } from '../db/models.js';
 import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
-import {
-  createDeviceClient,
-  DeviceKeyUnavailable,
-  deviceTarget,
-  isOnline,
-  type DeviceClient,
-} from '../devices/service.js';
-import { claimTasks, devicesWithDueWork, recoverExpiredLeases } from './claim.js';
+import { createDeviceClient, type DeviceClient } from '../devices/service.js';
+import { devicesWithDueWork, LEASE_MS, recoverExpiredLeases } from './claim.js';
 import { changedPeople, desiredFingerprint, peopleUpdatedSince, planSync } from './desired.js';
 import { LeaseKeeper } from './lease.js';
 import { RunReads } from './reads.js';
-import { asError, SuccessRecorder } from './recorder.js';
-import { streamDevice, type RunShared } from './stream.js';
+import { SuccessRecorder } from './recorder.js';
+import { RunDevices } from './run-devices.js';
+import type { RunShared } from './stream.js';
+import { Waker } from './waker.js';
 import { keepAliveFetch } from './device-fetch.js';
-import type { DeviceRun } from './push.js';
-import { recordOutcome } from './record.js';
 import { reconcileAll } from './reconcile.js';
 
 export interface SyncWorkerOptions {
@@ -86,6 +79,9 @@ export class SyncWorker implements Job {
   private current: Promise<void> | undefined;
   private scheduled: schedule.Job | undefined;
   private readonly closeClient: () => void = () => undefined;
+  /** Wakes a run's replan loop when a change arrives (kick). */
+  private readonly waker = new Waker();
+  private kicks = 0;
 
   private readonly ctx: AppContext;
   private readonly connection: SyncWorkerOptions['connection'];
@@ -134,14 +130,14 @@ export class SyncWorker implements Job {
    * One pass: recover leases, plan if anything changed, push due work until the budget. With
    * `replan`, changes made while pushing are planned (and so pushed) in the same pass, and the
    * devices are served as soon as their work is planned: the first plan of a new device of
-   * 100,000 people does not hold up the devices planned before it.
+   * 100,000 people does not hold up the devices planned before it. Such a pass lasts while any
+   * device has work; the budget then bounds each device's stream instead.
    */
   async runOnce(
     opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
   ): Promise<RunResult> {
     const { ctx } = this;
     const budgetMs = opts.budgetMs ?? 60_000;
-    const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     const leases = new LeaseKeeper(ctx);
     const shared: RunShared = {
       ctx,
@@ -150,61 +146,82 @@ export class SyncWorker implements Job {
       recorder: new SuccessRecorder(ctx, leases),
       leases,
       perDevice: this.perDevice,
-      // Open while the first plan runs (a new device of 100,000 people takes a while, and the
-      // devices planned meanwhile are served); the budget counts from its end.
+      // A replanning run goes on while any device has work: each device's stream ends after
+      // the budget and the device is served again at once, so no device waits for the slowest
+      // one to drain (a person created then would wait with it).
       deadline: opts.replan ? Infinity : performance.now() + budgetMs,
+      streamMs: opts.replan ? budgetMs : Infinity,
       planEpoch: () => this.planEpoch,
     };
-    const serving = new Map<string, Promise<void>>();
-    let pushed = 0;
-    let failure: Error | undefined;
-    const serveDue = async () => {
-      if (performance.now() >= shared.deadline) return;
-      const due = await asUrgent(() =>
-        devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
-      );
-      for (const id of due) {
-        if (serving.has(id) || serving.size >= this.devicesInParallel) continue;
-        const done = this.serveDevice(id, shared)
-          .then((n) => void (pushed += n))
-          .catch((err: unknown) => void (failure ??= asError(err)))
-          .finally(() => serving.delete(id));
-        serving.set(id, done);
-      }
-    };
+    const devices = new RunDevices({
+      ctx,
+      shared,
+      parallel: this.devicesInParallel,
+      restMs: REPLAN_CHECK_MS,
+    });
+    const { serving, serveDue } = devices;
+    let recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     let planned = 0;
     try {
       if (opts.replan) {
         // Work already due (a restart in the middle of a backfill) starts before the plan.
         await serveDue();
-        planned += await this.plan(opts.forcePlan === true, serveDue);
-        shared.deadline = performance.now() + budgetMs;
-        await serveDue();
-        // Changes are planned, and devices with new work joined, while the others push.
-        while (serving.size > 0 && failure === undefined) {
-          await Promise.race([...serving.values(), sleep(REPLAN_CHECK_MS)]);
+        // Plans run beside the loop: a full plan of a new device of 100,000 people takes a
+        // while, and devices whose stream ended meanwhile are served again at once.
+        let planning: Promise<void> | undefined;
+        const startPlan = (force: boolean, first: boolean) => {
+          planning = this.plan(force, serveDue)
+            .then((n) => void (planned += n))
+            .catch((err: unknown) => {
+              // A failed first plan ends the run; later ones are tried again at the next check.
+              if (first) devices.fail(err);
+              else ctx.logger.warn({ err }, 'sync plan during a run failed');
+            })
+            .finally(() => (planning = undefined));
+        };
+        startPlan(opts.forcePlan === true, true);
+        let recoveredAt = performance.now();
+        let checkedAt = performance.now();
+        let kicksSeen = this.kicks;
+        while ((serving.size > 0 || planning) && devices.failure === undefined) {
+          const waits = [...serving.values(), this.waker.wait(REPLAN_CHECK_MS)];
+          await Promise.race(planning ? [...waits, planning] : waits);
           try {
-            planned += await this.plan(false, serveDue);
+            if (performance.now() - recoveredAt > LEASE_MS) {
+              // Claims of a process that died meanwhile come back during a long run too.
+              recoveredAt = performance.now();
+              recovered += await recoverExpiredLeases(ctx, ctx.clock.now());
+            }
+            // While devices push, changes are planned as they come (a person created during a
+            // backfill); once none has work and no plan runs, the run ends.
+            // Checked once a second (the fingerprint reads every person), at once after a kick.
+            const checkDue =
+              this.kicks !== kicksSeen || performance.now() - checkedAt >= REPLAN_CHECK_MS;
+            if (!planning && serving.size > 0 && devices.failure === undefined && checkDue) {
+              checkedAt = performance.now();
+              kicksSeen = this.kicks;
+              startPlan(false, false);
+            }
             await serveDue();
           } catch (err) {
-            // The next check (or the next run) plans again.
-            ctx.logger.warn({ err }, 'sync plan during a run failed');
+            ctx.logger.warn({ err }, 'sync run could not serve its devices');
           }
         }
+        await planning;
       } else {
         planned += await this.plan(opts.forcePlan === true);
         await serveDue();
       }
-      while (serving.size > 0) await Promise.all([...serving.values()]);
+      await devices.drain();
     } finally {
       leases.stop();
-      await shared.recorder.close().catch((err: unknown) => void (failure ??= asError(err)));
+      await shared.recorder.close().catch((err: unknown) => devices.fail(err));
     }
-    if (failure !== undefined) throw failure;
+    if (devices.failure !== undefined) throw devices.failure;
     const more =
       performance.now() >= shared.deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
-    return { planned, pushed, recovered, more };
+    return { planned, pushed: devices.pushed, recovered, more };
   }
 
   /**
@@ -270,10 +287,13 @@ export class SyncWorker implements Job {
     return queued;
   }
 
-  /** Runs `fn` every `ms` until `signal` aborts; a failure is logged, the next try goes on. */
+  /**
+   * Runs `fn` every `ms` (sooner when kicked) until `signal` aborts; a failure is logged, the
+   * next try goes on.
+   */
   private async every(ms: number, signal: AbortSignal, fn: () => Promise<void>): Promise<void> {
     while (!signal.aborted) {
-      await sleep(ms, undefined, { signal }).catch(() => undefined);
+      await this.waker.wait(ms, signal);
       if (signal.aborted) break;
       try {
         await fn();
@@ -281,41 +301,6 @@ export class SyncWorker implements Job {
         this.ctx.logger.warn({ err }, 'sync plan during a run failed');
       }
     }
-  }
-
-  private async serveDevice(deviceId: string, shared: RunShared): Promise<number> {
-    const { ctx } = this;
-    const device = await ctx.models.Device.findByPk(deviceId);
-    if (!device || !isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS)) return 0;
-    let run: DeviceRun;
-    try {
-      run = {
-        device,
-        target: await deviceTarget(ctx, device),
-        // Only the capacity check reads it; counting 100,000 rows per run costs.
-        held:
-          device.capacity === null
-            ? 0
-            : await ctx.models.SyncTask.count({
-                where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
-              }),
-        reads: shared.reads,
-      };
-    } catch (err) {
-      if (!(err instanceof DeviceKeyUnavailable)) throw err;
-      // Without its key nothing reaches the device: say so on every task instead of retrying.
-      const failed = await claimTasks(ctx, deviceId, 1000, ctx.clock.now());
-      for (const task of failed) {
-        await recordOutcome(ctx, task, {
-          kind: 'fail',
-          code: 'device_key_unavailable',
-          message: err.message,
-          burn: false,
-        });
-      }
-      return 0;
-    }
-    return streamDevice(shared, run);
   }
 
   /** Runs until no work is due (or `maxRuns`); what a test or a drain uses. */
@@ -333,6 +318,8 @@ export class SyncWorker implements Job {
   kick(): void {
     if (!this.started) return;
     this.kicked = true;
+    this.kicks++;
+    this.waker.wake();
     this.tick();
   }
 
@@ -352,8 +339,8 @@ export class SyncWorker implements Job {
   }
 
   private async loop(): Promise<void> {
-    // Devices join and changes are planned within a run, so it can be long; between runs every
-    // device's stream drains (and device rows, keys and addresses are read again).
+    // Devices join and changes are planned within a run, so it can be long; each device's
+    // stream ends after the budget and starts again with its row, key and address read anew.
     const budgetMs = Math.max(15_000, this.ctx.config.push.intervalS * 1000);
     for (;;) {
       const result = await this.runOnce({ budgetMs, replan: true });

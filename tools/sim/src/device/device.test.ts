@@ -66,6 +66,8 @@ describe('persons API (PROTOCOL §3)', () => {
       expect(devicePersonState.strict().parse(stored.json)).toEqual(expected);
     }
     expect(device.persons()).toEqual({ 'p-1': expected });
+    expect(device.person('p-1')).toEqual(expected);
+    expect(device.person('p-2')).toBeUndefined();
     const read = await request(`${device.url}/api/persons/p-1`, { headers: bearer(KEY) });
     expect(read.status).toBe(200);
     expect(read.json).toEqual(expected);

@@ -54,6 +54,8 @@ export interface DeviceHandle {
   readonly port: number;
   /** The people stored, by id. */
   persons(): Record<string, DevicePersonState>;
+  /** One person as stored (without copying every other one). */
+  person(personId: string): DevicePersonState | undefined;
   /** Forgets a person without telling anyone (a device that lost it); false when absent. */
   removePersonSilently(personId: string): Promise<boolean>;
   emitEvent(input: EmitInput): Promise<EmitResult>;
@@ -174,6 +176,10 @@ export async function startDevice(
     url,
     port: server.listener.port,
     persons: () => store.all(),
+    person: (personId) => {
+      const state = store.get(personId);
+      return state && { ...state };
+    },
     removePersonSilently,
     emitEvent: (emitted) => events.emit(emitted),
     resendEvent: (eventId) => events.resend(eventId),
