@@ -1,7 +1,7 @@
 import { startDevice } from '@svc/sim';
 import { deviceWithKey, personOut } from '@svc/shared';
 import { plainJpeg } from '../photos/test-images.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { DIALECTS, scratchDb, type DialectName, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
 import { beat, createSpace, registerSim } from './test-setup.js';
@@ -14,24 +14,30 @@ async function until(check: () => boolean, ms = 15_000): Promise<void> {
   }
 }
 
-describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
+/** A server of its own for the describe block, with the sync job on at `intervalS`. */
+function jobServer(dialect: DialectName, intervalS: number): () => TestServer {
   let scratch: ScratchDb;
   let server: TestServer;
-
   beforeAll(async () => {
     scratch = await scratchDb(dialect);
     server = await startTestServer({
       db: scratch.db,
       dataDir: scratch.dataDir,
-      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
+      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: String(intervalS) },
     });
   });
   afterAll(async () => {
     await server.stop();
     await scratch.drop();
   });
+  return () => server;
+}
+
+describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
+  const started = jobServer(dialect, 1);
 
   test('runs by itself on the interval and pushes a new person to an online device', async () => {
+    const server = started();
     expect(server.ctx.jobs.status().sync).toBe('running');
     const admin = await signedIn(server, 'admin');
     const space = await admin.post('/api/spaces', { name: 'Lobby' });
@@ -77,24 +83,11 @@ describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('the sync job after a change through the API on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    // An interval far longer than the test: only the change itself can start the push.
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '3600' },
-    });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  // An interval far longer than the test: only the change itself can start the push.
+  const started = jobServer(dialect, 3600);
 
   test('a person created and given a photo is pushed at once, not at the next interval', async () => {
+    const server = started();
     const admin = await signedIn(server, 'admin');
     const spaceId = await createSpace(admin, 'Gate');
     const device = await registerSim(server, admin, spaceId);
