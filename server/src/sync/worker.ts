@@ -357,7 +357,9 @@ export class SyncWorker implements Job {
       // Beside the runs, not in their way: at 100,000 people × 20 devices it reads 2,000,000
       // people back (minutes), and a person created meanwhile must not wait for it.
       this.reconciling = reconcileAll(this.ctx, this.client)
-        .then(() => this.kick())
+        .then((requeued) => {
+          if (requeued > 0) this.kick();
+        })
         .catch((err: unknown) => this.ctx.logger.warn({ err }, 'sync reconciliation failed'))
         .finally(() => (this.reconciling = undefined));
     }
