@@ -4,15 +4,8 @@ import { plainJpeg } from '../photos/test-images.js';
 import { DIALECTS, scratchDb, type DialectName, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
+import { until } from './test-fleet.js';
 import { beat, createSpace, registerSim } from './test-setup.js';
-
-async function until(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A server of its own for the describe block, with the sync job on at `intervalS`. */
 function jobServer(dialect: DialectName, intervalS: number): () => TestServer {
@@ -70,7 +63,7 @@ describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {
         body: { photo: photo.toString('base64') },
         csrf: true,
       });
-      await until(() => sim.persons()[id] !== undefined);
+      await until('the device holds it', () => sim.persons()[id] !== undefined);
       const person = (await server.ctx.models.Person.findByPk(id))!;
       expect(sim.persons()[id]).toMatchObject({
         version: person.version,
@@ -107,7 +100,11 @@ describe.each(DIALECTS)('the sync job after a change through the API on %s', (di
       expect(withPhoto.status).toBe(200);
       const person = personOut.parse((await admin.get(`/api/people/${id}`)).body);
       expect(person.photoSha256).not.toBeNull();
-      await until(() => device.sim.person(id)?.version === person.version);
+      await until(
+        'the device holds it',
+        () => device.sim.person(id)?.version === person.version,
+        15_000,
+      );
       expect(device.sim.person(id)?.photoSha256).toBe(person.photoSha256);
     } finally {
       await device.sim.stop();

@@ -10,15 +10,8 @@ import {
   registerSim,
   type SimDevice,
 } from './test-setup.js';
+import { until } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The worker's own periodic reconciliation (it runs beside the push runs, not between them):
@@ -51,10 +44,10 @@ describe.each(DIALECTS)('periodic reconciliation by the running worker (%s)', (d
     worker = new SyncWorker(server.ctx, { reconcileEveryMs: 200 });
     worker.start();
     const device = d;
-    await until(() => held(device)[person.id]?.version === person.version);
+    await until('the device holds it', () => held(device)[person.id]?.version === person.version);
 
     expect(await device.sim.removePersonSilently(person.id)).toBe(true);
-    await until(() => held(device)[person.id]?.version === person.version);
+    await until('the device holds it', () => held(device)[person.id]?.version === person.version);
     expect(held(device)[person.id]).toEqual({
       version: person.version,
       photoSha256: person.photoSha256,
