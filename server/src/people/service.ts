@@ -368,7 +368,7 @@ export async function updatePerson(
  * log keeps that a deletion happened, never whose: no name, no ID number.
  */
 export async function deletePerson(
-  deps: Deps,
+  deps: Deps & Pick<AppContext, 'settings'>,
   organizationId: string | null,
   id: string,
   actor: Actor,
@@ -383,14 +383,8 @@ export async function deletePerson(
     if (!row) throw httpErrors.notFound('Person not found.');
     await deps.models.PersonSpace.destroy({ where: { personId: row.id }, transaction: t });
     await row.destroy({ transaction: t });
-    await deps.models.RuntimeSetting.upsert(
-      {
-        key: SettingKey.peopleDeleted,
-        value: JSON.stringify(randomUUID()),
-        updatedAt: deps.clock.now(),
-      },
-      { transaction: t },
-    );
+    // The sync planner's sign that someone is gone (sync/desired.ts: changedPeople).
+    await deps.settings.set(SettingKey.peopleDeleted, randomUUID(), t);
     await deps.audit.record(
       {
         ...actor,

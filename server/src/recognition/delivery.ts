@@ -7,15 +7,8 @@ import { liveHub } from './hub.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
 import { toEventOut, toPanelEvent } from './records.js';
-import {
-  EVENT_SELECT,
-  EVENT_TABLE,
-  marks,
-  selectRows,
-  sqlDate,
-  toRecord,
-  type EventRecord,
-} from './sql.js';
+import { EVENT_SELECT, EVENT_TABLE, marks, selectRows, toRecord, type EventRecord } from './sql.js';
+import { sqlDate } from '../db/sql-dates.js';
 
 /**
  * How long an event keeps being offered to the panel (counted from its arrival here) before it

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { InferAttributes } from 'sequelize';
 import type { RecognitionEventRow } from '../db/business-models.js';
+import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
 
 /**
  * Plain SQL for the per-event hot path (intake lookups, the event INSERT, delivery's read and
@@ -41,33 +42,6 @@ const COLUMNS = [
 
 /** `col AS attr` for every column, quoted for either dialect. */
 export const EVENT_SELECT = COLUMNS.map(([attr, col]) => `\`${col}\` AS \`${attr}\``).join(', ');
-
-type Dialect = 'sqlite' | 'mysql';
-
-function dialectOf(sequelize: Sequelize): Dialect {
-  return sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql';
-}
-
-/**
- * A DATE(3) value as Sequelize writes it (timezone +00:00): SQLite keeps the offset in the
- * text, MySQL's DATETIME has none.
- */
-export function sqlDate(sequelize: Sequelize, d: Date): string;
-export function sqlDate(sequelize: Sequelize, d: Date | null): string | null;
-export function sqlDate(sequelize: Sequelize, d: Date | null): string | null {
-  if (d === null) return null;
-  const iso = d.toISOString();
-  const text = `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
-  return dialectOf(sequelize) === 'sqlite' ? `${text} +00:00` : text;
-}
-
-/** A DATE(3) read by a raw query: a Date on MySQL, Sequelize's text on SQLite. */
-export function fromSqlDate(v: unknown): Date | null {
-  if (v === null || v === undefined) return null;
-  if (v instanceof Date) return v;
-  if (typeof v === 'string' || typeof v === 'number') return new Date(v);
-  throw new TypeError(`not a stored date: ${typeof v}`);
-}
 
 /** Raw rows → records (dates and numbers as the model would give them). */
 export function toRecord(raw: Record<string, unknown>): EventRecord {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
-import { sqlDate } from '../recognition/sql.js';
+import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
 import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
 

@@ -4,7 +4,7 @@ import { Op, QueryTypes, Transaction, type InferAttributes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { onlineWhere } from '../devices/service.js';
-import { fromSqlDate, sqlDate } from '../recognition/sql.js';
+import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
-import { fromSqlDate } from '../recognition/sql.js';
+import { fromSqlDate } from '../db/sql-dates.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs } from './apply.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './desired.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { QueryTypes } from 'sequelize';
 import type { FileRow } from '../db/business-models.js';
-import { fromSqlDate } from '../recognition/sql.js';
+import { fromSqlDate } from '../db/sql-dates.js';
 import type { TaskRow } from './claim.js';
 import { directReads, type PushPerson, type PushReads } from './push.js';
 

@@ -5,7 +5,7 @@ import type { TaskRow } from './claim.js';
 import type { LeaseKeeper } from './lease.js';
 import { publishSyncState } from './live.js';
 import type { Outcome } from './push.js';
-import { sqlDate } from '../recognition/sql.js';
+import { sqlDate } from '../db/sql-dates.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
