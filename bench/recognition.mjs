@@ -10,13 +10,13 @@
 //                              [--devices 20] [--concurrency 64]
 //   (--db mysql uses SVC_TEST_MYSQL_HOST/_PORT/_USER/_PASSWORD; needs `npm run build`.)
 import { fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { flags } from './lib.mjs';
+import { cpuSeconds, databaseCpu, flags } from './lib.mjs';
 import { nowMs } from './recognition-load.mjs';
 import { adminSession, dropDatabase, startServer } from './server-process.mjs';
 
@@ -106,28 +106,9 @@ function startLoad() {
   };
 }
 
-/** CPU seconds a process has used (utime + stime from /proc, 100 ticks a second). */
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 const t0 = performance.now();
 const progress = (what) =>
   process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${what}\n`);
-
-/** CPU seconds of the database server (MariaDB/MySQL on this machine), or 0 when not found. */
-function databaseCpu() {
-  if (DB !== 'mysql') return 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (comm === 'mariadbd' || comm === 'mysqld') return cpuSeconds(pid);
-    } catch {
-      // gone
-    }
-  }
-  return 0;
-}
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-rec-'));
@@ -207,7 +188,7 @@ async function main() {
   progress('warmed up');
   const cpuOf = () => ({
     server: cpuSeconds(server.pid),
-    db: databaseCpu(),
+    db: DB === 'mysql' ? databaseCpu() : 0,
     load: cpuSeconds(load.pid),
     own: cpuSeconds(process.pid),
   });

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { flags, percentiles } from './lib.mjs';
+import { cpuSeconds, databaseCpu, flags, percentiles } from './lib.mjs';
 import { adminSession, dropDatabase, startServer } from './server-process.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,6 +98,8 @@ const probeIds = [];
 function simsProcess() {
   const child = fork(fileURLToPath(import.meta.url), ['--child', 'sims'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // e.g. a profiler: SVC_BENCH_SIM_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
+    execArgv: process.env.SVC_BENCH_SIM_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
   });
   process.once('exit', () => child.kill('SIGKILL'));
   let next = 0;
@@ -259,7 +261,7 @@ async function main() {
   console.error(
     `  seeded ${PEOPLE} people in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ceiling…`,
   );
-  const transport = keepAliveFetch({ maxSockets: PER_DEVICE + 2 });
+  const transport = keepAliveFetch({ connections: PER_DEVICE + 2 });
   const client = createDeviceClient({ fetch: transport });
   // One body object per person for all devices, as the worker has (the client then
   // serializes each once): the ceiling gets every saving the worker gets.
@@ -271,6 +273,20 @@ async function main() {
     photoSha256: photos[person.photo].sha256,
     version: Number(version),
   }));
+  const cpuOf = () => ({
+    server: cpuSeconds(server.pid),
+    db: DB === 'mysql' ? databaseCpu() : 0,
+    sims: procs.reduce((sum, p) => sum + cpuSeconds(p.child.pid), 0),
+    own: cpuSeconds(process.pid),
+  });
+  // CPU µs per push of each process since `from`.
+  const perPush = (from, pushes) => {
+    const now = cpuOf();
+    return Object.fromEntries(
+      Object.keys(now).map((k) => [k, ((now[k] - from[k]) * 1e6) / pushes]),
+    );
+  };
+  const ceilingCpu0 = cpuOf();
   const ceilingStart = performance.now();
   await Promise.all(
     sns.flatMap((sn) => {
@@ -287,7 +303,8 @@ async function main() {
   );
   const ceilingS = (performance.now() - ceilingStart) / 1000;
   const ceilingRate = (CEILING_PEOPLE * DEVICES) / ceilingS;
-  transport.close();
+  const ceilingCpu = perPush(ceilingCpu0, CEILING_PEOPLE * DEVICES);
+  await transport.close();
   await Promise.all(procs.map((p) => p.ask({ type: 'clear' })));
 
   // Register the devices (the server issues their keys), then connect them: from here the
@@ -303,6 +320,7 @@ async function main() {
     registered.push({ sn, key: d.key, id: d.id });
   }
   console.error(`  ceiling ${ceilingRate.toFixed(0)} pushes/s; synchronizing…`);
+  const syncCpu0 = cpuOf();
   const syncStart = performance.now();
   await Promise.all(
     procs.map((p, k) =>
@@ -343,6 +361,7 @@ async function main() {
   let lastLog = 0;
   let convergedS;
   let total;
+  let syncCpu;
   for (;;) {
     await sleep(PEOPLE > 20_000 ? 5000 : 2000);
     // Probe people keep arriving during the backfill; they are timed on their own. Counted
@@ -376,6 +395,7 @@ async function main() {
       [[{ total }]] = await sequelize.query(`SELECT COUNT(*) AS total FROM sync_tasks`);
       if (Number(total) >= target) {
         convergedS = elapsed;
+        syncCpu = perPush(syncCpu0, Number(total));
         backfilling = false;
         break;
       }
@@ -429,6 +449,10 @@ async function main() {
   );
   console.log(
     `  raw ceiling: ${CEILING_PEOPLE * DEVICES} pushes in ${f(ceilingS)} s = ${f(ceilingRate, 0)} pushes/s; ratio ${f(rate / ceilingRate, 2)} (goal: at least 0.5)`,
+  );
+  const cpuLine = (c, keys) => keys.map((k) => `${k} ${f(c[k], 0)}`).join(', ');
+  console.log(
+    `  CPU µs per push: synchronization: ${cpuLine(syncCpu, ['server', ...(DB === 'mysql' ? ['db'] : []), 'sims', 'own'])}; raw ceiling: ${cpuLine(ceilingCpu, ['own', 'sims'])} (own = this script: the ceiling's client, the polls)`,
   );
   console.log(
     `  create → succeeded on all ${DEVICES} devices during the backfill (${latencies.length} people): p50 ${f(lat.p50 / 1000, 2)} s, p95 ${f(lat.p95 / 1000, 2)} s, max ${f(lat.max / 1000, 2)} s (goal: p95 ≤ ${INTERVAL_S + 2} s)${skipped ? `; ${skipped} probes skipped while 10 were outstanding` : ''}${unfinished ? `; ${unfinished} not finished a minute after convergence` : ''}`,

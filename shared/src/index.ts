@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './common.js';
+export * from './base64.js';
 export * from './errors.js';
 export * from './discovery.js';
 export * from './terminal.js';

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { ErrorCode, photoBase64 } from '@svc/shared';
+import { ErrorCode, isBase64, photoBase64 } from '@svc/shared';
 import { HttpError, httpErrors, parseWith } from '../http/errors.js';
 import { MAX_PHOTO_BYTES } from './normalize.js';
 
@@ -23,13 +23,12 @@ const tooLarge = () =>
     `The photo is larger than ${MAX_PHOTO_BYTES} bytes (5 MB).`,
   );
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:image\/(?:jpeg|png);base64,/;
 
 /** Strict base64 (an optional `data:image/…;base64,` prefix and line breaks are tolerated). */
 export function decodeBase64Photo(value: string, field = 'photo'): Buffer {
   const text = value.replace(DATA_URL, '').replace(/\s+/g, '');
-  if (text.length === 0 || !BASE64.test(text) || text.length % 4 === 1) {
+  if (text.length === 0 || !isBase64(text) || text.length % 4 === 1) {
     throw httpErrors.invalidInput({ [field]: 'must be a base64-encoded JPEG or PNG' });
   }
   return Buffer.from(text, 'base64');

@@ -79,7 +79,7 @@ export class SyncWorker implements Job {
   private current: Promise<void> | undefined;
   private reconciling: Promise<void> | undefined;
   private scheduled: schedule.Job | undefined;
-  private readonly closeClient: () => void = () => undefined;
+  private readonly closeClient: () => Promise<void> = () => Promise.resolve();
   /** Wakes a run's replan loop when a change arrives (kick). */
   private readonly waker = new Waker();
   private kicks = 0;
@@ -106,7 +106,7 @@ export class SyncWorker implements Job {
     if (opts.client) this.client = opts.client;
     else {
       // Keep-alive connections, a few more per device than pushes in flight (reconciliation).
-      const transport = keepAliveFetch({ maxSockets: this.perDevice + 2 });
+      const transport = keepAliveFetch({ connections: this.perDevice + 2 });
       this.client = createDeviceClient({ fetch: transport });
       this.closeClient = () => transport.close();
     }
@@ -379,7 +379,7 @@ export class SyncWorker implements Job {
     this.scheduled = undefined;
     await this.current;
     await this.reconciling;
-    this.closeClient();
+    await this.closeClient();
   }
 }
 

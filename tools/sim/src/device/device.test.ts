@@ -128,6 +128,18 @@ describe('persons API (PROTOCOL §3)', () => {
     expect(invalid.status).toBe(400);
     expect(errorBody.parse(invalid.json).error.fields).toHaveProperty('version');
     expect(device.persons()).toEqual({});
+
+    // A photo already checked under a hash does not vouch for other bytes under that hash.
+    const good = person('p-3');
+    expect((await put(device, good)).status).toBe(200);
+    const swapped = {
+      ...person('p-4', 1, Buffer.from('other bytes')),
+      photoSha256: good.photoSha256,
+    };
+    expect(errorBody.parse((await put(device, swapped)).json).error.code).toBe(
+      'photo_hash_mismatch',
+    );
+    expect(Object.keys(device.persons())).toEqual(['p-3']);
   });
 
   it('answers 507 beyond its capacity but still updates a person it holds', async () => {
