@@ -1,45 +1,23 @@
-import { createHash } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { deviceWithKey, type DevicePersonPut } from '@svc/shared';
+import { deviceWithKey } from '@svc/shared';
 import { startDevice, type DeviceHandle } from '@svc/sim';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
+import { devicePerson, rejection } from '../test/device-calls.js';
 import { DeviceKeyVault, SECRET_FILE } from './key-vault.js';
 import {
   createDeviceClient,
-  DeviceCallError,
   DeviceKeyUnavailable,
   deviceTarget,
   type DeviceTarget,
 } from './service.js';
 
 let serial = 0;
-
-function person(id: string, version = 1): DevicePersonPut {
-  const photo = Buffer.from(`not really a jpeg ${id} v${version}`);
-  return {
-    id,
-    name: `Test Person ${id}`,
-    idNumber: `ID-${id}`,
-    photo: photo.toString('base64'),
-    photoSha256: createHash('sha256').update(photo).digest('hex'),
-    version,
-  };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DeviceCallError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeviceCallError);
-  return err as DeviceCallError;
-}
 
 describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -88,7 +66,7 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     const target = await targetOf(device.id);
     expect(target).toEqual({ sn: sim.sn, baseUrl: sim.url, key: device.key });
 
-    const body = person('p-1', 3);
+    const body = devicePerson('p-1', 3);
     const expected = { id: 'p-1', version: 3, photoSha256: body.photoSha256 };
     expect(await client.putPerson(target, body)).toEqual(expected);
     expect(await client.putPerson(target, body)).toEqual(expected);
@@ -102,14 +80,14 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
 
     // A base URL with a trailing slash reaches the same paths.
     const slashed = { ...target, baseUrl: `${sim.url}/` };
-    expect(await client.putPerson(slashed, person('p-2'))).toMatchObject({ id: 'p-2' });
+    expect(await client.putPerson(slashed, devicePerson('p-2'))).toMatchObject({ id: 'p-2' });
   });
 
   test('a wrong key is reported as 401; after a rotation only the new key works', async () => {
     const device = await registerSim();
     const wrong: DeviceTarget = { sn: sim.sn, baseUrl: sim.url, key: 'B'.repeat(43) };
     for (const call of [
-      client.putPerson(wrong, person('p-1')),
+      client.putPerson(wrong, devicePerson('p-1')),
       client.getPerson(wrong, 'p-1'),
       client.deletePerson(wrong, 'p-1'),
     ]) {
@@ -124,10 +102,10 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     const target = await targetOf(device.id);
     expect(target.key).toBe(key);
     // The device still has the old key: the central service's calls now fail with 401 ...
-    expect((await rejection(client.putPerson(target, person('p-1')))).status).toBe(401);
+    expect((await rejection(client.putPerson(target, devicePerson('p-1')))).status).toBe(401);
     // ... until the new key is set on it.
     await sim.setConnection({ key });
-    expect(await client.putPerson(target, person('p-1'))).toMatchObject({ id: 'p-1' });
+    expect(await client.putPerson(target, devicePerson('p-1'))).toMatchObject({ id: 'p-1' });
   });
 
   test('failures: unreachable device, device errors, unusable ids and bad answers', async () => {
@@ -140,7 +118,7 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     await sim.setFaults({});
 
     const mismatch = await rejection(
-      client.putPerson(target, { ...person('p-1'), photoSha256: 'a'.repeat(64) }),
+      client.putPerson(target, { ...devicePerson('p-1'), photoSha256: 'a'.repeat(64) }),
     );
     expect([mismatch.failure, mismatch.status, mismatch.retryable]).toEqual([
       'http_status',

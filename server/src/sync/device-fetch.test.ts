@@ -1,34 +1,13 @@
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DevicePersonPut } from '@svc/shared';
 import { startDevice, type DeviceHandle } from '@svc/sim';
-import { createDeviceClient, DeviceCallError, type DeviceTarget } from '../devices/client.js';
+import { createDeviceClient, type DeviceCallError, type DeviceTarget } from '../devices/client.js';
+import { devicePerson, rejection } from '../test/device-calls.js';
 import { keepAliveFetch } from './device-fetch.js';
 
 // The push worker's transport must answer exactly as the client's default (the global fetch)
 // does: client.test.ts covers that one against the service; this covers the worker's.
 const KEY = 'K'.repeat(43);
-
-function person(id: string, version = 1): DevicePersonPut {
-  const photo = Buffer.from(`generated photo bytes of ${id} v${version}`.repeat(40));
-  return {
-    id,
-    name: `Generated Person ${id}`,
-    photo: photo.toString('base64'),
-    photoSha256: createHash('sha256').update(photo).digest('hex'),
-    version,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<DeviceCallError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DeviceCallError);
-  return err as DeviceCallError;
-}
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<Server> {
   const server = createServer(handler);
@@ -56,7 +35,7 @@ describe('the push worker transport (keepAliveFetch)', () => {
   afterAll(() => transport.close());
 
   test('put, get and delete over kept-alive connections, many calls at once', async () => {
-    const bodies = Array.from({ length: 40 }, (_, i) => person(`p-${i}`, i + 1));
+    const bodies = Array.from({ length: 40 }, (_, i) => devicePerson(`p-${i}`, i + 1));
     const answers = await Promise.all(bodies.map((b) => client.putPerson(target, b)));
     expect(answers).toEqual(
       bodies.map((b) => ({ id: b.id, version: b.version, photoSha256: b.photoSha256 })),
@@ -71,17 +50,19 @@ describe('the push worker transport (keepAliveFetch)', () => {
   });
 
   test('a wrong key, a device error and a refused body are told apart', async () => {
-    const wrong = await failure(client.putPerson({ ...target, key: 'B'.repeat(43) }, person('a')));
+    const wrong = await rejection(
+      client.putPerson({ ...target, key: 'B'.repeat(43) }, devicePerson('a')),
+    );
     expect([wrong.failure, wrong.status, wrong.retryable]).toEqual(['unauthorized', 401, false]);
 
-    const mismatch = await failure(
-      client.putPerson(target, { ...person('a'), photoSha256: 'a'.repeat(64) }),
+    const mismatch = await rejection(
+      client.putPerson(target, { ...devicePerson('a'), photoSha256: 'a'.repeat(64) }),
     );
     expect([mismatch.failure, mismatch.status]).toEqual(['http_status', 400]);
     expect(mismatch.message).toContain('photo_hash_mismatch');
 
     await sim.setFaults({ status500: true });
-    const failed = await failure(client.putPerson(target, person('a')));
+    const failed = await rejection(client.putPerson(target, devicePerson('a')));
     expect([failed.failure, failed.status, failed.retryable]).toEqual(['http_status', 500, true]);
     expect(sim.persons()).toEqual({});
   });
@@ -99,10 +80,10 @@ describe('the push worker transport (keepAliveFetch)', () => {
     });
     try {
       const strange = { sn: 'ODD', baseUrl: baseOf(odd), key: KEY };
-      const redirect = await failure(client.getPerson(strange, 'redirect'));
+      const redirect = await rejection(client.getPerson(strange, 'redirect'));
       expect(redirect.failure).toBe('bad_answer');
       expect(redirect.message).toMatch(/redirect/);
-      expect((await failure(client.getPerson(strange, 'p-1'))).failure).toBe('bad_answer');
+      expect((await rejection(client.getPerson(strange, 'p-1'))).failure).toBe('bad_answer');
       expect(followed).toBe(0);
     } finally {
       await Promise.all([close(odd), close(elsewhere)]);
@@ -111,23 +92,23 @@ describe('the push worker transport (keepAliveFetch)', () => {
 
   test('a device that does not answer in time, drops the connection or is gone', async () => {
     await sim.setFaults({ delayMs: 5_000 });
-    const slow = await failure(client.putPerson(target, person('a')));
+    const slow = await rejection(client.putPerson(target, devicePerson('a')));
     expect([slow.failure, slow.retryable]).toEqual(['unreachable', true]);
     expect(slow.message).toBe(
       `no answer from device FETCH-1 at ${new URL(sim.url).host} within 1 s`,
     );
 
     await sim.setFaults({ dropRate: 1 });
-    const dropped = await failure(client.putPerson(target, person('a')));
+    const dropped = await rejection(client.putPerson(target, devicePerson('a')));
     expect([dropped.failure, dropped.retryable]).toEqual(['unreachable', true]);
     expect(dropped.message).toMatch(/^connection (closed without an answer|reset) at device/);
 
     await sim.setFaults({});
-    expect(await client.putPerson(target, person('a'))).toMatchObject({ id: 'a' });
+    expect(await client.putPerson(target, devicePerson('a'))).toMatchObject({ id: 'a' });
     await sim.stop();
     // The first call may still meet the pooled keep-alive socket the device just closed.
     for (const expected of [/connection (closed|refused|reset)/, /connection refused/]) {
-      const down = await failure(client.getPerson(target, 'a'));
+      const down = await rejection(client.getPerson(target, 'a'));
       expect([down.failure, down.retryable]).toEqual(['unreachable', true]);
       expect(down.message).toMatch(expected);
     }
@@ -138,7 +119,7 @@ describe('the push worker transport (keepAliveFetch)', () => {
     // The first round fits in the 1 s limit; the last cannot, as its clock started with the call.
     await sim.setFaults({ delayMs: 400 });
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => client.putPerson(target, person(`q-${i}`))),
+      Array.from({ length: 8 }, (_, i) => client.putPerson(target, devicePerson(`q-${i}`))),
     );
     const ok = results.filter((r) => r.status === 'fulfilled').length;
     const late = results.filter(
