@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { asUrgent, prioritized } from './urgency.js';
+import { asOrdinary, asUrgent, prioritized } from './urgency.js';
 
 /** A stand-in connection that records the order statements start in and finishes on demand. */
 function fakeConnection() {
@@ -36,6 +36,17 @@ describe('prioritized connection', () => {
       'bulk 2',
       'claim for a waiting person',
     ]);
+  });
+
+  test('asOrdinary leaves urgency: a device plan started by an urgent check queues in order', async () => {
+    const { sequelize, started, settle } = fakeConnection();
+    const first = sequelize.query('claim 1');
+    const record = sequelize.query('success write');
+    const device = asUrgent(async () => asOrdinary(() => sequelize.query('device plan read')));
+    const check = asUrgent(() => sequelize.query('fingerprint'));
+    for (let i = 0; i < 4; i++) await settle();
+    expect(started).toEqual(['claim 1', 'fingerprint', 'success write', 'device plan read']);
+    await Promise.all([first, record, device, check]);
   });
 
   test("a transaction's statements are not held back behind others", () => {

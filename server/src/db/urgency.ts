@@ -1,11 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sequelize } from 'sequelize';
 
-const urgent = new AsyncLocalStorage<true>();
+/** Where a statement queues on a `prioritized` connection: urgent, or ordinary (none). */
+const level = new AsyncLocalStorage<'urgent'>();
 
 /** Runs `fn` with its statements ahead of ordinary ones on a connection made `prioritized`. */
 export function asUrgent<T>(fn: () => Promise<T>): Promise<T> {
-  return urgent.run(true, fn);
+  return level.run('urgent', fn);
+}
+
+/**
+ * Runs `fn` with its statements in ordinary order, even when called from urgent work (a
+ * device's plan started by an urgent check must not go ahead of everything for minutes).
+ */
+export function asOrdinary<T>(fn: () => T): T {
+  return level.exit(fn);
 }
 
 /**
@@ -17,10 +26,10 @@ export function asUrgent<T>(fn: () => Promise<T>): Promise<T> {
  */
 export function prioritized(sequelize: Sequelize): Sequelize {
   const run = sequelize.query.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
-  const queues: [(() => void)[], (() => void)[]] = [[], []];
+  const queues = { urgent: [] as (() => void)[], ordinary: [] as (() => void)[] };
   let busy = false;
   const next = () => {
-    const start = queues[0].shift() ?? queues[1].shift();
+    const start = queues.urgent.shift() ?? queues.ordinary.shift();
     busy = start !== undefined;
     start?.();
   };
@@ -29,7 +38,7 @@ export function prioritized(sequelize: Sequelize): Sequelize {
     // holds SQLite's write lock would hold up every other writer.
     if ((args[1] as { transaction?: unknown } | undefined)?.transaction) return run(...args);
     return new Promise((resolve, reject) => {
-      queues[urgent.getStore() ? 0 : 1].push(() => {
+      queues[level.getStore() ?? 'ordinary'].push(() => {
         run(...args)
           .then(resolve, reject)
           .finally(next);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
+import { retryOnDeadlock } from '../db/deadlock.js';
 import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
 import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
@@ -41,11 +42,15 @@ export async function applyDiffs(
   );
   const sequelize = deps.db.sequelize;
   const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-  for (const [i, { device, diff }] of entries.entries()) {
-    if (withMissing && diff.missing && diff.missing.count > 0) {
-      for (const range of idRanges(diff.missing.count)) {
-        await insertMissing(deps, device, diff.missing.spaces, range, lanes[i]!, now);
-      }
+  if (withMissing) {
+    const missing = entries.flatMap(({ device, diff }, i) =>
+      diff.missing && diff.missing.count > 0
+        ? [{ device, spaces: diff.missing.spaces, lane: lanes[i]!, count: diff.missing.count }]
+        : [],
+    );
+    const groups = missingGroups(missing);
+    for (const range of idRanges(Math.max(0, ...missing.map((m) => m.count)))) {
+      for (const group of groups) await insertMissing(deps, group, range, now);
     }
   }
   // With its milliseconds (a bare Date loses them on MySQL).
@@ -168,45 +173,86 @@ export function idRanges(count: number): IdRange[] {
   }));
 }
 
+/** Devices whose missing tasks one statement can insert: same organization, spaces and lane. */
+export interface MissingGroup {
+  organizationId: string;
+  deviceIds: string[];
+  spaces: readonly string[];
+  lane: Lane;
+}
+
 /**
- * New tasks for every person of the device's spaces in one range of ids who has none there
- * yet, by INSERT … SELECT: the rows never pass through the service. By ranges, so no one
- * statement holds SQLite's connection for seconds, and each range reads only its people. A
- * concurrent planner may insert the same pair first (the unique index drops the duplicate:
- * it wrote the same target).
+ * Groups devices that hold the same people (one organization, the same spaces) and get the
+ * same lane, so their new tasks are written by one statement per range (insertMissing).
+ */
+export function missingGroups(
+  entries: readonly {
+    device: Pick<DeviceRow, 'id' | 'organizationId'>;
+    spaces: readonly string[];
+    lane: Lane;
+  }[],
+): MissingGroup[] {
+  const groups = new Map<string, MissingGroup>();
+  for (const { device, spaces, lane } of entries) {
+    const key = JSON.stringify([device.organizationId, lane, [...spaces].sort()]);
+    const group = groups.get(key) ?? {
+      organizationId: device.organizationId,
+      deviceIds: [],
+      spaces,
+      lane,
+    };
+    group.deviceIds.push(device.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * New tasks for every person of the group's spaces in one range of ids who has none yet on
+ * one of the group's devices, by INSERT … SELECT: the rows never pass through the service.
+ * One statement for all the devices of a group: the people are read once, and each person's
+ * tasks land side by side in the (person, device) index (device after device, a range cost
+ * SQLite twice as much per task). By ranges, so no one statement holds SQLite's connection
+ * for seconds, and each range reads only its people. A concurrent planner may insert the same
+ * pair first (the unique index drops the duplicate: it wrote the same target).
  */
 export async function insertMissing(
   deps: Deps,
-  device: Pick<DeviceRow, 'id' | 'organizationId'>,
-  spaces: readonly string[],
+  { organizationId, deviceIds, spaces, lane }: MissingGroup,
   { lo, hi }: IdRange,
-  lane: Lane,
   now: Date,
 ): Promise<void> {
+  if (deviceIds.length === 0 || spaces.length === 0) return;
   const sequelize = deps.db.sequelize;
   const mysql = sequelize.getDialect() === 'mysql';
   const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
     photo_sha256, attempts, next_attempt_at, created_at, updated_at`;
-  const values = `:org, pid, :dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
-  {
-    // The same rule as desiredIdsSql, read from the access rows of this range of people.
-    const needed = `SELECT DISTINCT p.id AS pid, p.version, p.photo_sha256
+  const values = `:org, pid, dev, 'put', :lane, 'pending', version, photo_sha256, 0, :now, :now, :now`;
+  // The same rule as desiredIdsSql, read from the access rows of this range of people, and
+  // paired with each device that has no task for the person yet.
+  const needed = `SELECT n.*, d.id AS dev FROM (SELECT DISTINCT p.id AS pid, p.version, p.photo_sha256
       FROM person_spaces ps JOIN people p ON p.id = ps.person_id
       WHERE ps.space_id IN (:spaces) AND p.organization_id = :org AND p.enabled = 1
         ${lo === null ? '' : 'AND ps.person_id >= :lo'} ${hi === null ? '' : 'AND ps.person_id < :hi'}
         AND (p.valid_from IS NULL OR p.valid_from <= :now)
-        AND (p.valid_until IS NULL OR p.valid_until > :now)
-        AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`;
-    await sequelize.query(
+        AND (p.valid_until IS NULL OR p.valid_until > :now)) n
+    CROSS JOIN devices d
+    WHERE d.id IN (:devs)
+      AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = n.pid AND t.device_id = d.id)`;
+  // Plans of other devices (registered meanwhile) may run beside this one and lock
+  // neighbouring entries on MySQL; the statement is idempotent, so a deadlock victim is run
+  // again (deadlock.ts).
+  await retryOnDeadlock(() =>
+    sequelize.query(
       mysql
-        ? `INSERT IGNORE INTO sync_tasks (${columns}) SELECT UUID(), ${values} FROM (${needed}) n`
+        ? `INSERT IGNORE INTO sync_tasks (${columns}) SELECT UUID(), ${values} FROM (${needed}) m`
         : `INSERT OR IGNORE INTO sync_tasks (${columns})
-          SELECT ${SQLITE_UUID}, ${values} FROM (SELECT *, hex(randomblob(16)) AS h FROM (${needed}))`,
+        SELECT ${SQLITE_UUID}, ${values} FROM (SELECT *, hex(randomblob(16)) AS h FROM (${needed}) ORDER BY dev)`,
       {
         replacements: {
           spaces,
-          org: device.organizationId,
-          dev: device.id,
+          org: organizationId,
+          devs: deviceIds,
           lane,
           now: sqlDate(sequelize, now),
           lo,
@@ -214,6 +260,6 @@ export async function insertMissing(
         },
         type: QueryTypes.INSERT,
       },
-    );
-  }
+    ),
+  );
 }

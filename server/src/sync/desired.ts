@@ -4,7 +4,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
-import { applyDiffs, idRanges, insertMissing, type Lane } from './apply.js';
+import { applyDiffs, idRanges, insertMissing, missingGroups, type Lane } from './apply.js';
 import { planPeople } from './delta.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
@@ -142,14 +142,15 @@ export async function planSync(
   deps: Deps,
   opts: {
     organizationId?: string;
-    deviceId?: string;
+    /** Only these devices (registered, moved or re-enabled: their new tasks go together). */
+    deviceIds?: readonly string[];
     personIds?: readonly string[];
     /** Runs after each device's diff is written (the worker serves it, plans urgent work). */
     afterDevice?: () => Promise<void>;
   } = {},
 ): Promise<{ devices: number; queued: number }> {
   // A few people on every device: a handful of statements instead of a few per device.
-  if (opts.personIds && !opts.organizationId && !opts.deviceId) {
+  if (opts.personIds && !opts.organizationId && !opts.deviceIds) {
     return planPeople(deps, opts.personIds);
   }
   const now = deps.clock.now();
@@ -157,7 +158,7 @@ export async function planSync(
     attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
     where: {
       ...(opts.organizationId && { organizationId: opts.organizationId }),
-      ...(opts.deviceId && { id: opts.deviceId }),
+      ...(opts.deviceIds && { id: [...opts.deviceIds] }),
     },
   });
   const trees = new Map<string, SpaceTree>();
@@ -185,8 +186,10 @@ export async function planSync(
   // New tasks range by range across all devices, not device after device: every device gets
   // work at once and they finish together (a device's pushes are limited per device, so the
   // last device planned would otherwise push alone at the end).
+  // Devices of the same spaces share each range's statement (one read of the people).
+  const groups = missingGroups(missing);
   for (const range of idRanges(most)) {
-    for (const m of missing) await insertMissing(deps, m.device, m.spaces, range, m.lane, now);
+    for (const group of groups) await insertMissing(deps, group, range, now);
     await opts.afterDevice?.();
   }
   return { devices: devices.length, queued };
@@ -197,10 +200,12 @@ export async function planSync(
  * comparison while this is unchanged. For people, counts and sums catch deletions, `version`
  * (raised by every change a device or its access depends on) and the newest update time catch
  * edits, and the number of people inside their window at `now` catches a validity boundary
- * passing. Devices and spaces are few, so what placement depends on (a device's space and
- * enabled flag, a space's parent) is digested row by row: a move is seen even within the same
- * millisecond as the previous change or after the clock stepped back, which an `updated_at`
- * maximum misses. (A periodic full plan is the backstop for a change this could miss.)
+ * passing. Devices and spaces are few, so what placement depends on is kept row by row: each
+ * device's space and enabled flag (a device registered, moved or re-enabled is planned on its
+ * own: changesSince), and a digest of the spaces' parents. A move is seen even within the
+ * same millisecond as the previous change or after the clock stepped back, which an
+ * `updated_at` maximum misses. (A periodic full plan is the backstop for a change this could
+ * miss.)
  */
 export async function desiredFingerprint(deps: Deps, now: Date): Promise<string> {
   const sequelize = deps.db.sequelize;
@@ -216,46 +221,72 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
       (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted`,
     { replacements: { now, deleted: SettingKey.peopleDeleted }, type: QueryTypes.SELECT },
   );
-  const placement = createHash('sha256');
   const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
     'SELECT id, space_id, enabled FROM devices ORDER BY id',
     { type: QueryTypes.SELECT },
   );
-  for (const d of devices) placement.update(`d ${d.id} ${d.space_id} ${Number(d.enabled)}\n`);
-  const spaces = await sequelize.query<{ id: string; parent_id: string | null }>(
+  const spaces = createHash('sha256');
+  const spaceRows = await sequelize.query<{ id: string; parent_id: string | null }>(
     'SELECT id, parent_id FROM spaces ORDER BY id',
     { type: QueryTypes.SELECT },
   );
-  for (const s of spaces) placement.update(`s ${s.id} ${s.parent_id}\n`);
-  return JSON.stringify({ ...rows[0], placement: placement.digest('base64') });
+  for (const s of spaceRows) spaces.update(`s ${s.id} ${s.parent_id}\n`);
+  const fingerprint: Fingerprint = {
+    ...(rows[0] as Record<string, unknown>),
+    devices: Object.fromEntries(devices.map((d) => [d.id, `${d.space_id} ${Number(d.enabled)}`])),
+    spaces: spaces.digest('base64'),
+  };
+  return JSON.stringify(fingerprint);
 }
+
+interface Fingerprint extends Record<string, unknown> {
+  /** Device id → its space and enabled flag. */
+  devices: Record<string, string>;
+  spaces: string;
+}
+
+/** What changed between two fingerprints, to be planned on its own instead of everything. */
+export interface Changes {
+  /** People created or edited (planned on every device). */
+  people: string[];
+  /** Devices registered, moved, enabled or disabled (planned for everyone). */
+  devices: string[];
+}
+
+/** The fingerprint's summary of people; equal when no person or access changed. */
+const peoplePart = ({ devices: _devices, spaces: _spaces, ...people }: Fingerprint) =>
+  JSON.stringify(people);
 
 /** Most people a delta plan takes; beyond this (an import) the full plan is cheaper. */
 const DELTA_MAX = 1000;
 
 /**
- * The people to plan when only people changed since the plan that read `before` (started at
- * `since`): those updated since then. Undefined when a delta cannot be trusted — devices or
- * spaces changed, someone was deleted (the deletion mark in runtime settings changed), or
- * the number inside their validity window moved otherwise than by the people added (a
- * boundary passed for someone not edited) — and then the caller plans everything.
+ * What to plan when the fingerprint went from `before` (read by the plan that started at
+ * `since`) to `after`: the people updated since then and the devices whose placement
+ * changed. Undefined when a delta cannot be trusted — the spaces changed, someone was deleted
+ * (the deletion mark in runtime settings changed), or the number inside their validity window
+ * moved otherwise than by the people added (a boundary passed for someone not edited) — and
+ * then the caller plans everything. A device removed needs nothing: its tasks went with it.
  */
-export async function changedPeople(
+export async function changesSince(
   deps: Deps,
   before: string,
   after: string,
   since: Date,
-): Promise<string[] | undefined> {
-  const a = JSON.parse(before) as Record<string, unknown>;
-  const b = JSON.parse(after) as Record<string, unknown>;
-  if (a.placement !== b.placement || a.deleted !== b.deleted) return undefined;
+): Promise<Changes | undefined> {
+  const a = JSON.parse(before) as Fingerprint;
+  const b = JSON.parse(after) as Fingerprint;
+  if (a.spaces !== b.spaces || a.deleted !== b.deleted) return undefined;
+  const devices = Object.keys(b.devices).filter((id) => a.devices[id] !== b.devices[id]);
+  if (peoplePart(a) === peoplePart(b)) return { people: [], devices };
   const added = Number(b.people) - Number(a.people);
   if (added < 0 || Number(b.valid) - Number(a.valid) !== added) return undefined;
   // No one was deleted (deletePerson changes `deleted`), so everyone added or edited since is
   // among the people updated since. Counting the ones created since against `added` instead
   // mistook a person created just before the last plan, and committed just after its read,
   // for a deletion: with the worker planning at each change, a full plan every few seconds.
-  return peopleUpdatedSince(deps, since);
+  const people = await peopleUpdatedSince(deps, since);
+  return people && { people, devices };
 }
 
 /**

@@ -20,7 +20,8 @@ const RENEW_CHUNK = 500;
  * back through recoverExpiredLeases.
  */
 export class LeaseKeeper {
-  private readonly open = new Map<string, number>();
+  /** Open claims: tasks not yet accounted for, and the device (renewal reads by device). */
+  private readonly open = new Map<string, { count: number; deviceId: string }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly deps: Deps) {
@@ -28,16 +29,18 @@ export class LeaseKeeper {
     this.timer.unref();
   }
 
-  /** A claim of `count` tasks is now in flight. */
-  hold(claimant: string, count: number): void {
-    if (count > 0) this.open.set(claimant, (this.open.get(claimant) ?? 0) + count);
+  /** A claim of `count` tasks of one device is now in flight. */
+  hold(claimant: string, count: number, deviceId: string): void {
+    if (count <= 0) return;
+    const held = this.open.get(claimant);
+    this.open.set(claimant, { count: (held?.count ?? 0) + count, deviceId });
   }
 
   /** One task of the claim is written (or given up): the claim is released after its last. */
   settle(claimant: string | null): void {
     if (claimant === null) return;
-    const left = (this.open.get(claimant) ?? 0) - 1;
-    if (left > 0) this.open.set(claimant, left);
+    const held = this.open.get(claimant);
+    if (held && held.count > 1) held.count--;
     else this.open.delete(claimant);
   }
 
@@ -55,16 +58,19 @@ export class LeaseKeeper {
   }
 
   private async renew(): Promise<void> {
-    const claimants = [...this.open.keys()];
+    const claims = [...this.open];
     const until = new Date(this.deps.clock.now().getTime() + LEASE_MS);
-    for (let i = 0; i < claimants.length; i += RENEW_CHUNK) {
+    for (let i = 0; i < claims.length; i += RENEW_CHUNK) {
+      const chunk = claims.slice(i, i + RENEW_CHUNK);
       try {
         await this.deps.models.SyncTask.update(
           { claimedUntil: until },
           {
             where: {
-              claimedBy: { [Op.in]: claimants.slice(i, i + RENEW_CHUNK) },
+              // Device by device through sync_tasks_device_due: no index leads with claimed_by.
+              deviceId: [...new Set(chunk.map(([, held]) => held.deviceId))],
               state: 'running',
+              claimedBy: { [Op.in]: chunk.map(([claimant]) => claimant) },
             },
           },
         );

@@ -2,7 +2,7 @@ import { deletePerson, updatePerson } from '../people/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { applyDiffs, idRanges } from './apply.js';
+import { applyDiffs, idRanges, missingGroups } from './apply.js';
 import { planSync } from './desired.js';
 import {
   addPerson,
@@ -24,6 +24,7 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
   const devices: SimDevice[] = [];
   const space = { site: '', hall: '', annex: '' };
   let org = '';
+  let admin: Awaited<ReturnType<typeof signedIn>>;
   const actor = () => ({ actor: { id: null, name: 'test' }, organizationId: org });
 
   /** (person, device) → "action version" for every task of these people. */
@@ -37,7 +38,7 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
   beforeAll(async () => {
     scratch = await scratchDb(dialect);
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    const admin = await signedIn(server, 'admin');
+    admin = await signedIn(server, 'admin');
     space.site = await createSpace(admin, 'Site');
     space.hall = await createSpace(admin, 'Hall', space.site);
     space.annex = await createSpace(admin, 'Annex');
@@ -161,6 +162,22 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
       [`${person.id} ${hall!.id}`]: `put ${newer.version}`,
     });
   });
+  test('devices of the same spaces get their new tasks together, each pair its own', async () => {
+    const wing = await createSpace(admin, 'Wing');
+    const pair = [await registerSim(server, admin, wing), await registerSim(server, admin, wing)];
+    devices.push(...pair);
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await addPerson(server, org, [wing]));
+    expect((await planSync(server.ctx)).queued).toBe(6);
+    const rows = await server.ctx.models.SyncTask.findAll({
+      where: { personId: people.map((p) => p.id) },
+    });
+    expect(rows.map((r) => `${r.personId} ${r.deviceId} ${r.lane}`).sort()).toEqual(
+      people.flatMap((p) => pair.map((d) => `${p.id} ${d.id} priority`)).sort(),
+    );
+    expect(new Set(rows.map((r) => r.id)).size).toBe(6);
+    expect((await planSync(server.ctx)).queued).toBe(0);
+  });
 });
 
 describe('id ranges of a full plan', () => {
@@ -188,5 +205,25 @@ describe('id ranges of a full plan', () => {
         expect(holders).toHaveLength(1);
       }
     }
+  });
+});
+
+describe('devices whose missing tasks share a statement', () => {
+  const device = (id: string, organizationId = 'org') => ({ id, organizationId });
+  test('same organization, lane and spaces (in any order) go together', () => {
+    const groups = missingGroups([
+      { device: device('a'), spaces: ['s1', 's2'], lane: 'bulk' },
+      { device: device('b'), spaces: ['s2', 's1'], lane: 'bulk' },
+      { device: device('c'), spaces: ['s1', 's2'], lane: 'priority' },
+      { device: device('d'), spaces: ['s1'], lane: 'bulk' },
+      { device: device('e', 'other'), spaces: ['s1', 's2'], lane: 'bulk' },
+    ]);
+    expect(groups.map((g) => g.deviceIds)).toEqual([['a', 'b'], ['c'], ['d'], ['e']]);
+    expect(groups.map((g) => [g.organizationId, g.lane])).toEqual([
+      ['org', 'bulk'],
+      ['org', 'priority'],
+      ['org', 'bulk'],
+      ['other', 'bulk'],
+    ]);
   });
 });

@@ -35,7 +35,7 @@ export async function reconcileDevice(
     errors: 0,
   };
   // Tasks first, so a person who belongs on the device but has none yet is covered too.
-  await planSync(ctx, { deviceId: device.id });
+  await planSync(ctx, { deviceIds: [device.id] });
   try {
     const target = await deviceTarget(ctx, device);
     const tasks = await ctx.models.SyncTask.findAll({

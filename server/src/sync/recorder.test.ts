@@ -29,26 +29,26 @@ describe('SuccessRecorder', () => {
     models: { SyncTask: { update: () => Promise.resolve([0]) } },
   } as unknown as AppContext;
 
-  const task = (n: number): TaskRow =>
-    ({
-      id: `task-${n}`,
-      organizationId: 'org',
-      personId: `person-${n}`,
-      deviceId: `device-${n % 20}`,
-      action: 'put',
-      lane: 'priority',
-      state: 'running',
-      personVersion: 3,
-      photoSha256: 'a'.repeat(64),
-      attempts: 0,
-      claimedBy: `claim-${n % 20}`,
-    }) as TaskRow;
+  const task = (n: number): TaskRow => ({
+    id: `task-${n}`,
+    organizationId: 'org',
+    personId: `person-${n}`,
+    deviceId: `device-${n % 20}`,
+    action: 'put',
+    lane: 'priority',
+    nextAttemptAt: new Date(),
+    resultVersion: null,
+    personVersion: 3,
+    photoSha256: 'a'.repeat(64),
+    attempts: 0,
+    claimedBy: `claim-${n % 20}`,
+  });
   const done = { kind: 'done', result: { version: 3, photoSha256: 'a'.repeat(64) } } as const;
 
   test('urgent successes that arrive during a write go together in the next one', async () => {
     const leases = new LeaseKeeper(fakeDeps);
     const recorder = new SuccessRecorder(fakeDeps, leases);
-    for (let n = 0; n < 20; n++) leases.hold(`claim-${n}`, 1);
+    for (let n = 0; n < 20; n++) leases.hold(`claim-${n}`, 1, 'device-1');
     recorder.add({ task: task(0), outcome: done }, true);
     // Nineteen more, each urgent, while the first statement is still in flight.
     for (let n = 1; n < 20; n++) recorder.add({ task: task(n), outcome: done }, true);
@@ -69,7 +69,7 @@ describe('SuccessRecorder', () => {
     statements.length = 0;
     const leases = new LeaseKeeper(fakeDeps);
     const recorder = new SuccessRecorder(fakeDeps, leases, { delayMs: 60_000, maxItems: 10_000 });
-    for (let n = 0; n < 32; n++) leases.hold(`claim-${n % 20}`, 1);
+    for (let n = 0; n < 32; n++) leases.hold(`claim-${n % 20}`, 1, 'device-1');
     for (let n = 0; n < 30; n++) recorder.add({ task: task(n), outcome: done });
     // Nothing written yet: bulk successes wait for the delay or a full statement.
     expect(statements).toEqual([]);
@@ -85,6 +85,36 @@ describe('SuccessRecorder', () => {
     leases.stop();
     // The first urgent one at once, the second (it came during that write) next, then the rest.
     expect(statements).toEqual([1, 1, 30]);
+    expect(leases.claims).toBe(0);
+  });
+
+  test('claims wait while two statements of successes are still to be written', async () => {
+    statements.length = 0;
+    const leases = new LeaseKeeper(fakeDeps);
+    const recorder = new SuccessRecorder(fakeDeps, leases, { delayMs: 60_000, maxItems: 4 });
+    for (let n = 0; n < 8; n++) leases.hold(`claim-${n}`, 1, 'device-1');
+    let room = false;
+    // Four fill a statement (written at once), four more wait behind it: the limit.
+    for (let n = 0; n < 7; n++) recorder.add({ task: task(n), outcome: done });
+    await recorder.room(); // seven: still room
+    recorder.add({ task: task(7), outcome: done });
+    const waiting = recorder.room().then(() => (room = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(room).toBe(false);
+    expect(statements).toEqual([4]);
+    // The first statement is written: four left, room again (before the second is written).
+    release();
+    await waiting;
+    expect(room).toBe(true);
+    let closed = false;
+    const closing = recorder.close().then(() => (closed = true));
+    while (!closed) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closing;
+    leases.stop();
+    expect(statements).toEqual([4, 4]);
     expect(leases.claims).toBe(0);
   });
 });

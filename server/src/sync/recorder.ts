@@ -38,9 +38,12 @@ const STATEMENT_MAX = 2000;
  */
 export class SuccessRecorder {
   private pending: Pending[] = [];
+  /** Taken from `pending`, being written. */
+  private writing = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
+  private readonly waiters: (() => void)[] = [];
 
   constructor(
     private readonly deps: Deps,
@@ -63,6 +66,27 @@ export class SuccessRecorder {
   }
 
   /**
+   * Resolves once fewer than two statements' worth of successes wait to be written. A device
+   * stream asks before each claim, so pushes cannot run ahead of the writes: the successes
+   * waiting are tasks still `running`, whose leases every renewal reads (at 400,000 of them a
+   * renewal took seconds, and the writes fell further behind).
+   */
+  room(): Promise<void> {
+    if (this.backlog() < 2 * this.opts.maxItems) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private backlog(): number {
+    return this.pending.length + this.writing;
+  }
+
+  /** Lets waiting claims go on once the backlog is under the limit (or nothing is written). */
+  private wake(): void {
+    if (this.running && this.backlog() >= 2 * this.opts.maxItems) return;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /**
    * Writes what is pending. One writer at a time: successes that arrive while it writes go
    * together in its next statement, so twenty devices' urgent successes are one or two
    * statements, not twenty queued behind each other.
@@ -70,7 +94,10 @@ export class SuccessRecorder {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      this.wake();
+    });
     return this.running;
   }
 
@@ -80,6 +107,7 @@ export class SuccessRecorder {
       const bulkAt = this.pending.findIndex((p) => !p.urgent);
       const size = this.pending[0]!.urgent && bulkAt > 0 ? bulkAt : this.pending.length;
       const chunk = this.pending.splice(0, Math.min(size, STATEMENT_MAX));
+      this.writing = chunk.length;
       try {
         if (chunk[0]!.urgent) await asUrgent(() => recordDone(this.deps, chunk));
         else await recordDone(this.deps, chunk);
@@ -91,6 +119,8 @@ export class SuccessRecorder {
         this.deps.logger.warn({ err }, 'sync outcomes could not be written');
         for (const { task } of chunk) this.leases.drop(task.claimedBy);
       }
+      this.writing = 0;
+      this.wake();
     }
   }
 

@@ -3,7 +3,7 @@ import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
-import { desiredFingerprint } from './desired.js';
+import { changesSince, desiredFingerprint } from './desired.js';
 import {
   addPerson,
   beat,
@@ -26,6 +26,7 @@ describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
   let worker: SyncWorker;
   let admin: TestClient;
   let d: SimDevice;
+  const others: SimDevice[] = [];
   let person: Awaited<ReturnType<typeof addPerson>>;
   const space = { r1: '', c: '', r2: '' };
 
@@ -56,6 +57,7 @@ describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
   });
   afterAll(async () => {
     await d?.sim.stop();
+    for (const o of others) await o.sim.stop();
     await server?.stop();
     await scratch?.drop();
   });
@@ -102,5 +104,24 @@ describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
     t = await task();
     expect([t?.action, t?.state]).toEqual(['put', 'succeeded']);
     expect(Object.keys(held(d))).toEqual([person.id]);
+  });
+
+  test('a device registered is planned on its own; a space moved cannot be planned in part', async () => {
+    const since = server.ctx.clock.now();
+    const before = await fingerprint();
+    const added = await registerSim(server, admin, space.c);
+    others.push(added);
+    const after = await fingerprint();
+    expect(await changesSince(server.ctx, before, after, since)).toEqual({
+      people: [],
+      devices: [added.id],
+    });
+    await patch(`/api/spaces/${space.c}`, { parentId: space.r2 });
+    expect(await changesSince(server.ctx, after, await fingerprint(), since)).toBeUndefined();
+    await patch(`/api/spaces/${space.c}`, { parentId: space.r1 });
+
+    await beat(d, added);
+    await worker.runUntilIdle();
+    for (const device of [d, added]) expect(Object.keys(held(device))).toEqual([person.id]);
   });
 });

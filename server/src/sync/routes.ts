@@ -50,10 +50,23 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: syncTaskList },
     },
     async ({ query }, req, res) => {
+      // By state alone: device by device (sync_tasks_device_due leads with device and state;
+      // no index leads with state).
+      const byDevice =
+        query.state && !query.deviceId && !query.personId
+          ? (
+              await ctx.models.Device.findAll({
+                attributes: ['id'],
+                where: orgWhere(req),
+                raw: true,
+              })
+            ).map((d) => d.id)
+          : undefined;
       const where: WhereOptions<SyncTaskRow> = {
         ...orgWhere(req),
         ...(query.personId && { personId: query.personId }),
         ...(query.deviceId && { deviceId: query.deviceId }),
+        ...(byDevice && { deviceId: byDevice }),
         ...(query.state && { state: query.state }),
       };
       const { rows, count } = await ctx.models.SyncTask.findAndCountAll({

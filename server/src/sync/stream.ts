@@ -64,7 +64,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   const claim = async (limit: number, urgent: boolean) => {
     const tasks = await claimTasks(ctx, deviceId, limit, ctx.clock.now());
     if (tasks.length === 0) return tasks;
-    shared.leases.hold(tasks[0]!.claimedBy!, tasks.length);
+    shared.leases.hold(tasks[0]!.claimedBy!, tasks.length, deviceId);
     try {
       await shared.reads.prefetch(tasks);
     } catch (err) {
@@ -78,6 +78,8 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   const refill = () => {
     refilling ??= (async () => {
       try {
+        // No further ahead of the success writes than the recorder allows.
+        await shared.recorder.room();
         const tasks = await claim(batch, false);
         queue.push(...tasks);
         if (tasks.length === 0) exhausted = true;

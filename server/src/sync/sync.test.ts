@@ -151,6 +151,13 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
       (await operator.get(`/api/sync/tasks?deviceId=${d2.id}&state=succeeded`)).body,
     );
     expect(filtered.total).toBe(3);
+    // By state alone (read device by device): every device's tasks, none of another state.
+    const succeeded = syncTaskList.parse(
+      (await operator.get('/api/sync/tasks?state=succeeded&pageSize=200')).body,
+    );
+    expect(succeeded.items.map((t) => t.id).sort()).toEqual(tasks.items.map((t) => t.id).sort());
+    const none = syncTaskList.parse((await operator.get('/api/sync/tasks?state=failed')).body);
+    expect(none.total).toBe(0);
     // A second run with nothing changed pushes nothing.
     expect((await worker.runOnce()).pushed).toBe(0);
   });

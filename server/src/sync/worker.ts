@@ -3,14 +3,13 @@ import schedule from 'node-schedule';
 import type { Sequelize } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { SQLITE_CACHE_KIB } from '../db/sequelize.js';
-import { asUrgent } from '../db/urgency.js';
 import type { Models } from '../db/models.js';
 import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { devicesWithDueWork, LEASE_MS, recoverExpiredLeases } from './claim.js';
-import { changedPeople, desiredFingerprint, peopleUpdatedSince, planSync } from './desired.js';
+import { Planner, REPLAN_CHECK_MS } from './planner.js';
 import { LeaseKeeper } from './lease.js';
 import { RunReads } from './reads.js';
 import { SuccessRecorder } from './recorder.js';
@@ -38,13 +37,6 @@ export interface SyncWorkerOptions {
   reconcileEveryMs?: number;
 }
 
-/**
- * While the scheduled loop pushes, the desired state is checked this often and planned again
- * when it changed, so a single-person change reaches the priority lane during a long backfill
- * instead of after it.
- */
-const REPLAN_CHECK_MS = 1_000;
-
 export interface RunResult {
   planned: number;
   pushed: number;
@@ -64,14 +56,8 @@ export class SyncWorker implements Job {
   readonly client: DeviceClient;
   private readonly perDevice: number;
   private readonly devicesInParallel: number;
-  private readonly fullPlanEveryMs: number;
   private readonly reconcileEveryMs: number;
-  private fingerprint: string | undefined;
-  /** The service clock when the last plan read the database. */
-  private plannedAt: Date | undefined;
-  private lastFullPlan = 0;
-  /** Raised whenever a plan queued work: serving devices then claim it ahead of their batch. */
-  private planEpoch = 0;
+  private readonly planner: Planner;
   private lastReconcile = 0;
   private lastRun = 0;
   private kicked = false;
@@ -112,7 +98,11 @@ export class SyncWorker implements Job {
     }
     // Every device at once by default: a device left waiting holds its priority tasks too.
     this.devicesInParallel = opts.devicesInParallel ?? 64;
-    this.fullPlanEveryMs = opts.fullPlanEveryMs ?? 10 * 60_000;
+    this.planner = new Planner({
+      ctx: this.ctx,
+      waker: this.waker,
+      fullPlanEveryMs: opts.fullPlanEveryMs ?? 10 * 60_000,
+    });
     this.reconcileEveryMs = opts.reconcileEveryMs ?? 10 * 60_000;
     workers.set(ctx, this);
   }
@@ -152,7 +142,7 @@ export class SyncWorker implements Job {
       // one to drain (a person created then would wait with it).
       deadline: opts.replan ? Infinity : performance.now() + budgetMs,
       streamMs: opts.replan ? budgetMs : Infinity,
-      planEpoch: () => this.planEpoch,
+      planEpoch: () => this.planner.epoch,
     };
     const devices = new RunDevices({
       ctx,
@@ -171,7 +161,8 @@ export class SyncWorker implements Job {
         // while, and devices whose stream ended meanwhile are served again at once.
         let planning: Promise<void> | undefined;
         const startPlan = (force: boolean, first: boolean) => {
-          planning = this.plan(force, serveDue)
+          planning = this.planner
+            .plan(force, serveDue)
             .then((n) => void (planned += n))
             .catch((err: unknown) => {
               // A failed first plan ends the run; later ones are tried again at the next check.
@@ -210,7 +201,7 @@ export class SyncWorker implements Job {
         }
         await planning;
       } else {
-        planned += await this.plan(opts.forcePlan === true);
+        planned += await this.planner.plan(opts.forcePlan === true);
         await serveDue();
       }
       await devices.drain();
@@ -223,85 +214,6 @@ export class SyncWorker implements Job {
       performance.now() >= shared.deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
     return { planned, pushed: devices.pushed, recovered, more };
-  }
-
-  /**
-   * Plans when the fingerprint changed (or always with `force`, or when the last full plan is
-   * older than fullPlanEveryMs). When only some people changed — one created or edited during
-   * a backfill of 100,000 — only they are compared, in milliseconds instead of seconds. A full
-   * plan goes device by device; between two devices, people changed since it began are planned
-   * on their own (priority lane) and `afterDevice` runs (the worker starts serving the device).
-   */
-  private async plan(force: boolean, afterDevice?: () => Promise<void>): Promise<number> {
-    const { ctx } = this;
-    const now = ctx.clock.now();
-    // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
-    const fingerprint = await asUrgent(() => desiredFingerprint(ctx, now));
-    const stale = performance.now() - this.lastFullPlan > this.fullPlanEveryMs;
-    if (!force && !stale && fingerprint === this.fingerprint) return 0;
-    const people =
-      force || stale || !this.fingerprint || !this.plannedAt
-        ? undefined
-        : await asUrgent(() => changedPeople(ctx, this.fingerprint!, fingerprint, this.plannedAt!));
-    let covered = { fingerprint, at: now };
-    let queued = 0;
-    // People changed while a full plan runs (minutes for a new device of 100,000 people) are
-    // planned on their own alongside it, every REPLAN_CHECK_MS, not after it.
-    const checkPeople = () =>
-      asUrgent(async () => {
-        const at = ctx.clock.now();
-        const next = await desiredFingerprint(ctx, at);
-        if (next === covered.fingerprint) return;
-        const delta = await changedPeople(ctx, covered.fingerprint, next, covered.at);
-        // Anything but a people-only change (a device registered meanwhile) waits for the plan
-        // after this one; the people edited since are planned now all the same.
-        const changed = delta ?? (await peopleUpdatedSince(ctx, covered.at));
-        if (changed && changed.length > 0) {
-          const result = await planSync(ctx, { personIds: changed });
-          queued += result.queued;
-          if (result.queued > 0) this.planEpoch++;
-        }
-        if (delta) covered = { fingerprint: next, at };
-      });
-    const afterEach = async () => {
-      if (queued > 0) this.planEpoch++;
-      await afterDevice?.();
-    };
-    const watching = new AbortController();
-    const watcher = people
-      ? Promise.resolve()
-      : this.every(REPLAN_CHECK_MS, watching.signal, checkPeople);
-    let result;
-    try {
-      result = people
-        ? await asUrgent(() => planSync(ctx, { personIds: people }))
-        : await planSync(ctx, { afterDevice: afterEach });
-    } finally {
-      watching.abort();
-      await watcher;
-    }
-    queued += result.queued;
-    if (!people) this.lastFullPlan = performance.now();
-    if (queued > 0) this.planEpoch++;
-    this.fingerprint = covered.fingerprint;
-    this.plannedAt = covered.at;
-    return queued;
-  }
-
-  /**
-   * Runs `fn` every `ms` (sooner when kicked) until `signal` aborts; a failure is logged, the
-   * next try goes on.
-   */
-  private async every(ms: number, signal: AbortSignal, fn: () => Promise<void>): Promise<void> {
-    while (!signal.aborted) {
-      await this.waker.wait(ms, signal);
-      if (signal.aborted) break;
-      try {
-        await fn();
-      } catch (err) {
-        this.ctx.logger.warn({ err }, 'sync plan during a run failed');
-      }
-    }
   }
 
   /** Runs until no work is due (or `maxRuns`); what a test or a drain uses. */

@@ -1,6 +1,7 @@
 import { addIndex, type Migration } from '../migration.js';
 
 const DEVICE_STATE = 'sync_tasks_device_state';
+const DUE = 'sync_tasks_due';
 
 /**
  * 0047–0049: synchronization throughput (issue 5's benchmark). A claim asks for one device's
@@ -29,5 +30,11 @@ export const syncThroughputMigrations: Migration[] = [
     // MySQL lets the device_id foreign key use sync_tasks_device_due from now on.
     up: ({ qi }) => qi.removeIndex('sync_tasks', DEVICE_STATE),
     down: ({ qi }) => qi.addIndex('sync_tasks', ['device_id', 'state'], { name: DEVICE_STATE }),
+  },
+  {
+    name: '0050-drop-index-sync-tasks-due',
+    up: ({ qi }) => qi.removeIndex('sync_tasks', DUE),
+    down: ({ qi }) =>
+      qi.addIndex('sync_tasks', ['state', 'lane', 'next_attempt_at'], { name: DUE }),
   },
 ];

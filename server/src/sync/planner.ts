@@ -1,0 +1,141 @@
+import { performance } from 'node:perf_hooks';
+import type { AppContext } from '../context.js';
+import { asOrdinary, asUrgent } from '../db/urgency.js';
+import { changesSince, desiredFingerprint, peopleUpdatedSince, planSync } from './desired.js';
+import type { Waker } from './waker.js';
+
+/**
+ * While a plan runs, the desired state is checked this often and what changed is planned on
+ * its own, so a single-person change reaches the priority lane during a long backfill instead
+ * of after it.
+ */
+export const REPLAN_CHECK_MS = 1_000;
+
+/**
+ * Decides what to plan and plans it, for one worker: nothing while the fingerprint is
+ * unchanged; the people and devices that changed on their own when that can be trusted; and
+ * everything otherwise (or when forced, or when the last full plan is older than
+ * `fullPlanEveryMs`).
+ */
+export class Planner {
+  private fingerprint: string | undefined;
+  /** The service clock when the last plan read the database. */
+  private plannedAt: Date | undefined;
+  private lastFullPlan = 0;
+  /** Raised whenever a plan queued work: serving devices then claim it ahead of their batch. */
+  epoch = 0;
+
+  constructor(private readonly deps: { ctx: AppContext; waker: Waker; fullPlanEveryMs: number }) {}
+
+  /**
+   * Plans what changed since the last plan; resolves with the tasks queued. People changed —
+   * one created or edited during a backfill of 100,000 — are compared alone, in milliseconds,
+   * in the priority lane. A device registered, moved or re-enabled is planned for everyone,
+   * and for no other device. A full plan goes device by device. While devices are planned
+   * (a new one of 100,000 people takes a while), changes are checked every REPLAN_CHECK_MS and
+   * planned beside it: people at once, devices registered meanwhile in a plan of their own.
+   * `afterDevice` runs between the steps of a long plan (the worker serves its devices).
+   */
+  async plan(force: boolean, afterDevice?: () => Promise<void>): Promise<number> {
+    const { ctx } = this.deps;
+    const now = ctx.clock.now();
+    // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
+    const fingerprint = await asUrgent(() => desiredFingerprint(ctx, now));
+    const stale = performance.now() - this.lastFullPlan > this.deps.fullPlanEveryMs;
+    if (!force && !stale && fingerprint === this.fingerprint) return 0;
+    const changes =
+      force || stale || !this.fingerprint || !this.plannedAt
+        ? undefined
+        : await asUrgent(() => changesSince(ctx, this.fingerprint!, fingerprint, this.plannedAt!));
+    let covered = { fingerprint, at: now };
+    let queued = 0;
+    const counted = (n: number) => {
+      queued += n;
+      if (n > 0) this.epoch++;
+    };
+    const afterEach = async () => {
+      if (queued > 0) this.epoch++;
+      await afterDevice?.();
+    };
+    // Devices planned on their own, together (their new tasks share statements), in ordinary
+    // order (not urgent: a new device's plan is 100,000 rows). Devices registered while one
+    // such plan runs get one beside it, not after it: one by one, a site's devices would wait
+    // for each other's plans. This plan is done when they are.
+    let failure: { err: unknown } | undefined;
+    const devicePlans = new Set<Promise<void>>();
+    const planDevices = (deviceIds: readonly string[]) => {
+      if (deviceIds.length === 0) return;
+      asOrdinary(() => {
+        devicePlans.add(
+          planSync(ctx, { deviceIds, afterDevice: afterEach })
+            .then((result) => counted(result.queued))
+            .catch((err: unknown) => void (failure ??= { err })),
+        );
+      });
+    };
+    const planPeople = async (ids: readonly string[]) => {
+      if (ids.length > 0) counted((await planSync(ctx, { personIds: ids })).queued);
+    };
+    const check = () =>
+      asUrgent(async () => {
+        const at = ctx.clock.now();
+        const next = await desiredFingerprint(ctx, at);
+        if (next === covered.fingerprint) return;
+        const delta = await changesSince(ctx, covered.fingerprint, next, covered.at);
+        // Anything else (a space moved) waits for the full plan after this one; the people
+        // edited since are planned now all the same.
+        await planPeople(delta?.people ?? (await peopleUpdatedSince(ctx, covered.at)) ?? []);
+        if (delta) {
+          planDevices(delta.devices);
+          covered = { fingerprint: next, at };
+        }
+      });
+    const watching = new AbortController();
+    const watcher =
+      changes && changes.devices.length === 0
+        ? Promise.resolve()
+        : this.every(REPLAN_CHECK_MS, watching.signal, check);
+    try {
+      if (changes) {
+        await asUrgent(() => planPeople(changes.people));
+        planDevices(changes.devices);
+      } else {
+        counted((await planSync(ctx, { afterDevice: afterEach })).queued);
+      }
+    } finally {
+      // The devices' plans end while changes are still watched for (a check may add one).
+      const settle = async () => {
+        while (devicePlans.size > 0) {
+          const running = [...devicePlans];
+          devicePlans.clear();
+          await Promise.all(running);
+        }
+      };
+      await settle();
+      watching.abort();
+      await watcher;
+      await settle();
+    }
+    if (failure) throw failure.err;
+    if (!changes) this.lastFullPlan = performance.now();
+    this.fingerprint = covered.fingerprint;
+    this.plannedAt = covered.at;
+    return queued;
+  }
+
+  /**
+   * Runs `fn` every `ms` (sooner when woken) until `signal` aborts; a failure is logged, the
+   * next try goes on.
+   */
+  private async every(ms: number, signal: AbortSignal, fn: () => Promise<void>): Promise<void> {
+    while (!signal.aborted) {
+      await this.deps.waker.wait(ms, signal);
+      if (signal.aborted) break;
+      try {
+        await fn();
+      } catch (err) {
+        this.deps.ctx.logger.warn({ err }, 'sync plan during a run failed');
+      }
+    }
+  }
+}
