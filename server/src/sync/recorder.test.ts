@@ -44,6 +44,16 @@ describe('SuccessRecorder', () => {
     claimedBy: `claim-${n % 20}`,
   });
   const done = { kind: 'done', result: { version: 3, photoSha256: 'a'.repeat(64) } } as const;
+  /** Closes the recorder, letting each statement it writes meanwhile finish. */
+  const closeReleasing = async (recorder: SuccessRecorder) => {
+    let closed = false;
+    const closing = recorder.close().then(() => (closed = true));
+    while (!closed) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closing;
+  };
 
   test('urgent successes that arrive during a write go together in the next one', async () => {
     const leases = new LeaseKeeper(fakeDeps);
@@ -75,13 +85,7 @@ describe('SuccessRecorder', () => {
     expect(statements).toEqual([]);
     recorder.add({ task: task(30), outcome: done }, true);
     recorder.add({ task: task(31), outcome: done }, true);
-    let closed = false;
-    const closing = recorder.close().then(() => (closed = true));
-    while (!closed) {
-      release();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await closing;
+    await closeReleasing(recorder);
     leases.stop();
     // The first urgent one at once, the second (it came during that write) next, then the rest.
     expect(statements).toEqual([1, 1, 30]);
@@ -106,13 +110,7 @@ describe('SuccessRecorder', () => {
     release();
     await waiting;
     expect(room).toBe(true);
-    let closed = false;
-    const closing = recorder.close().then(() => (closed = true));
-    while (!closed) {
-      release();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await closing;
+    await closeReleasing(recorder);
     leases.stop();
     expect(statements).toEqual([4, 4]);
     expect(leases.claims).toBe(0);
