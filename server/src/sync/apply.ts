@@ -48,10 +48,7 @@ export async function applyDiffs(
         ? [{ device, spaces: diff.missing.spaces, lane: lanes[i]!, count: diff.missing.count }]
         : [],
     );
-    const groups = missingGroups(missing);
-    for (const range of idRanges(Math.max(0, ...missing.map((m) => m.count)))) {
-      for (const group of groups) await insertMissing(deps, group, range, now);
-    }
+    await insertMissingTasks(deps, missing, now);
   }
   // With its milliseconds (a bare Date loses them on MySQL).
   const at = sqlDate(sequelize, now);
@@ -173,6 +170,33 @@ export function idRanges(count: number): IdRange[] {
   }));
 }
 
+/** A device's people of `spaces` without a task there yet: `count` new tasks in `lane`. */
+export interface MissingTasks {
+  device: Pick<DeviceRow, 'id' | 'organizationId'>;
+  spaces: readonly string[];
+  lane: Lane;
+  count: number;
+}
+
+/**
+ * Writes the missing tasks of several devices range by range of person ids, the devices of
+ * the same spaces together in one statement per range (insertMissing); `afterRange` runs
+ * between ranges (the worker serves its devices meanwhile).
+ */
+export async function insertMissingTasks(
+  deps: Deps,
+  missing: readonly MissingTasks[],
+  now: Date,
+  afterRange?: () => Promise<void>,
+): Promise<void> {
+  if (missing.length === 0) return;
+  const groups = missingGroups(missing);
+  for (const range of idRanges(Math.max(...missing.map((m) => m.count)))) {
+    for (const group of groups) await insertMissing(deps, group, range, now);
+    await afterRange?.();
+  }
+}
+
 /** Devices whose missing tasks one statement can insert: same organization, spaces and lane. */
 export interface MissingGroup {
   organizationId: string;
@@ -186,11 +210,7 @@ export interface MissingGroup {
  * same lane, so their new tasks are written by one statement per range (insertMissing).
  */
 export function missingGroups(
-  entries: readonly {
-    device: Pick<DeviceRow, 'id' | 'organizationId'>;
-    spaces: readonly string[];
-    lane: Lane;
-  }[],
+  entries: readonly Pick<MissingTasks, 'device' | 'spaces' | 'lane'>[],
 ): MissingGroup[] {
   const groups = new Map<string, MissingGroup>();
   for (const { device, spaces, lane } of entries) {

@@ -4,7 +4,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
-import { applyDiffs, idRanges, insertMissing, missingGroups, type Lane } from './apply.js';
+import { applyDiffs, insertMissingTasks, type MissingTasks } from './apply.js';
 import { planPeople } from './delta.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
@@ -163,8 +163,7 @@ export async function planSync(
   });
   const trees = new Map<string, SpaceTree>();
   let queued = 0;
-  const missing: { device: (typeof devices)[number]; spaces: readonly string[]; lane: Lane }[] = [];
-  let most = 0;
+  const missing: MissingTasks[] = [];
   for (const device of devices) {
     let tree = trees.get(device.organizationId);
     if (!tree) {
@@ -177,8 +176,12 @@ export async function planSync(
       queued += diffSize(diff);
       deps.logger.debug({ device: device.id, queued: diffSize(diff), lane }, 'sync planned');
       if (diff.missing && diff.missing.count > 0) {
-        missing.push({ device, spaces: diff.missing.spaces, lane: lane! });
-        most = Math.max(most, diff.missing.count);
+        missing.push({
+          device,
+          spaces: diff.missing.spaces,
+          lane: lane!,
+          count: diff.missing.count,
+        });
       }
     }
     await opts.afterDevice?.();
@@ -186,12 +189,7 @@ export async function planSync(
   // New tasks range by range across all devices, not device after device: every device gets
   // work at once and they finish together (a device's pushes are limited per device, so the
   // last device planned would otherwise push alone at the end).
-  // Devices of the same spaces share each range's statement (one read of the people).
-  const groups = missingGroups(missing);
-  for (const range of idRanges(most)) {
-    for (const group of groups) await insertMissing(deps, group, range, now);
-    await opts.afterDevice?.();
-  }
+  await insertMissingTasks(deps, missing, now, opts.afterDevice);
   return { devices: devices.length, queued };
 }
 

@@ -72,17 +72,18 @@ export class SuccessRecorder {
    * renewal took seconds, and the writes fell further behind).
    */
   room(): Promise<void> {
-    if (this.backlog() < 2 * this.opts.maxItems) return Promise.resolve();
+    if (!this.full()) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private backlog(): number {
-    return this.pending.length + this.writing;
+  /** Two statements' worth wait (taken to write, or pending). */
+  private full(): boolean {
+    return this.pending.length + this.writing >= 2 * this.opts.maxItems;
   }
 
   /** Lets waiting claims go on once the backlog is under the limit (or nothing is written). */
   private wake(): void {
-    if (this.running && this.backlog() >= 2 * this.opts.maxItems) return;
+    if (this.running && this.full()) return;
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
