@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { asOrdinary, asUrgent, prioritized } from './urgency.js';
 
 /** A stand-in connection that records the order statements start in and finishes on demand. */
-function fakeConnection() {
+function fakeConnection(depth?: number) {
   const started: string[] = [];
   const finish: (() => void)[] = [];
   const sequelize = {
@@ -16,12 +16,16 @@ function fakeConnection() {
     finish.shift()?.();
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { sequelize: prioritized(sequelize), started, settle };
+  return {
+    sequelize: depth === undefined ? prioritized(sequelize) : prioritized(sequelize, depth),
+    started,
+    settle,
+  };
 }
 
 describe('prioritized connection', () => {
   test('one statement at a time; urgent ones start before ordinary ones queued earlier', async () => {
-    const { sequelize, started, settle } = fakeConnection();
+    const { sequelize, started, settle } = fakeConnection(1);
     const a = sequelize.query('bulk 1');
     const b = sequelize.query('bulk 2');
     const c = asUrgent(() => sequelize.query('claim for a waiting person'));
@@ -38,8 +42,24 @@ describe('prioritized connection', () => {
     ]);
   });
 
-  test('asOrdinary leaves urgency: a device plan started by an urgent check queues in order', async () => {
+  test('two in flight by default: the next starts while one runs, urgent ones still first', async () => {
     const { sequelize, started, settle } = fakeConnection();
+    const queries = [sequelize.query('plan range 1'), sequelize.query('claim 1')];
+    queries.push(sequelize.query('success write'));
+    queries.push(asUrgent(() => sequelize.query('claim for a waiting person')));
+    expect(started).toEqual(['plan range 1', 'claim 1']);
+    await settle();
+    expect(started).toEqual(['plan range 1', 'claim 1', 'claim for a waiting person']);
+    await settle();
+    expect(started).toHaveLength(4);
+    expect(started[3]).toBe('success write');
+    await settle();
+    await settle();
+    await Promise.all(queries);
+  });
+
+  test('asOrdinary leaves urgency: a device plan started by an urgent check queues in order', async () => {
+    const { sequelize, started, settle } = fakeConnection(1);
     const first = sequelize.query('claim 1');
     const record = sequelize.query('success write');
     const device = asUrgent(async () => asOrdinary(() => sequelize.query('device plan read')));
@@ -50,7 +70,7 @@ describe('prioritized connection', () => {
   });
 
   test("a transaction's statements are not held back behind others", () => {
-    const { sequelize, started } = fakeConnection();
+    const { sequelize, started } = fakeConnection(1);
     void sequelize.query('bulk 1');
     void sequelize.query('inside a transaction', { transaction: {} as never });
     expect(started).toEqual(['bulk 1', 'inside a transaction']);

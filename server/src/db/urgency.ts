@@ -18,20 +18,27 @@ export function asOrdinary<T>(fn: () => T): T {
 }
 
 /**
- * Makes one Sequelize instance run its statements one at a time, those issued under
+ * Makes one Sequelize instance run at most `depth` statements at a time, those issued under
  * `asUrgent` first. For a SQLite connection of its own (the sync worker's): the driver runs a
  * connection's statements one after another in arrival order, so the claim and success write
  * a waiting person depends on would otherwise queue behind a backfill's plan chunks, claims and
- * writes. One at a time is what the driver does anyway; the order is what changes.
+ * writes. The driver still runs one statement at a time; a second one handed over before the
+ * first ends starts as soon as SQLite is done with the first, instead of after the service's
+ * busy event loop has got round to the first one's result (during a backfill that wait made
+ * the connection look busy while SQLite's thread idled half the time). Urgent statements then
+ * wait for at most `depth` statements already handed over.
  */
-export function prioritized(sequelize: Sequelize): Sequelize {
+export function prioritized(sequelize: Sequelize, depth = 2): Sequelize {
   const run = sequelize.query.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   const queues = { urgent: [] as (() => void)[], ordinary: [] as (() => void)[] };
-  let busy = false;
+  let running = 0;
   const next = () => {
-    const start = queues.urgent.shift() ?? queues.ordinary.shift();
-    busy = start !== undefined;
-    start?.();
+    while (running < depth) {
+      const start = queues.urgent.shift() ?? queues.ordinary.shift();
+      if (!start) return;
+      running++;
+      start();
+    }
   };
   const query = (...args: unknown[]): Promise<unknown> => {
     // A transaction's statements go straight through: one waiting here while its transaction
@@ -41,9 +48,12 @@ export function prioritized(sequelize: Sequelize): Sequelize {
       queues[level.getStore() ?? 'ordinary'].push(() => {
         run(...args)
           .then(resolve, reject)
-          .finally(next);
+          .finally(() => {
+            running--;
+            next();
+          });
       });
-      if (!busy) next();
+      next();
     });
   };
   return Object.assign(sequelize, { query: query as Sequelize['query'] });

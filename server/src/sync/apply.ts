@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
+import { orderedUuid, orderedUuidSql, randomHexColumn } from '../db/ordered-ids.js';
 import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
 import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
@@ -63,7 +63,7 @@ export async function applyDiffs(
         VALUES ${chunk.map(() => "(?, ?, ?, ?, 'put', ?, 'pending', ?, ?, 0, ?, ?, ?)").join(', ')}`,
       {
         replacements: chunk.flatMap(({ device, lane, p }) => [
-          randomUUID(),
+          orderedUuid(),
           device.organizationId,
           p.personId,
           device.id,
@@ -142,11 +142,6 @@ export async function applyDiffs(
   }
   return lanes;
 }
-
-/** A random RFC 4122 version 4 id, computed by SQLite per row (`h` is hex(randomblob(16))). */
-const SQLITE_UUID = `lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3)
-  || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-'
-  || substr(h, 21, 12))`;
 
 /**
  * Splits the id space into ranges of about INSERT_CHUNK people each (by the ids' first hex
@@ -262,12 +257,17 @@ export async function insertMissing(
   // Plans of other devices (registered meanwhile) may run beside this one and lock
   // neighbouring entries on MySQL; the statement is idempotent, so a deadlock victim is run
   // again (deadlock.ts).
+  // Time-ordered ids (ordered-ids.ts): this statement's rows go to the end of the id index.
+  const dialect = sequelize.getDialect();
+  const id = orderedUuidSql(dialect, Date.now());
+  const hex = randomHexColumn(dialect);
   await retryOnDeadlock(() =>
     sequelize.query(
       mysql
-        ? `INSERT IGNORE INTO sync_tasks (${columns}) SELECT UUID(), ${values} FROM (${needed}) m`
+        ? `INSERT IGNORE INTO sync_tasks (${columns})
+        SELECT ${id}, ${values} FROM (SELECT m.*, ${hex} AS h FROM (${needed}) m) n`
         : `INSERT OR IGNORE INTO sync_tasks (${columns})
-        SELECT ${SQLITE_UUID}, ${values} FROM (SELECT *, hex(randomblob(16)) AS h FROM (${needed}) ORDER BY dev)`,
+        SELECT ${id}, ${values} FROM (SELECT *, ${hex} AS h FROM (${needed}) ORDER BY dev)`,
       {
         replacements: {
           spaces,

@@ -3,7 +3,9 @@ import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { applyDiffs, idRanges, missingGroups } from './apply.js';
-import { planSync } from './desired.js';
+import { BULK_THRESHOLD, planSync } from './desired.js';
+import { Planner } from './planner.js';
+import { Waker } from './waker.js';
 import {
   addPerson,
   createSpace,
@@ -177,6 +179,51 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     );
     expect(new Set(rows.map((r) => r.id)).size).toBe(6);
     expect((await planSync(server.ctx)).queued).toBe(0);
+  });
+
+  test('a device without tasks gets everyone it should hold, again after its tasks are gone', async () => {
+    const gate = await createSpace(admin, 'Gate');
+    const device = await registerSim(server, admin, gate);
+    devices.push(device);
+    const holds = [await addPerson(server, org, [gate]), await addPerson(server, org, [gate])];
+    const disabled = await addPerson(server, org, [gate]);
+    await updatePerson(server.ctx, org, disabled.id, { enabled: false }, actor());
+    const expired = await addPerson(server, org, [gate]);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await updatePerson(server.ctx, org, expired.id, { validUntil: past }, actor());
+    const tasksOfGate = async () =>
+      (await server.ctx.models.SyncTask.findAll({ where: { deviceId: device.id } }))
+        .map((t) => `${t.personId} ${t.action} ${t.lane}`)
+        .sort();
+    const expected = holds.map((p) => `${p.id} put priority`).sort();
+    const lanes: string[] = [];
+    const plan = () =>
+      planSync(server.ctx, { deviceIds: [device.id], onQueued: (l) => lanes.push(l) });
+    expect((await plan()).queued).toBe(2);
+    expect(await tasksOfGate()).toEqual(expected);
+    expect(lanes).toEqual(['priority']);
+    expect((await plan()).queued).toBe(0);
+    await server.ctx.models.SyncTask.destroy({ where: { deviceId: device.id } });
+    expect((await plan()).queued).toBe(2);
+    expect(await tasksOfGate()).toEqual(expected);
+  });
+
+  test("the planner raises its epoch for priority work only, not for a device's backfill", async () => {
+    const dock = await createSpace(admin, 'Dock');
+    for (let i = 0; i < BULK_THRESHOLD + 1; i++) await addPerson(server, org, [dock]);
+    const planner = new Planner({ ctx: server.ctx, waker: new Waker(), fullPlanEveryMs: 60_000 });
+    await planner.plan(true);
+    const before = planner.epoch;
+    devices.push(await registerSim(server, admin, dock));
+    // The new device's 51 people: bulk lane, claimed in turn.
+    expect(await planner.plan(false)).toBe(BULK_THRESHOLD + 1);
+    expect(planner.epoch).toBe(before);
+    // A person created: planned on its own (with the people updated in the last seconds).
+    const added = await addPerson(server, org, [dock]);
+    expect(await planner.plan(false)).toBeGreaterThanOrEqual(1);
+    expect(planner.epoch).toBe(before + 1);
+    const task = await server.ctx.models.SyncTask.findOne({ where: { personId: added.id } });
+    expect([task?.action, task?.personVersion]).toEqual(['put', added.version]);
   });
 });
 

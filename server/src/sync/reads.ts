@@ -30,7 +30,10 @@ export class RunReads implements PushReads {
   private photoChars = 0;
   private readonly direct: PushReads;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly peopleKept = PEOPLE_CACHE,
+  ) {
     this.direct = directReads(deps);
   }
 
@@ -43,7 +46,15 @@ export class RunReads implements PushReads {
       if (!kept || kept.version < t.personVersion) ids.add(t.personId);
     }
     if (ids.size === 0) return;
-    if (this.people.size + ids.size > PEOPLE_CACHE) this.people.clear();
+    // The people kept longest go first (a Map iterates in insertion order): the devices of a
+    // backfill move through the people together, so those are the ones every device has
+    // pushed. Clearing everything instead made every device read its next claims' people
+    // again, once per device.
+    let over = this.people.size + ids.size - this.peopleKept;
+    for (const id of this.people.keys()) {
+      if (over-- <= 0) break;
+      this.people.delete(id);
+    }
     const all = [...ids];
     for (let i = 0; i < all.length; i += PEOPLE_QUERY) {
       // Plain rows: model instances cost more than the rest of a claim.
@@ -53,6 +64,8 @@ export class RunReads implements PushReads {
         { replacements: { ids: all.slice(i, i + PEOPLE_QUERY) }, type: QueryTypes.SELECT },
       );
       for (const r of rows) {
+        // Read again at a newer version: kept as the newest entry.
+        this.people.delete(String(r.id));
         this.people.set(String(r.id), {
           ...(r as PushPerson),
           version: Number(r.version),
