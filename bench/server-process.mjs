@@ -2,6 +2,7 @@
 // session against it (the same steps as the site: CSRF token, sign-in, first password change).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './lib.mjs';
@@ -54,10 +55,12 @@ export async function startServer({
     ...given,
     ...(process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
+  const logTo = process.env.SVC_BENCH_SERVER_LOG;
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/main.js')], {
     env,
     cwd: dataDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // Its log (JSON lines) into a file when asked: SVC_BENCH_SERVER_LOG=/tmp/server.log.
+    stdio: ['ignore', logTo ? openSync(logTo, 'w') : 'ignore', 'inherit'],
   });
   // A benchmark that fails leaves no server behind.
   process.once('exit', () => child.kill('SIGKILL'));

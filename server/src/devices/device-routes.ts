@@ -1,5 +1,6 @@
 import { ErrorCode, deviceHeartbeat, onlineCount, serverTimeResponse } from '@svc/shared';
 import type { AppContext } from '../context.js';
+import { retryOnDeadlock } from '../db/deadlock.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { findDeviceByKey, onlineWhere } from './service.js';
@@ -34,7 +35,11 @@ export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
       }
       const now = clock.now();
       // Not audited: a heartbeat every few seconds per device is operation, not a change.
-      await models.Device.update({ lastHeartbeatAt: now }, { where: { id: device.id } });
+      // On MySQL a backfill's task inserts share-lock the device row (its foreign key) and now
+      // and then deadlock with this update: tried again rather than answered with a 500.
+      await retryOnDeadlock(() =>
+        models.Device.update({ lastHeartbeatAt: now }, { where: { id: device.id } }),
+      );
       res.json({ serverTime: now.toISOString() });
     },
   );

@@ -1,4 +1,4 @@
-import { Op, QueryTypes, literal } from 'sequelize';
+import { Op, QueryTypes, Transaction, literal } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
@@ -254,14 +254,11 @@ export async function insertMissing(
     CROSS JOIN devices d
     WHERE d.id IN (:devs)
       AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = n.pid AND t.device_id = d.id)`;
-  // Plans of other devices (registered meanwhile) may run beside this one and lock
-  // neighbouring entries on MySQL; the statement is idempotent, so a deadlock victim is run
-  // again (deadlock.ts).
   // Time-ordered ids (ordered-ids.ts): this statement's rows go to the end of the id index.
   const dialect = sequelize.getDialect();
   const id = orderedUuidSql(dialect, Date.now());
   const hex = randomHexColumn(dialect);
-  await retryOnDeadlock(() =>
+  const insert = (transaction?: Transaction) =>
     sequelize.query(
       mysql
         ? `INSERT IGNORE INTO sync_tasks (${columns})
@@ -279,7 +276,19 @@ export async function insertMissing(
           hi,
         },
         type: QueryTypes.INSERT,
+        ...(transaction && { transaction }),
       },
-    ),
-  );
+    );
+  if (!mysql) {
+    await insert();
+    return;
+  }
+  // READ COMMITTED: under InnoDB's default REPEATABLE READ an INSERT … SELECT share-locks every
+  // row it reads — the devices, the people, the tasks its NOT EXISTS probes — so device
+  // heartbeats, claims and success writes deadlocked with it (heartbeats answered 500), and a
+  // plan that lost four times in a row failed. Read committed, it reads a snapshot instead.
+  // Plans of other devices may still run beside this one and lock neighbouring entries; the
+  // statement is idempotent, so a deadlock victim is run again (deadlock.ts).
+  const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
+  await retryOnDeadlock(() => sequelize.transaction({ isolationLevel }, insert));
 }

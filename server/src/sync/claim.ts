@@ -29,17 +29,20 @@ export function newClaimant(): string {
 export async function recoverExpiredLeases(deps: Deps, now: Date): Promise<number> {
   const devices = await deps.models.Device.findAll({ attributes: ['id'], raw: true });
   if (devices.length === 0) return 0;
-  const [count] = await deps.models.SyncTask.update(
-    { state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: now, updatedAt: now },
-    {
-      where: {
-        // Device by device: (device_id, state) leads sync_tasks_device_due, the one index on
-        // state (every task is in it; a scan of the table would read them all).
-        deviceId: devices.map((d) => d.id),
-        state: 'running',
-        [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }],
+  // Idempotent: run again when it loses a deadlock to a claim or a plan (MySQL).
+  const [count] = await retryOnDeadlock(() =>
+    deps.models.SyncTask.update(
+      { state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: now, updatedAt: now },
+      {
+        where: {
+          // Device by device: (device_id, state) leads sync_tasks_device_due, the one index on
+          // state (every task is in it; a scan of the table would read them all).
+          deviceId: devices.map((d) => d.id),
+          state: 'running',
+          [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }],
+        },
       },
-    },
+    ),
   );
   return count;
 }

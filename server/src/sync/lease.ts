@@ -1,4 +1,5 @@
 import { Op } from 'sequelize';
+import { retryOnDeadlock } from '../db/deadlock.js';
 import type { AppContext } from '../context.js';
 import { LEASE_MS } from './claim.js';
 
@@ -63,16 +64,19 @@ export class LeaseKeeper {
     for (let i = 0; i < claims.length; i += RENEW_CHUNK) {
       const chunk = claims.slice(i, i + RENEW_CHUNK);
       try {
-        await this.deps.models.SyncTask.update(
-          { claimedUntil: until },
-          {
-            where: {
-              // Device by device through sync_tasks_device_due: no index leads with claimed_by.
-              deviceId: [...new Set(chunk.map(([, held]) => held.deviceId))],
-              state: 'running',
-              claimedBy: { [Op.in]: chunk.map(([claimant]) => claimant) },
+        // Idempotent: run again when it loses a deadlock to a claim or a plan (MySQL).
+        await retryOnDeadlock(() =>
+          this.deps.models.SyncTask.update(
+            { claimedUntil: until },
+            {
+              where: {
+                // Device by device through sync_tasks_device_due: no index leads with claimed_by.
+                deviceId: [...new Set(chunk.map(([, held]) => held.deviceId))],
+                state: 'running',
+                claimedBy: { [Op.in]: chunk.map(([claimant]) => claimant) },
+              },
             },
-          },
+          ),
         );
       } catch (err) {
         // The database is away: the leases run out and another run (or process) takes over.
