@@ -206,6 +206,30 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     await server.ctx.models.SyncTask.destroy({ where: { deviceId: device.id } });
     expect((await plan()).queued).toBe(2);
     expect(await tasksOfGate()).toEqual(expected);
+
+    // A few tasks: compared person by person, the rest counted as missing.
+    await updatePerson(server.ctx, org, holds[0]!.id, { enabled: false }, actor());
+    const renamed = await updatePerson(
+      server.ctx,
+      org,
+      holds[1]!.id,
+      { name: 'Gate Two' },
+      actor(),
+    );
+    const newcomer = await addPerson(server, org, [gate]);
+    expect((await plan()).queued).toBe(3);
+    expect(await tasksOfGate()).toEqual(
+      [
+        `${holds[0]!.id} delete priority`,
+        `${holds[1]!.id} put priority`,
+        `${newcomer.id} put priority`,
+      ].sort(),
+    );
+    const task = await server.ctx.models.SyncTask.findOne({
+      where: { deviceId: device.id, personId: holds[1]!.id },
+    });
+    expect(task?.personVersion).toBe(renamed.version);
+    expect((await plan()).queued).toBe(0);
   });
 
   test("the planner raises its epoch for priority work only, not for a device's backfill", async () => {
