@@ -25,10 +25,15 @@ if (args.child === 'sims') await simsChild();
 else {
   // Interrupted: the exit handlers below stop the server and the simulators.
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  // Exits when done: the simulators' IPC channels would keep this process alive for minutes
+  // (and hold the lock a queued benchmark waits for).
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }
 
 /** A child process holding a share of the simulated devices, driven over IPC. */

@@ -23,7 +23,10 @@ export class Planner {
   /** The service clock when the last plan read the database. */
   private plannedAt: Date | undefined;
   private lastFullPlan = 0;
-  /** Raised whenever a plan queued priority work: serving devices then claim it ahead of their batch. */
+  /**
+   * Raised whenever a plan queued priority work: serving devices then claim it ahead of their
+   * batch.
+   */
   epoch = 0;
 
   constructor(private readonly deps: { ctx: AppContext; waker: Waker; fullPlanEveryMs: number }) {}
@@ -57,9 +60,6 @@ export class Planner {
     const onQueued = (lane: Lane) => {
       if (lane === 'priority') this.epoch++;
     };
-    const planned = (n: number) => {
-      queued += n;
-    };
     // Devices planned on their own, together (their new tasks share statements), in ordinary
     // order (not urgent: a new device's plan is 100,000 rows). Devices registered while one
     // such plan runs get one beside it, not after it: one by one, a site's devices would wait
@@ -71,7 +71,7 @@ export class Planner {
       asOrdinary(() => {
         devicePlans.add(
           planSync(ctx, { deviceIds, afterDevice, onQueued })
-            .then((result) => planned(result.queued))
+            .then((result) => void (queued += result.queued))
             .catch((err: unknown) => void (failure ??= { err })),
         );
       });
@@ -79,7 +79,7 @@ export class Planner {
     const planPeople = async (ids: readonly string[]) => {
       if (ids.length === 0) return;
       const n = (await planSync(ctx, { personIds: ids })).queued;
-      planned(n);
+      queued += n;
       // People changed one by one: the priority lane (an import's large diff is bulk, and
       // claimed a little early at worst).
       if (n > 0) this.epoch++;
@@ -108,7 +108,7 @@ export class Planner {
         await asUrgent(() => planPeople(changes.people));
         planDevices(changes.devices);
       } else {
-        planned((await planSync(ctx, { afterDevice, onQueued })).queued);
+        queued += (await planSync(ctx, { afterDevice, onQueued })).queued;
       }
     } finally {
       // The devices' plans end while changes are still watched for (a check may add one).

@@ -27,7 +27,7 @@ export interface RunShared {
    * do not all wait for the slowest one to drain before any of them goes on.
    */
   streamMs: number;
-  /** Changes whenever the planner queued priority work; the device then claims it ahead of its queue. */
+  /** Changes whenever the planner queued priority work; the device claims it ahead of its queue. */
   planEpoch(): number;
 }
 
