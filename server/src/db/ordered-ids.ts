@@ -11,10 +11,9 @@ import { randomBytes } from 'node:crypto';
  * itself (InnoDB), so the rows are appended too.
  */
 export function orderedUuid(ms: number = Date.now()): string {
-  const time = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
   const r = randomBytes(10).toString('hex');
   const variant = '89ab'[randomBytes(1)[0]! & 3]!;
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${r.slice(0, 3)}-${variant}${r.slice(3, 6)}-${r.slice(6, 18)}`;
+  return `${timePart(ms)}${r.slice(0, 3)}-${variant}${r.slice(3, 6)}-${r.slice(6, 18)}`;
 }
 
 /**
@@ -23,12 +22,10 @@ export function orderedUuid(ms: number = Date.now()): string {
  * (`randomHexColumn`).
  */
 export function orderedUuidSql(dialect: string, ms: number, hex = 'h'): string {
-  const time = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
-  const head = `'${time.slice(0, 8)}-${time.slice(8)}-7'`;
-  const variant = `SUBSTR('89ab', 1 + FLOOR(RAND() * 4), 1)`;
+  const head = `'${timePart(ms)}'`;
   return dialect === 'mysql'
-    ? `LOWER(CONCAT(${head}, SUBSTR(${hex}, 1, 3), '-', ${variant}, SUBSTR(${hex}, 4, 3), '-',
-        SUBSTR(${hex}, 7, 12)))`
+    ? `LOWER(CONCAT(${head}, SUBSTR(${hex}, 1, 3), '-', SUBSTR('89ab', 1 + FLOOR(RAND() * 4), 1),
+        SUBSTR(${hex}, 4, 3), '-', SUBSTR(${hex}, 7, 12)))`
     : `lower(${head} || substr(${hex}, 1, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
         || substr(${hex}, 4, 3) || '-' || substr(${hex}, 7, 12))`;
 }
@@ -37,4 +34,10 @@ export function orderedUuidSql(dialect: string, ms: number, hex = 'h'): string {
 export function randomHexColumn(dialect: string): string {
   // MD5 of a fresh UUID(): random enough to keep ids apart, on MySQL 8 and every MariaDB.
   return dialect === 'mysql' ? 'MD5(UUID())' : 'hex(randomblob(16))';
+}
+
+/** The id's first 15 characters: 48 bits of milliseconds, then the version (`xxxxxxxx-xxxx-7`). */
+function timePart(ms: number): string {
+  const time = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8)}-7`;
 }
