@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Transaction, type Sequelize } from 'sequelize';
 
 /** InnoDB chose this statement's transaction as the victim of a deadlock (MySQL/MariaDB 1213). */
 export function isDeadlock(err: unknown): boolean {
@@ -23,4 +24,17 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>, tries = 4): Pro
       await sleep(attempt * (5 + Math.random() * 20));
     }
   }
+}
+
+/**
+ * `fn` in a READ COMMITTED transaction (MySQL), run again when it loses a deadlock: locking
+ * reads take no gap locks, and an INSERT … SELECT reads a snapshot instead of share-locking
+ * every row it reads. For the sync worker's statements that many devices run side by side.
+ */
+export function readCommittedRetried<T>(
+  sequelize: Sequelize,
+  fn: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
+  const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
+  return retryOnDeadlock(() => sequelize.transaction({ isolationLevel }, fn));
 }

@@ -1,7 +1,7 @@
-import { Op, QueryTypes, Transaction, literal } from 'sequelize';
+import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
-import { retryOnDeadlock } from '../db/deadlock.js';
+import { readCommittedRetried } from '../db/deadlock.js';
 import { orderedUuid, orderedUuidSql, randomHexColumn } from '../db/ordered-ids.js';
 import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
@@ -289,6 +289,5 @@ export async function insertMissing(
   // plan that lost four times in a row failed. Read committed, it reads a snapshot instead.
   // Plans of other devices may still run beside this one and lock neighbouring entries; the
   // statement is idempotent, so a deadlock victim is run again (deadlock.ts).
-  const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
-  await retryOnDeadlock(() => sequelize.transaction({ isolationLevel }, insert));
+  await readCommittedRetried(sequelize, insert);
 }

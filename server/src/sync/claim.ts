@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Op, QueryTypes, Transaction, type InferAttributes } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { onlineWhere } from '../devices/service.js';
 import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
-import { retryOnDeadlock } from '../db/deadlock.js';
+import { readCommittedRetried, retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
 
@@ -182,30 +182,27 @@ export async function claimTasks(
     // READ COMMITTED: the locking reads take no gap locks, so two devices' claims (whose rows
     // move within the same due index when marked) cannot deadlock on each other's gaps.
     // A deadlock with another device's claim or a success write is tried again (deadlock.ts).
-    const isolationLevel = Transaction.ISOLATION_LEVELS.READ_COMMITTED;
-    await retryOnDeadlock(() =>
-      sequelize.transaction({ isolationLevel }, async (transaction) => {
-        raws = [];
-        for (const lane of ['priority', 'bulk'] as const) {
-          if (raws.length >= limit) break;
-          raws.push(
-            ...(await sequelize.query<RawTask>(
-              `${dueIn(lane, SELECT_COLUMNS)} FOR UPDATE SKIP LOCKED`,
-              {
-                replacements: { ...replacements, limit: limit - raws.length },
-                type: QueryTypes.SELECT,
-                transaction,
-              },
-            )),
-          );
-        }
-        if (raws.length === 0) return;
-        await sequelize.query(`${mark} WHERE id IN (:ids)`, {
-          replacements: { ...replacements, ids: raws.map((r) => r.id) },
-          transaction,
-        });
-      }),
-    );
+    await readCommittedRetried(sequelize, async (transaction) => {
+      raws = [];
+      for (const lane of ['priority', 'bulk'] as const) {
+        if (raws.length >= limit) break;
+        raws.push(
+          ...(await sequelize.query<RawTask>(
+            `${dueIn(lane, SELECT_COLUMNS)} FOR UPDATE SKIP LOCKED`,
+            {
+              replacements: { ...replacements, limit: limit - raws.length },
+              type: QueryTypes.SELECT,
+              transaction,
+            },
+          )),
+        );
+      }
+      if (raws.length === 0) return;
+      await sequelize.query(`${mark} WHERE id IN (:ids)`, {
+        replacements: { ...replacements, ids: raws.map((r) => r.id) },
+        transaction,
+      });
+    });
   } else {
     // Priority lane first, then bulk, in one statement. The rows are found by rowid (what
     // sync_tasks_device_due holds), not by id through the primary key's own index.
