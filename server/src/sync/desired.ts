@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { SettingKey } from '../settings/runtime-settings.js';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './apply.js';
 import { planPeople } from './delta.js';
+import { peoplePart, type Fingerprint } from './fingerprint.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 
@@ -257,55 +256,6 @@ export async function planSync(
   return { devices: devices.length, queued };
 }
 
-/**
- * A cheap summary of everything the desired state depends on; the planner skips its full
- * comparison while this is unchanged. For people, counts and sums catch deletions, `version`
- * (raised by every change a device or its access depends on) and the newest update time catch
- * edits, and the number of people inside their window at `now` catches a validity boundary
- * passing. Devices and spaces are few, so what placement depends on is kept row by row: each
- * device's space and enabled flag (a device registered, moved or re-enabled is planned on its
- * own: changesSince), and a digest of the spaces' parents. A move is seen even within the
- * same millisecond as the previous change or after the clock stepped back, which an
- * `updated_at` maximum misses. (A periodic full plan is the backstop for a change this could
- * miss.)
- */
-export async function desiredFingerprint(deps: Deps, now: Date): Promise<string> {
-  const sequelize = deps.db.sequelize;
-  // The people in one pass (it reads every row: checked every second during a backfill).
-  const rows = await sequelize.query(
-    `SELECT COUNT(*) AS people, SUM(version) AS versions,
-      COALESCE(SUM(CASE WHEN enabled = 1 AND (valid_from IS NULL OR valid_from <= :now)
-        AND (valid_until IS NULL OR valid_until > :now) THEN 1 ELSE 0 END), 0) AS valid,
-      (SELECT MAX(updated_at) FROM people) AS people_at,
-      (SELECT COUNT(*) FROM person_spaces) AS access,
-      (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted
-      FROM people`,
-    { replacements: { now, deleted: SettingKey.peopleDeleted }, type: QueryTypes.SELECT },
-  );
-  const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
-    'SELECT id, space_id, enabled FROM devices ORDER BY id',
-    { type: QueryTypes.SELECT },
-  );
-  const spaces = createHash('sha256');
-  const spaceRows = await sequelize.query<{ id: string; parent_id: string | null }>(
-    'SELECT id, parent_id FROM spaces ORDER BY id',
-    { type: QueryTypes.SELECT },
-  );
-  for (const s of spaceRows) spaces.update(`s ${s.id} ${s.parent_id}\n`);
-  const fingerprint: Fingerprint = {
-    ...(rows[0] as Record<string, unknown>),
-    devices: Object.fromEntries(devices.map((d) => [d.id, `${d.space_id} ${Number(d.enabled)}`])),
-    spaces: spaces.digest('base64'),
-  };
-  return JSON.stringify(fingerprint);
-}
-
-interface Fingerprint extends Record<string, unknown> {
-  /** Device id → its space and enabled flag. */
-  devices: Record<string, string>;
-  spaces: string;
-}
-
 /** What changed between two fingerprints, to be planned on its own instead of everything. */
 export interface Changes {
   /** People created or edited (planned on every device). */
@@ -313,10 +263,6 @@ export interface Changes {
   /** Devices registered, moved, enabled or disabled (planned for everyone). */
   devices: string[];
 }
-
-/** The fingerprint's summary of people; equal when no person or access changed. */
-const peoplePart = ({ devices: _devices, spaces: _spaces, ...people }: Fingerprint) =>
-  JSON.stringify(people);
 
 /** Most people a delta plan takes; beyond this (an import) the full plan is cheaper. */
 const DELTA_MAX = 1000;

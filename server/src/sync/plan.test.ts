@@ -249,6 +249,50 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     const task = await server.ctx.models.SyncTask.findOne({ where: { personId: added.id } });
     expect([task?.action, task?.personVersion]).toEqual(['put', added.version]);
   });
+  test('devices registered one after another while a plan runs are planned together', async () => {
+    const yard = await createSpace(admin, 'Yard');
+    for (let i = 0; i < 3; i++) await addPerson(server, org, [yard]);
+    const waker = new Waker();
+    const planner = new Planner({ ctx: server.ctx, waker, fullPlanEveryMs: 60_000 });
+    await planner.plan(true);
+    devices.push(await registerSim(server, admin, yard));
+    // The devices of each statement that writes new tasks.
+    const statements: string[][] = [];
+    const sequelize = server.ctx.db.sequelize;
+    // Restored below: the same method, put back on the same object.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const query = sequelize.query;
+    sequelize.query = ((...args: unknown[]) => {
+      const [sql, options] = args as [unknown, { replacements?: { devs?: string[] } } | undefined];
+      if (typeof sql === 'string' && sql.includes('CROSS JOIN devices d')) {
+        statements.push([...(options?.replacements?.devs ?? [])].sort());
+      }
+      return (query as (...a: unknown[]) => unknown).apply(sequelize, args);
+    }) as typeof query;
+    const later: SimDevice[] = [];
+    try {
+      // The first device's plan; two more arrive while it runs, each seen by a check of its
+      // own (the waker starts one at once), 200 ms apart.
+      await planner.plan(false, async () => {
+        if (later.length > 0) return;
+        while (later.length < 2) {
+          later.push(await registerSim(server, admin, yard));
+          waker.wake();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      });
+    } finally {
+      sequelize.query = query;
+      devices.push(...later);
+    }
+    expect(statements).toContainEqual(later.map((d) => d.id).sort());
+    expect(
+      statements.filter((devs) => devs.length === 1 && later.some((d) => d.id === devs[0])),
+    ).toEqual([]);
+    for (const d of later) {
+      expect(await server.ctx.models.SyncTask.count({ where: { deviceId: d.id } })).toBe(3);
+    }
+  });
 });
 
 describe('id ranges of a full plan', () => {

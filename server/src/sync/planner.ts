@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { asOrdinary, asUrgent } from '../db/urgency.js';
-import { changesSince, desiredFingerprint, peopleUpdatedSince, planSync } from './desired.js';
+import { changesSince, peopleUpdatedSince, planSync } from './desired.js';
+import { FingerprintReader } from './fingerprint.js';
 import type { Lane } from './apply.js';
 import type { Waker } from './waker.js';
 
@@ -11,6 +13,16 @@ import type { Waker } from './waker.js';
  * of after it.
  */
 export const REPLAN_CHECK_MS = 1_000;
+
+/**
+ * Devices noticed while a plan runs are planned once none has been noticed for this long (at
+ * most DEVICE_GATHER_MAX_MS after the first): a site's doors registered one after another are
+ * planned together, and their new tasks share statements. Planned one by one, 20 devices of
+ * 100,000 people wrote 20 statements per range of people instead of one, and took MariaDB
+ * three times as long.
+ */
+const DEVICE_GATHER_MS = 1_000;
+const DEVICE_GATHER_MAX_MS = 5_000;
 
 /**
  * Decides what to plan and plans it, for one worker: nothing while the fingerprint is
@@ -28,8 +40,11 @@ export class Planner {
    * batch.
    */
   epoch = 0;
+  private readonly fingerprints: FingerprintReader;
 
-  constructor(private readonly deps: { ctx: AppContext; waker: Waker; fullPlanEveryMs: number }) {}
+  constructor(private readonly deps: { ctx: AppContext; waker: Waker; fullPlanEveryMs: number }) {
+    this.fingerprints = new FingerprintReader(deps.ctx);
+  }
 
   /**
    * Plans what changed since the last plan; resolves with the tasks queued. People changed —
@@ -44,7 +59,7 @@ export class Planner {
     const { ctx } = this.deps;
     const now = ctx.clock.now();
     // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
-    const fingerprint = await asUrgent(() => desiredFingerprint(ctx, now));
+    const fingerprint = await asUrgent(() => this.fingerprints.read(now));
     const stale = performance.now() - this.lastFullPlan > this.deps.fullPlanEveryMs;
     if (!force && !stale && fingerprint === this.fingerprint) return 0;
     const changes =
@@ -76,6 +91,29 @@ export class Planner {
         );
       });
     };
+    let gathering: { ids: Set<string>; last: number } | undefined;
+    const gatherDevices = (deviceIds: readonly string[]) => {
+      if (deviceIds.length === 0) return;
+      if (gathering) {
+        for (const id of deviceIds) gathering.ids.add(id);
+        gathering.last = performance.now();
+        return;
+      }
+      const batch = { ids: new Set(deviceIds), last: performance.now() };
+      const first = batch.last;
+      gathering = batch;
+      devicePlans.add(
+        (async () => {
+          for (;;) {
+            const due = Math.min(batch.last + DEVICE_GATHER_MS, first + DEVICE_GATHER_MAX_MS);
+            if (performance.now() >= due) break;
+            await sleep(due - performance.now());
+          }
+          gathering = undefined;
+          planDevices([...batch.ids]);
+        })(),
+      );
+    };
     const planPeople = async (ids: readonly string[]) => {
       if (ids.length === 0) return;
       const n = (await planSync(ctx, { personIds: ids })).queued;
@@ -87,14 +125,14 @@ export class Planner {
     const check = () =>
       asUrgent(async () => {
         const at = ctx.clock.now();
-        const next = await desiredFingerprint(ctx, at);
+        const next = await this.fingerprints.read(at);
         if (next === covered.fingerprint) return;
         const delta = await changesSince(ctx, covered.fingerprint, next, covered.at);
         // Anything else (a space moved) waits for the full plan after this one; the people
         // edited since are planned now all the same.
         await planPeople(delta?.people ?? (await peopleUpdatedSince(ctx, covered.at)) ?? []);
         if (delta) {
-          planDevices(delta.devices);
+          gatherDevices(delta.devices);
           covered = { fingerprint: next, at };
         }
       });

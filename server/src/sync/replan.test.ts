@@ -3,7 +3,8 @@ import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
-import { changesSince, desiredFingerprint } from './desired.js';
+import { changesSince } from './desired.js';
+import { desiredFingerprint } from './fingerprint.js';
 import {
   addPerson,
   beat,

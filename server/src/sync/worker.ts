@@ -186,7 +186,7 @@ export class SyncWorker implements Job {
             }
             // While devices push, changes are planned as they come (a person created during a
             // backfill); once none has work and no plan runs, the run ends.
-            // Checked once a second (the fingerprint reads every person), at once after a kick.
+            // Checked once a second, at once after a kick.
             const checkDue =
               this.kicks !== kicksSeen || performance.now() - checkedAt >= REPLAN_CHECK_MS;
             if (!planning && serving.size > 0 && devices.failure === undefined && checkDue) {
