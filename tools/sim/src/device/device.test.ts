@@ -151,6 +151,7 @@ describe('persons API (PROTOCOL §3)', () => {
     expect(errorBody.parse(full.json).error.code).toBe('capacity_exceeded');
     expect((await put(device, person('p-2', 2))).status).toBe(200);
     expect(Object.keys(device.persons()).sort()).toEqual(['p-1', 'p-2']);
+    expect(device.personCount()).toBe(2);
   });
 
   it('can lose a person silently, and keeps its people across a restart', async () => {

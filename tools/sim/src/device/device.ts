@@ -56,6 +56,8 @@ export interface DeviceHandle {
   persons(): Record<string, DevicePersonState>;
   /** One person as stored (without copying every other one). */
   person(personId: string): DevicePersonState | undefined;
+  /** How many people are stored (without copying them). */
+  personCount(): number;
   /** Forgets a person without telling anyone (a device that lost it); false when absent. */
   removePersonSilently(personId: string): Promise<boolean>;
   emitEvent(input: EmitInput): Promise<EmitResult>;
@@ -176,6 +178,7 @@ export async function startDevice(
     url,
     port: server.listener.port,
     persons: () => store.all(),
+    personCount: () => store.size(),
     person: (personId) => {
       const state = store.get(personId);
       return state && { ...state };
