@@ -1,4 +1,4 @@
-import type { DevicePersonPut } from '@svc/shared';
+import { BodyCache } from './bodies.js';
 import type { AppContext } from '../context.js';
 import type { DeviceRow, FileRow, PersonRow } from '../db/business-models.js';
 import type { TaskRow } from './claim.js';
@@ -57,7 +57,7 @@ export function directReads(deps: Deps): PushReads {
   };
 }
 
-const bodies = new WeakMap<PushPerson, DevicePersonPut>();
+const bodies = new BodyCache<PushPerson>();
 
 export async function pushTask(
   deps: Deps,
@@ -103,22 +103,19 @@ export async function pushTask(
         burn: false,
       };
     }
-    // The same body object for every device while the run keeps this person's row, so the
-    // client serializes it once (a backfill sends each person to every device).
-    let body = bodies.get(person);
-    if (!body) {
-      body = {
-        id: person.id,
-        name: person.name,
-        idNumber: person.idNumber,
-        photo,
-        photoSha256: person.photoSha256,
-        version: person.version,
-        ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
-        ...(person.validUntil && { validUntil: person.validUntil.toISOString() }),
-      };
-      bodies.set(person, body);
-    }
+    // The same body object for every device while it is kept (bodies.ts), so the client
+    // serializes it once (a backfill sends each person to every device).
+    const photoSha256 = person.photoSha256;
+    const body = bodies.get(person, () => ({
+      id: person.id,
+      name: person.name,
+      idNumber: person.idNumber,
+      photo,
+      photoSha256,
+      version: person.version,
+      ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
+      ...(person.validUntil && { validUntil: person.validUntil.toISOString() }),
+    }));
     if (newSlot) run.held++;
     let answer;
     try {
