@@ -4,7 +4,7 @@ import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './apply.js';
 import { planPeople } from './delta.js';
-import { peoplePart, type Fingerprint } from './fingerprint.js';
+import { COMMIT_MARGIN_MS, peoplePart, type Fingerprint } from './fingerprint.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 
@@ -306,7 +306,10 @@ export async function peopleUpdatedSince(deps: Deps, since: Date): Promise<strin
   // before that plan's clock reading may have committed after its read.
   const rows = await deps.db.sequelize.query<{ id: string }>(
     `SELECT id FROM people WHERE updated_at >= :margin LIMIT ${DELTA_MAX + 1}`,
-    { replacements: { margin: new Date(since.getTime() - 5_000) }, type: QueryTypes.SELECT },
+    {
+      replacements: { margin: new Date(since.getTime() - COMMIT_MARGIN_MS) },
+      type: QueryTypes.SELECT,
+    },
   );
   return rows.length > DELTA_MAX ? undefined : rows.map((r) => r.id);
 }

@@ -90,10 +90,10 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
 }
 
 /**
- * Edits stamped this long before a full read may still commit after it (desired.ts's
- * peopleUpdatedSince allows the same).
+ * Edits stamped this long before a read may still commit after it: the fingerprint's range of
+ * recent people and desired.ts's peopleUpdatedSince both reach back this far.
  */
-const COMMIT_MARGIN_MS = 5_000;
+export const COMMIT_MARGIN_MS = 5_000;
 
 /** The people stamped since `anchor` and the deletion mark: a range of people_updated_at. */
 async function recentPeople(deps: Deps, anchor: Date): Promise<string> {
