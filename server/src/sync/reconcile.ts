@@ -16,6 +16,22 @@ export { reconciliationSummary, type ReconciliationSummary };
 export const reconciledKey = (deviceId: string) => `sync_reconciled.${deviceId}`;
 
 const PER_DEVICE = 4;
+/** Tasks read per page: a device of 100,000 people is not held in memory at once. */
+const PAGE = 1000;
+
+export interface ReconcileOptions {
+  /** Aborted when the worker stops: the reconciliation ends at its next read. */
+  stopping?: AbortSignal;
+  pageSize?: number;
+}
+/** What a reconciliation stopped by the worker's stop says about itself. */
+export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service was stopping.';
+
+/** The task fields the comparison reads. */
+type CheckedTask = Pick<
+  SyncTaskRow,
+  'id' | 'personId' | 'action' | 'personVersion' | 'photoSha256'
+>;
 
 /**
  * Proof, not hope: reads back from the device every person its tasks say it holds (and every
@@ -26,6 +42,7 @@ export async function reconcileDevice(
   ctx: AppContext,
   client: DeviceClient,
   device: DeviceRow,
+  { stopping, pageSize = PAGE }: ReconcileOptions = {},
 ): Promise<ReconciliationSummary> {
   const at = ctx.clock.now();
   const summary: ReconciliationSummary = {
@@ -38,13 +55,11 @@ export async function reconcileDevice(
   await planSync(ctx, { deviceIds: [device.id] });
   try {
     const target = await deviceTarget(ctx, device);
-    const tasks = await ctx.models.SyncTask.findAll({
-      where: { deviceId: device.id, state: 'succeeded' },
-    });
+    let tasks: CheckedTask[] = [];
     let next = 0;
     let unreachable: string | undefined;
     const lane = async () => {
-      while (next < tasks.length && !unreachable) {
+      while (next < tasks.length && !unreachable && !stopping?.aborted) {
         const task = tasks[next++]!;
         try {
           const held = await client.getPerson(target, task.personId);
@@ -59,8 +74,26 @@ export async function reconcileDevice(
         }
       }
     };
-    await Promise.all(Array.from({ length: PER_DEVICE }, lane));
+    // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
+    // by page as they are checked; one still succeeded when its page is read.
+    const ids = (
+      await ctx.models.SyncTask.findAll({
+        attributes: ['id'],
+        where: { deviceId: device.id, state: 'succeeded' },
+        raw: true,
+      })
+    ).map((t) => t.id);
+    for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
+      tasks = await ctx.models.SyncTask.findAll({
+        attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
+        where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
+        raw: true,
+      });
+      next = 0;
+      await Promise.all(Array.from({ length: PER_DEVICE }, lane));
+    }
     if (unreachable) summary.error = unreachable;
+    else if (stopping?.aborted) summary.error = RECONCILIATION_STOPPED;
   } catch (err) {
     if (!(err instanceof DeviceKeyUnavailable)) throw err;
     summary.error = err.message;
@@ -72,7 +105,7 @@ export async function reconcileDevice(
 
 async function requeueIfDrifted(
   ctx: AppContext,
-  task: SyncTaskRow,
+  task: CheckedTask,
   held: { version: number; photoSha256: string } | null,
 ): Promise<boolean> {
   let problem: string | undefined;
@@ -113,13 +146,20 @@ async function requeueIfDrifted(
   return count > 0;
 }
 
-/** Every online device, one after another (the periodic run). */
-export async function reconcileAll(ctx: AppContext, client: DeviceClient): Promise<number> {
+/** Every online device, one after another (the periodic run), until `stopping` aborts. */
+export async function reconcileAll(
+  ctx: AppContext,
+  client: DeviceClient,
+  opts: ReconcileOptions = {},
+): Promise<number> {
   const devices = await ctx.models.Device.findAll({
     where: onlineWhere(ctx.clock.now(), ctx.config.heartbeatTimeoutS),
   });
   let requeued = 0;
-  for (const device of devices) requeued += (await reconcileDevice(ctx, client, device)).requeued;
+  for (const device of devices) {
+    if (opts.stopping?.aborted) break;
+    requeued += (await reconcileDevice(ctx, client, device, opts)).requeued;
+  }
   return requeued;
 }
 

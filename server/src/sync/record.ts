@@ -149,11 +149,15 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
 export const RELEASE_PAUSE_MS = 5_000;
 
 /**
- * Claimed tasks handed back untried (their device stopped answering mid-stream): pending
- * again after a short pause, no attempt counted — the tasks that were tried carry the
- * failure and its backoff.
+ * Claimed tasks handed back untried (their device stopped answering mid-stream, or the worker
+ * is stopping): pending again after `pauseMs`, no attempt counted — the tasks that were tried
+ * carry the failure and its backoff.
  */
-export async function releaseTasks(deps: Deps, tasks: readonly TaskRow[]): Promise<void> {
+export async function releaseTasks(
+  deps: Deps,
+  tasks: readonly TaskRow[],
+  pauseMs = RELEASE_PAUSE_MS,
+): Promise<void> {
   const { SyncTask } = deps.models;
   const now = deps.clock.now();
   const byClaim = new Map<string, string[]>();
@@ -167,7 +171,7 @@ export async function releaseTasks(deps: Deps, tasks: readonly TaskRow[]): Promi
         claimedBy: null,
         claimedUntil: null,
         updatedAt: now,
-        nextAttemptAt: new Date(now.getTime() + RELEASE_PAUSE_MS),
+        nextAttemptAt: new Date(now.getTime() + pauseMs),
       },
       { where: { id: ids, claimedBy, state: 'running' } },
     );

@@ -64,7 +64,7 @@ export class RunDevices {
 
   private async startDue(): Promise<void> {
     const { ctx, shared } = this.deps;
-    if (performance.now() >= shared.deadline) return;
+    if (performance.now() >= shared.deadline || shared.stopping.aborted) return;
     const due = await asUrgent(() =>
       devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
     );

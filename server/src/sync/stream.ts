@@ -22,6 +22,11 @@ export interface RunShared {
   /** No new claims after this (performance.now()); what is claimed is still pushed. */
   deadline: number;
   /**
+   * Aborted when the worker stops (SIGTERM): no new claims, no new pushes; the pushes in flight
+   * end and are recorded, and what was claimed but not tried goes back to pending at once.
+   */
+  stopping: AbortSignal;
+  /**
    * A device's stream claims for this long, then ends once its claims are pushed; the worker
    * serves the device again with its row (address, key) read anew. Per device, so the devices
    * do not all wait for the slowest one to drain before any of them goes on.
@@ -93,7 +98,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
 
   const lane = async () => {
     for (;;) {
-      if (failingInARow >= stallAfter) break;
+      if (failingInARow >= stallAfter || shared.stopping.aborted) break;
       if (shared.planEpoch() !== seen && !failure) {
         // New work was planned: claim it (the priority lane comes first) ahead of the queue,
         // without waiting for a bulk claim in flight (that one queues behind bulk statements).
@@ -106,6 +111,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
           exhausted = true;
         }
       }
+      if (shared.stopping.aborted) break;
       if (!exhausted && queue.length < batch / 2 && performance.now() < until) {
         void refill();
       }
@@ -139,10 +145,11 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   await Promise.all(Array.from({ length: perDevice }, lane));
   if (refilling) await refilling;
   if (queue.length > 0) {
-    // The device stopped answering: what it was not tried with goes back, attempts unchanged.
+    // The device stopped answering, or the worker is stopping: what was not tried goes back,
+    // attempts unchanged (due at once after a stop: nothing is wrong with the device).
     const untried = queue.splice(0);
     try {
-      await releaseTasks(ctx, untried);
+      await releaseTasks(ctx, untried, shared.stopping.aborted ? 0 : undefined);
       for (const t of untried) shared.leases.settle(t.claimedBy);
     } catch (err) {
       failure ??= asError(err);

@@ -69,6 +69,8 @@ export class SyncWorker implements Job {
   /** Wakes a run's replan loop when a change arrives (kick). */
   private readonly waker = new Waker();
   private kicks = 0;
+  /** Aborted by stop(): the run, its plan and the reconciliation end without finishing. */
+  private stopping = new AbortController();
 
   private readonly ctx: AppContext;
   private readonly connection: SyncWorkerOptions['connection'];
@@ -141,6 +143,7 @@ export class SyncWorker implements Job {
       // the budget and the device is served again at once, so no device waits for the slowest
       // one to drain (a person created then would wait with it).
       deadline: opts.replan ? Infinity : performance.now() + budgetMs,
+      stopping: this.stopping.signal,
       streamMs: opts.replan ? budgetMs : Infinity,
       planEpoch: () => this.planner.epoch,
     };
@@ -151,6 +154,13 @@ export class SyncWorker implements Job {
       restMs: REPLAN_CHECK_MS,
     });
     const { serving, serveDue } = devices;
+    const stopping = this.stopping.signal;
+    // Between the steps of a long plan: serve the devices, or end the plan if stopping (a
+    // plan is redone from the fingerprint after a restart; nothing half-planned is lost).
+    const betweenSteps = async () => {
+      if (stopping.aborted) throw new PlanStopped();
+      await serveDue();
+    };
     let recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     let planned = 0;
     try {
@@ -162,9 +172,10 @@ export class SyncWorker implements Job {
         let planning: Promise<void> | undefined;
         const startPlan = (force: boolean, first: boolean) => {
           planning = this.planner
-            .plan(force, serveDue)
+            .plan(force, betweenSteps)
             .then((n) => void (planned += n))
             .catch((err: unknown) => {
+              if (err instanceof PlanStopped) return;
               // A failed first plan ends the run; later ones are tried again at the next check.
               if (first) devices.fail(err);
               else ctx.logger.warn({ err }, 'sync plan during a run failed');
@@ -189,7 +200,8 @@ export class SyncWorker implements Job {
             // Checked once a second, at once after a kick.
             const checkDue =
               this.kicks !== kicksSeen || performance.now() - checkedAt >= REPLAN_CHECK_MS;
-            if (!planning && serving.size > 0 && devices.failure === undefined && checkDue) {
+            const go = !planning && !stopping.aborted && devices.failure === undefined;
+            if (go && serving.size > 0 && checkDue) {
               checkedAt = performance.now();
               kicksSeen = this.kicks;
               startPlan(false, false);
@@ -211,6 +223,7 @@ export class SyncWorker implements Job {
     }
     if (devices.failure !== undefined) throw devices.failure;
     const more =
+      !stopping.aborted &&
       performance.now() >= shared.deadline &&
       (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
     return { planned, pushed: devices.pushed, recovered, more };
@@ -257,41 +270,61 @@ export class SyncWorker implements Job {
     const budgetMs = Math.max(15_000, this.ctx.config.push.intervalS * 1000);
     for (;;) {
       const result = await this.runOnce({ budgetMs, replan: true });
-      if (!result.more && !this.kicked) break;
+      if ((!result.more && !this.kicked) || this.stopping.signal.aborted) break;
       this.kicked = false;
     }
     if (
+      !this.stopping.signal.aborted &&
       !this.reconciling &&
       this.reconcileEveryMs > 0 &&
       performance.now() - this.lastReconcile > this.reconcileEveryMs
     ) {
-      this.lastReconcile = performance.now();
       // Beside the runs, not in their way: at 100,000 people × 20 devices it reads 2,000,000
-      // people back (minutes), and a person created meanwhile must not wait for it.
-      this.reconciling = reconcileAll(this.ctx, this.client)
+      // people back (minutes), and a person created meanwhile must not wait for it. The
+      // period counts from the end of a pass, so a pass longer than the period still leaves
+      // the devices and the database a period of rest.
+      this.reconciling = reconcileAll(this.ctx, this.client, { stopping: this.stopping.signal })
         .then((requeued) => {
           if (requeued > 0) this.kick();
         })
         .catch((err: unknown) => this.ctx.logger.warn({ err }, 'sync reconciliation failed'))
-        .finally(() => (this.reconciling = undefined));
+        .finally(() => {
+          this.reconciling = undefined;
+          this.lastReconcile = performance.now();
+        });
     }
   }
 
   start(): void {
     // The cadence is checked every second; a run never overlaps the previous one.
     this.started = true;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.lastReconcile = performance.now();
     this.scheduled = schedule.scheduleJob('* * * * * *', () => this.tick());
     this.kick();
   }
 
+  /**
+   * Ends the worker without waiting for its work (SIGTERM during a backfill must not wait
+   * minutes): the pushes in flight end and are recorded, claimed tasks not yet tried go back
+   * to pending, a plan or reconciliation in progress stops at its next step.
+   */
   async stop(): Promise<void> {
     this.started = false;
     this.scheduled?.cancel();
     this.scheduled = undefined;
+    this.stopping.abort();
+    this.waker.wake();
     await this.current;
     await this.reconciling;
     await this.closeClient();
+  }
+}
+
+/** Ends a plan at its next step: the worker is stopping. */
+class PlanStopped extends Error {
+  constructor() {
+    super('sync plan stopped: the worker is stopping');
   }
 }
 

@@ -1,0 +1,137 @@
+import { createDeviceClient } from '../devices/client.js';
+import type { DeviceClient } from '../devices/service.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { lastReconciliation, reconcileAll, RECONCILIATION_STOPPED } from './reconcile.js';
+import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
+import { SyncWorker } from './worker.js';
+
+const PEOPLE = 300;
+
+/** The device client, with a hook on every read-back (what reconciliation does). */
+function watchedClient(onGet: (count: number) => void): DeviceClient {
+  const client = createDeviceClient();
+  let gets = 0;
+  return {
+    ...client,
+    getPerson: (target, id) => {
+      onGet(++gets);
+      return client.getPerson(target, id);
+    },
+  };
+}
+
+describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let fleet: Fleet | undefined;
+
+  beforeEach(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    fleet = await seedFleet(server, {
+      people: PEOPLE,
+      devices: 2,
+      centralUrl: server.url,
+      heartbeatIntervalMs: 1_000,
+    });
+    for (const d of fleet.devices) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+  });
+  afterEach(async () => {
+    for (const d of fleet?.devices ?? []) await d.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  });
+
+  const states = async () => {
+    const rows = await server.ctx.models.SyncTask.findAll({ attributes: ['state'], raw: true });
+    const counts: Record<string, number> = {};
+    for (const r of rows) counts[r.state] = (counts[r.state] ?? 0) + 1;
+    return counts;
+  };
+
+  test('stop() during a backfill ends it without pushing the rest: nothing left running, the rest pushed by the next worker', async () => {
+    // Slow devices: the backfill would take seconds, the stop must not wait for it.
+    for (const d of fleet!.devices) await d.sim.setFaults({ delayMs: 20 });
+    const worker = new SyncWorker(server.ctx);
+    worker.start();
+    await until('the backfill is under way', () =>
+      fleet!.devices.every((d) => Object.keys(d.sim.persons()).length >= 10),
+    );
+    await worker.stop();
+
+    const after = await states();
+    expect(after.running ?? 0).toBe(0);
+    expect(after.failed ?? 0).toBe(0);
+    // Work remained: the stop did not wait for the whole backfill.
+    expect(after.pending ?? 0).toBeGreaterThan(PEOPLE);
+    // What was recorded as succeeded is on the device (in-flight pushes were written).
+    const succeeded = await server.ctx.models.SyncTask.findAll({
+      where: { state: 'succeeded' },
+      raw: true,
+    });
+    for (const t of succeeded) {
+      const sim = fleet!.devices.find((d) => d.id === t.deviceId)!.sim;
+      expect(holdings(sim).get(t.personId)?.version).toBe(t.resultVersion);
+    }
+    // Claimed but untried tasks are due at once, not after a pause: nothing is wrong.
+    const pending = await server.ctx.models.SyncTask.findAll({
+      where: { state: 'pending' },
+      raw: true,
+    });
+    const now = server.ctx.clock.now().getTime();
+    expect(pending.filter((t) => new Date(t.nextAttemptAt).getTime() > now)).toEqual([]);
+
+    for (const d of fleet!.devices) await d.sim.setFaults({});
+    const next = new SyncWorker(server.ctx);
+    await next.runUntilIdle();
+    await next.stop();
+    await expectConverged(server, fleet!);
+  }, 120_000);
+
+  test('a reconciliation stops at its next read when asked to, and says so', async () => {
+    const worker = new SyncWorker(server.ctx);
+    await worker.runUntilIdle();
+    await worker.stop();
+    expect(await states()).toEqual({ succeeded: 2 * PEOPLE });
+
+    const stopping = new AbortController();
+    const client = watchedClient((n) => n === 25 && stopping.abort());
+    await reconcileAll(server.ctx, client, { stopping: stopping.signal });
+    // One device was stopped part-way; the one after it was not started.
+    const summaries = await Promise.all(
+      fleet!.devices.map((d) => lastReconciliation(server.ctx, d.id)),
+    );
+    const stopped = summaries.filter((r) => r !== null);
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.error).toBe(RECONCILIATION_STOPPED);
+    expect(stopped[0]!.checked).toBeGreaterThanOrEqual(24);
+    expect(stopped[0]!.checked).toBeLessThan(PEOPLE);
+
+    // Not stopped: every person of every device is read back, page after page (the last
+    // page a short one).
+    await reconcileAll(server.ctx, createDeviceClient(), { pageSize: 7 });
+    for (const d of fleet!.devices) {
+      const summary = await lastReconciliation(server.ctx, d.id);
+      expect(summary).toMatchObject({ checked: PEOPLE, requeued: 0, errors: 0 });
+      expect(summary?.error).toBeUndefined();
+    }
+  }, 120_000);
+
+  test("the worker's stop() ends a periodic reconciliation in progress", async () => {
+    let stopped: Promise<void> | undefined;
+    const client = watchedClient((n) => {
+      if (n === 25) stopped = worker.stop();
+    });
+    const worker = new SyncWorker(server.ctx, { client, reconcileEveryMs: 1 });
+    worker.start();
+    await until('the stop was asked for', () => stopped !== undefined);
+    await stopped;
+    const summaries = await Promise.all(
+      fleet!.devices.map((d) => lastReconciliation(server.ctx, d.id)),
+    );
+    expect(summaries.filter((r) => r !== null)).toEqual([
+      expect.objectContaining({ error: RECONCILIATION_STOPPED }),
+    ]);
+  }, 120_000);
+});
