@@ -448,7 +448,11 @@ async function main() {
 
   await Promise.all(procs.map((p) => p.ask({ type: 'stop' })));
   await sequelize.close();
+  // SIGTERM to exit: the worker stops what it is doing (a reconciliation, once the server has
+  // run 10 minutes) instead of finishing it.
+  const stopStart = performance.now();
   await server.stop();
+  const stopS = (performance.now() - stopStart) / 1000;
   rmSync(dataDir, { recursive: true, force: true });
   if (DB === 'mysql') await dropDatabase(server.db);
 
@@ -485,14 +489,15 @@ async function main() {
   if (timings.length > 0) {
     const slowest = [...timings].sort((a, b) => b.total - a.total).slice(0, 3);
     console.log(
-      `  slowest probes: ${slowest.map((t) => `${f(t.total / 1000, 2)} s (created ${f((t.started - syncStart) / 1000, 0)} s into the backfill)`).join(', ')}`,
+      // Each with its steps, so a slow one says where it waited (the API, one device, the write).
+      `  slowest probes: ${slowest.map((t) => `${f(t.total / 1000, 2)} s (created ${f((t.started - syncStart) / 1000, 0)} s into the backfill; API ${f(t.api / 1000, 2)}, first device ${f(t.first / 1000, 2)}, last ${f(t.last / 1000, 2)} (${t.lastSn}), shown ${f(t.shown / 1000, 2)} s)`).join(', ')}`,
     );
     console.log(
       `  probe steps, p50 / p95: ${step('create + photo through the API', (t) => t.api)}; ${step('photo stored → first device', (t) => t.first)}; ${step('→ last device', (t) => t.last)}; ${step('→ API shows succeeded everywhere', (t) => t.shown)}`,
     );
   }
   console.log(
-    `  check: ${wrong} (device, person) pairs differ from the central record; ${failed} tasks failed`,
+    `  check: ${wrong} (device, person) pairs differ from the central record; ${failed} tasks failed; the server exited ${f(stopS, 1)} s after SIGTERM`,
   );
 }
 
@@ -515,13 +520,13 @@ async function probe(api, procs, spaceId, image, n, devices, started) {
   let photoVersion;
   let resolveAll;
   const everywhere = new Promise((resolve) => (resolveAll = resolve));
-  // The time at which the last device got the photo's version, once every device has.
+  // The last device to get the photo's version (and when), once every device has.
   const lastArrival = () => {
     const sns = new Set();
     for (const a of seen) {
       if (a.version < photoVersion) continue;
       sns.add(a.sn);
-      if (sns.size === devices) return a.at;
+      if (sns.size === devices) return a;
     }
     return undefined;
   };
@@ -538,7 +543,7 @@ async function probe(api, procs, spaceId, image, n, devices, started) {
   check();
   await everywhere;
   const firstAt = seen.find((a) => a.version >= photoVersion).at;
-  const lastAt = lastArrival();
+  const { at: lastAt, sn: lastSn } = lastArrival();
   arrivals.delete(p.id);
 
   for (;;) {
@@ -560,6 +565,7 @@ async function probe(api, procs, spaceId, image, n, devices, started) {
         first: firstAt - photoAt,
         last: lastAt - photoAt,
         shown: doneAt - lastAt,
+        lastSn,
       };
     }
     await sleep(250);
