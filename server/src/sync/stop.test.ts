@@ -3,7 +3,7 @@ import type { DeviceClient } from '../devices/service.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { lastReconciliation, reconcileAll, RECONCILIATION_STOPPED } from './reconcile.js';
-import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
+import { expectConverged, holdings, seedFleet, statesOf, until, type Fleet } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
 
 const PEOPLE = 300;
@@ -43,12 +43,8 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     await scratch.drop();
   });
 
-  const states = async () => {
-    const rows = await server.ctx.models.SyncTask.findAll({ attributes: ['state'], raw: true });
-    const counts: Record<string, number> = {};
-    for (const r of rows) counts[r.state] = (counts[r.state] ?? 0) + 1;
-    return counts;
-  };
+  const states = async () =>
+    statesOf(await server.ctx.models.SyncTask.findAll({ attributes: ['state'], raw: true }));
 
   test('stop() during a backfill ends it without pushing the rest: nothing left running, the rest pushed by the next worker', async () => {
     // Slow devices: the backfill would take seconds, the stop must not wait for it.
@@ -56,7 +52,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     const worker = new SyncWorker(server.ctx);
     worker.start();
     await until('the backfill is under way', () =>
-      fleet!.devices.every((d) => Object.keys(d.sim.persons()).length >= 10),
+      fleet!.devices.every((d) => d.sim.personCount() >= 10),
     );
     await worker.stop();
 
@@ -70,9 +66,9 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
       where: { state: 'succeeded' },
       raw: true,
     });
+    const held = new Map(fleet!.devices.map((d) => [d.id, holdings(d.sim)]));
     for (const t of succeeded) {
-      const sim = fleet!.devices.find((d) => d.id === t.deviceId)!.sim;
-      expect(holdings(sim).get(t.personId)?.version).toBe(t.resultVersion);
+      expect(held.get(t.deviceId)!.get(t.personId)?.version).toBe(t.resultVersion);
     }
     // Claimed but untried tasks are due at once, not after a pause: nothing is wrong.
     const pending = await server.ctx.models.SyncTask.findAll({

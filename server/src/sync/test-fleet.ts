@@ -100,6 +100,13 @@ export async function until(
   }
 }
 
+/** Tasks counted by state (only the states present). */
+export function statesOf(tasks: readonly { state: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const t of tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
+  return counts;
+}
+
 /**
  * The end state both robustness suites demand: one task per person and device, all
  * `succeeded` with the version and photo the device acknowledged equal to the central record,
@@ -110,9 +117,7 @@ export async function expectConverged(server: TestServer, fleet: Fleet): Promise
   const pairs = new Set(tasks.map((t) => `${t.personId}/${t.deviceId}`));
   expect(pairs.size).toBe(tasks.length);
   expect(tasks).toHaveLength(fleet.expected.size * fleet.devices.length);
-  const states = new Map<string, number>();
-  for (const t of tasks) states.set(t.state, (states.get(t.state) ?? 0) + 1);
-  expect(Object.fromEntries(states)).toEqual({ succeeded: tasks.length });
+  expect(statesOf(tasks)).toEqual({ succeeded: tasks.length });
   const wrong = tasks.filter((t) => {
     const want = fleet.expected.get(t.personId);
     return (
