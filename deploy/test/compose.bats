@@ -49,7 +49,7 @@ PY
   check '"svc_server_data:/data:rw" in c["services"]["svc_server"]["volumes"]'
 }
 
-@test "health-gated order, restart policy, images and healthchecks" {
+@test "health-gated order, restart policy, stop grace periods, images and healthchecks" {
   compose_config >"$CONFIG"
   check 'c["services"]["svc_server"]["depends_on"] == {"svc_db": {"condition": "service_healthy"}}'
   check 'c["services"]["svc_web"]["depends_on"] == {"svc_server": {"condition": "service_healthy"}}'
@@ -58,6 +58,9 @@ PY
   check 'c["services"]["svc_db"]["image"] == "mysql:8.4"'
   check 'c["services"]["svc_server"]["image"] == "svc/server:latest"'
   check 'c["services"]["svc_web"]["image"] == "svc/web:latest"'
+  # Time for the ordered shutdown (server) and the buffer pool's flush (db) before SIGKILL.
+  check 'c["services"]["svc_server"]["stop_grace_period"] == "30s"'
+  check 'c["services"]["svc_db"]["stop_grace_period"] == "60s"'
   check '"http://127.0.0.1:8000/api/heartbeat" in " ".join(c["services"]["svc_server"]["healthcheck"]["test"])'
   check '"/healthz" in " ".join(c["services"]["svc_web"]["healthcheck"]["test"])'
   # The db healthcheck reads the password from the container environment, never a literal.

@@ -31,6 +31,7 @@ import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
 import { failInterruptedImports } from './bulk/import-job.js';
+import { reconciliationsOf } from './sync/reconciliations.js';
 import { SyncWorker, syncWorkerOf } from './sync/worker.js';
 import { panelDeliveryJob } from './recognition/delivery.js';
 import { retentionJob } from './recognition/retention.js';
@@ -168,6 +169,9 @@ export function buildContext(
     new SyncWorker(ctx, syncConnection && { connection: syncConnection }),
     config.push.enabled,
   );
+  // After the worker, so stopped before it: a reconciliation the worker's periodic pass joined
+  // ends here rather than being waited for.
+  ctx.jobs.register(reconciliationsOf(ctx));
   if (config.discovery.enabled) {
     const worker = new DiscoveryWorker({
       config: { ...config.discovery, webPort: config.webPort },

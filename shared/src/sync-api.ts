@@ -68,6 +68,18 @@ export const reconciliationSummary = z.object({
 });
 export type ReconciliationSummary = z.infer<typeof reconciliationSummary>;
 
+/**
+ * `POST /api/sync/devices/{id}/reconcile` answers 202 at once: reading 100,000 people back
+ * takes minutes. The result lands in the device's `lastReconciliation`.
+ */
+export const reconciliationStarted = z.object({
+  deviceId: z.string(),
+  startedAt: z.string(),
+  /** One was already in progress for the device: this is that one, no second is started. */
+  alreadyRunning: z.boolean(),
+});
+export type ReconciliationStarted = z.infer<typeof reconciliationStarted>;
+
 export const deviceSyncOut = z.object({
   deviceId: z.string(),
   sn: z.string(),
@@ -82,6 +94,8 @@ export const deviceSyncOut = z.object({
   held: z.number().int(),
   capacity: z.number().int().nullable(),
   lastReconciliation: reconciliationSummary.nullable(),
+  /** When the reconciliation in progress (in the answering process) started; null if none. */
+  reconcilingSince: z.string().nullable(),
 });
 export type DeviceSyncOut = z.infer<typeof deviceSyncOut>;
 

@@ -5,7 +5,6 @@ import {
   DeviceCallError,
   DeviceKeyUnavailable,
   deviceTarget,
-  onlineWhere,
   type DeviceClient,
 } from '../devices/service.js';
 import { planSync } from './desired.js';
@@ -20,9 +19,11 @@ const PER_DEVICE = 4;
 const PAGE = 1000;
 
 export interface ReconcileOptions {
-  /** Aborted when the worker stops: the reconciliation ends at its next read. */
+  /** Aborted when the service stops: the reconciliation ends at its next read. */
   stopping?: AbortSignal;
   pageSize?: number;
+  /** When it started (the summary's `at`); now by default. */
+  at?: Date;
 }
 /** What a reconciliation stopped by the worker's stop says about itself. */
 export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service was stopping.';
@@ -42,65 +43,86 @@ export async function reconcileDevice(
   ctx: AppContext,
   client: DeviceClient,
   device: DeviceRow,
-  { stopping, pageSize = PAGE }: ReconcileOptions = {},
+  { stopping, pageSize = PAGE, at = ctx.clock.now() }: ReconcileOptions = {},
 ): Promise<ReconciliationSummary> {
-  const at = ctx.clock.now();
   const summary: ReconciliationSummary = {
     at: at.toISOString(),
     checked: 0,
     requeued: 0,
     errors: 0,
   };
-  // Tasks first, so a person who belongs on the device but has none yet is covered too.
-  await planSync(ctx, { deviceIds: [device.id] });
   try {
-    const target = await deviceTarget(ctx, device);
-    let tasks: CheckedTask[] = [];
-    let next = 0;
-    let unreachable: string | undefined;
-    const lane = async () => {
-      while (next < tasks.length && !unreachable && !stopping?.aborted) {
-        const task = tasks[next++]!;
-        try {
-          const held = await client.getPerson(target, task.personId);
-          summary.checked++;
-          if (await requeueIfDrifted(ctx, task, held)) summary.requeued++;
-        } catch (err) {
-          if (!(err instanceof DeviceCallError)) throw err;
-          summary.errors++;
-          if (err.failure === 'unreachable' || err.failure === 'unauthorized') {
-            unreachable = err.message;
-          }
-        }
-      }
-    };
-    // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
-    // by page as they are checked; one still succeeded when its page is read.
-    const ids = (
-      await ctx.models.SyncTask.findAll({
-        attributes: ['id'],
-        where: { deviceId: device.id, state: 'succeeded' },
-        raw: true,
-      })
-    ).map((t) => t.id);
-    for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
-      tasks = await ctx.models.SyncTask.findAll({
-        attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
-        where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
-        raw: true,
-      });
-      next = 0;
-      await Promise.all(Array.from({ length: PER_DEVICE }, lane));
-    }
-    if (unreachable) summary.error = unreachable;
-    else if (stopping?.aborted) summary.error = RECONCILIATION_STOPPED;
+    await readBack(ctx, client, device, summary, { stopping, pageSize });
   } catch (err) {
-    if (!(err instanceof DeviceKeyUnavailable)) throw err;
-    summary.error = err.message;
+    if (err instanceof DeviceKeyUnavailable) summary.error = err.message;
+    else {
+      // Broken by something else (the database): the summary says so, if it can be stored.
+      summary.error = `Did not finish: ${err instanceof Error ? err.message : String(err)}`;
+      await ctx.settings.set(reconciledKey(device.id), summary).catch(() => undefined);
+      throw err;
+    }
   }
   await ctx.settings.set(reconciledKey(device.id), summary);
   ctx.logger.info({ device: device.id, ...summary }, 'sync reconciliation');
   return summary;
+}
+
+/** Reads the device's people back into `summary`; a stop ends it at the next step. */
+async function readBack(
+  ctx: AppContext,
+  client: DeviceClient,
+  device: DeviceRow,
+  summary: ReconciliationSummary,
+  { stopping, pageSize }: { stopping: AbortSignal | undefined; pageSize: number },
+): Promise<void> {
+  const stopped = () => {
+    if (stopping?.aborted) summary.error = RECONCILIATION_STOPPED;
+    return stopping?.aborted === true;
+  };
+  if (stopped()) return;
+  // Tasks first, so a person who belongs on the device but has none yet is covered too.
+  await planSync(ctx, { deviceIds: [device.id] });
+  if (stopped()) return;
+  const target = await deviceTarget(ctx, device);
+  let tasks: CheckedTask[] = [];
+  let next = 0;
+  let unreachable: string | undefined;
+  const lane = async () => {
+    while (next < tasks.length && !unreachable && !stopping?.aborted) {
+      const task = tasks[next++]!;
+      try {
+        const held = await client.getPerson(target, task.personId);
+        summary.checked++;
+        if (await requeueIfDrifted(ctx, task, held)) summary.requeued++;
+      } catch (err) {
+        if (!(err instanceof DeviceCallError)) throw err;
+        summary.errors++;
+        if (err.failure === 'unreachable' || err.failure === 'unauthorized') {
+          unreachable = err.message;
+        }
+      }
+    }
+  };
+  // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
+  // by page as they are checked; one still succeeded when its page is read.
+  const ids = (
+    await ctx.models.SyncTask.findAll({
+      attributes: ['id'],
+      where: { deviceId: device.id, state: 'succeeded' },
+      raw: true,
+    })
+  ).map((t) => t.id);
+  for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
+    tasks = await ctx.models.SyncTask.findAll({
+      attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
+      where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
+      raw: true,
+    });
+    next = 0;
+    await Promise.all(Array.from({ length: PER_DEVICE }, lane));
+  }
+  if (unreachable) summary.error = unreachable;
+  else stopped();
 }
 
 async function requeueIfDrifted(
@@ -144,23 +166,6 @@ async function requeueIfDrifted(
     },
   );
   return count > 0;
-}
-
-/** Every online device, one after another (the periodic run), until `stopping` aborts. */
-export async function reconcileAll(
-  ctx: AppContext,
-  client: DeviceClient,
-  opts: ReconcileOptions = {},
-): Promise<number> {
-  const devices = await ctx.models.Device.findAll({
-    where: onlineWhere(ctx.clock.now(), ctx.config.heartbeatTimeoutS),
-  });
-  let requeued = 0;
-  for (const device of devices) {
-    if (opts.stopping?.aborted) break;
-    requeued += (await reconcileDevice(ctx, client, device, opts)).requeued;
-  }
-  return requeued;
 }
 
 export async function lastReconciliation(

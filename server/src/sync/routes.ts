@@ -7,11 +7,13 @@ import { httpErrors } from '../http/errors.js';
 import { auditActor, byIdWhere, orgWhere, visible } from '../http/scope.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
 import { publishSyncState } from './live.js';
-import { lastReconciliation, reconcileDevice, reconciliationSummary } from './reconcile.js';
+import { lastReconciliation } from './reconcile.js';
+import { reconciliationsOf } from './reconciliations.js';
 import {
   deviceSyncOut,
   idParams,
   personSyncOut,
+  reconciliationStarted,
   retriedOut,
   syncTaskList,
   syncTaskOut,
@@ -150,6 +152,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         }),
         capacity: device.capacity,
         lastReconciliation: await lastReconciliation(ctx, device.id),
+        reconcilingSince: reconciliationsOf(ctx).since(device.id)?.toISOString() ?? null,
       });
     },
   );
@@ -233,25 +236,43 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'post',
       path: '/sync/devices/:id/reconcile',
-      summary: 'Read every person back from the device now and queue whatever differs',
+      summary:
+        "Start reading every person back from the device and queueing whatever differs (202; the result becomes the device's lastReconciliation)",
       tags,
       access,
       params: idParams,
       resource: 'device',
-      responses: { 200: reconciliationSummary },
+      responses: { 202: reconciliationStarted },
     },
     async ({ params }, req, res) => {
       const device = await loadDevice(req, params.id);
       const client = syncWorkerOf(ctx)?.client ?? createDeviceClient();
-      const summary = await reconcileDevice(ctx, client, device);
-      await ctx.audit.record({
-        action: 'sync.reconcile',
-        target: { type: 'device', id: device.id },
-        summary: `reconciliation of device ${device.sn}: ${summary.checked} checked, ${summary.requeued} queued again, ${summary.errors} error(s)`,
-        ...auditActor(req),
+      const run = reconciliationsOf(ctx).run(device, { client });
+      if (!run.alreadyRunning) {
+        const actor = auditActor(req);
+        // Answered at once (at 100,000 people the read-back takes minutes); the audit entry
+        // and the kick come when it ends.
+        void run.done
+          .then(
+            async (summary) => {
+              if (summary.requeued > 0) syncWorkerOf(ctx)?.kick();
+              await ctx.audit.record({
+                action: 'sync.reconcile',
+                target: { type: 'device', id: device.id },
+                summary: `reconciliation of device ${device.sn}: ${summary.checked} checked, ${summary.requeued} queued again, ${summary.errors} error(s)${summary.error ? ` (${summary.error})` : ''}`,
+                ...actor,
+              });
+            },
+            (err: unknown) =>
+              ctx.logger.warn({ err, device: device.id }, 'sync reconciliation failed'),
+          )
+          .catch((err: unknown) => ctx.logger.warn({ err }, 'sync reconciliation not audited'));
+      }
+      res.status(202).json({
+        deviceId: device.id,
+        startedAt: run.startedAt.toISOString(),
+        alreadyRunning: run.alreadyRunning,
       });
-      if (summary.requeued > 0) syncWorkerOf(ctx)?.kick();
-      res.json(summary);
     },
   );
 }

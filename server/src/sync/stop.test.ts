@@ -2,7 +2,8 @@ import { createDeviceClient } from '../devices/client.js';
 import type { DeviceClient } from '../devices/service.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { lastReconciliation, reconcileAll, RECONCILIATION_STOPPED } from './reconcile.js';
+import { lastReconciliation, RECONCILIATION_STOPPED } from './reconcile.js';
+import { reconcileAll, reconciliationsOf } from './reconciliations.js';
 import { expectConverged, holdings, seedFleet, statesOf, until, type Fleet } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
 
@@ -93,7 +94,10 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
     const stopping = new AbortController();
     const client = watchedClient((n) => n === 25 && stopping.abort());
-    await reconcileAll(server.ctx, client, { stopping: stopping.signal });
+    await reconcileAll(server.ctx, reconciliationsOf(server.ctx), {
+      client,
+      stopping: stopping.signal,
+    });
     // One device was stopped part-way; the one after it was not started.
     const summaries = await Promise.all(
       fleet!.devices.map((d) => lastReconciliation(server.ctx, d.id)),
@@ -106,7 +110,10 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
     // Not stopped: every person of every device is read back, page after page (the last
     // page a short one).
-    await reconcileAll(server.ctx, createDeviceClient(), { pageSize: 7 });
+    await reconcileAll(server.ctx, reconciliationsOf(server.ctx), {
+      client: createDeviceClient(),
+      pageSize: 7,
+    });
     for (const d of fleet!.devices) {
       const summary = await lastReconciliation(server.ctx, d.id);
       expect(summary).toMatchObject({ checked: PEOPLE, requeued: 0, errors: 0 });

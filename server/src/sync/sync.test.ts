@@ -5,9 +5,16 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
+import { waitFor } from '../test/udp.js';
 import { claimTasks } from './claim.js';
 import { MAX_ATTEMPTS } from './record.js';
-import { deviceSyncOut, personSyncOut, syncTaskList, syncTaskOut } from './schemas.js';
+import {
+  deviceSyncOut,
+  personSyncOut,
+  reconciliationStarted,
+  syncTaskList,
+  syncTaskOut,
+} from './schemas.js';
 import { SyncWorker } from './worker.js';
 import { createSpace as createSpaceIn, registerSim, type SimDevice } from './test-setup.js';
 
@@ -252,8 +259,13 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     await beat(d1, d2, d3);
     expect(await d2.sim.removePersonSilently(people.a1!)).toBe(true);
     const reply = await admin.post(`/api/sync/devices/${d2.id}/reconcile`);
-    expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ requeued: 1, errors: 0 });
+    expect(reply.status).toBe(202);
+    const { startedAt } = reconciliationStarted.parse(reply.body);
+    const ended = await waitFor(
+      async () => deviceSyncOut.parse((await operator.get(`/api/sync/devices/${d2.id}`)).body),
+      (s) => s.reconcilingSince === null,
+    );
+    expect(ended.lastReconciliation).toMatchObject({ at: startedAt, requeued: 1, errors: 0 });
     const task = await taskOf('a1', d2);
     expect([task.state, task.lane, task.errorCode, task.resultVersion]).toEqual([
       'pending',

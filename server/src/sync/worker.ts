@@ -17,7 +17,7 @@ import { RunDevices } from './run-devices.js';
 import type { RunShared } from './stream.js';
 import { Waker } from './waker.js';
 import { keepAliveFetch } from './device-fetch.js';
-import { reconcileAll } from './reconcile.js';
+import { reconcileAll, reconciliationsOf, type Reconciliations } from './reconciliations.js';
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
@@ -73,11 +73,14 @@ export class SyncWorker implements Job {
   private stopping = new AbortController();
 
   private readonly ctx: AppContext;
+  /** The service's reconciliations: a device reconciled on request is not read twice. */
+  private readonly reconciliations: Reconciliations;
   private readonly connection: SyncWorkerOptions['connection'];
 
   constructor(ctx: AppContext, opts: SyncWorkerOptions = {}) {
     this.connection = opts.connection;
     this.ctx = ctx;
+    this.reconciliations = reconciliationsOf(ctx);
     if (opts.connection) {
       // Everything else read through to the service's context as it is then.
       const db = Object.create(ctx.db, {
@@ -283,7 +286,10 @@ export class SyncWorker implements Job {
       // people back (minutes), and a person created meanwhile must not wait for it. The
       // period counts from the end of a pass, so a pass longer than the period still leaves
       // the devices and the database a period of rest.
-      this.reconciling = reconcileAll(this.ctx, this.client, { stopping: this.stopping.signal })
+      this.reconciling = reconcileAll(this.ctx, this.reconciliations, {
+        client: this.client,
+        stopping: this.stopping.signal,
+      })
         .then((requeued) => {
           if (requeued > 0) this.kick();
         })

@@ -1,0 +1,159 @@
+import { createDeviceClient } from '../devices/client.js';
+import type { DeviceClient } from '../devices/service.js';
+import { signedIn } from '../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import type { TestClient } from '../test/http-client.js';
+import { waitFor } from '../test/udp.js';
+import { RECONCILIATION_STOPPED } from './reconcile.js';
+import { reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { deviceSyncOut, reconciliationStarted } from './schemas.js';
+import { seedFleet, until, type Fleet } from './test-fleet.js';
+import { SyncWorker } from './worker.js';
+
+const PEOPLE = 120;
+
+/**
+ * The device client, with its read-backs (what reconciliation does) counted per device and
+ * held at a gate while it is shut: a reconciliation in progress for as long as a test needs.
+ */
+function gatedClient() {
+  const client = createDeviceClient();
+  const reads = new Map<string, number>();
+  let gate: Promise<void> = Promise.resolve();
+  /** Only this device's reads wait at the gate (every device's when undefined). */
+  let gatedSn: string | undefined;
+  let open = () => {};
+  let onRead: (total: number) => void = () => {};
+  let total = 0;
+  const gated: DeviceClient = {
+    ...client,
+    getPerson: async (target, id) => {
+      reads.set(target.sn, (reads.get(target.sn) ?? 0) + 1);
+      onRead(++total);
+      if (gatedSn === undefined || gatedSn === target.sn) await gate;
+      return client.getPerson(target, id);
+    },
+  };
+  return {
+    client: gated,
+    reads,
+    shut: (sn?: string) => {
+      gatedSn = sn;
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    open: () => open(),
+    onRead: (fn: (total: number) => void) => (onRead = fn),
+  };
+}
+
+describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let fleet: Fleet | undefined;
+  let admin: TestClient;
+  let gated: ReturnType<typeof gatedClient>;
+  let worker: SyncWorker;
+
+  beforeEach(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    fleet = await seedFleet(server, {
+      people: PEOPLE,
+      devices: 2,
+      centralUrl: server.url,
+      heartbeatIntervalMs: 1_000,
+    });
+    for (const d of fleet.devices) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+    admin = await signedIn(server, 'admin');
+    // The routes use the worker's client: the gated one. Not started: no periodic pass.
+    gated = gatedClient();
+    worker = new SyncWorker(server.ctx, { client: gated.client });
+    await worker.runUntilIdle();
+  });
+  afterEach(async () => {
+    gated.open();
+    await reconciliationsOf(server.ctx).stop();
+    await worker.stop();
+    for (const d of fleet?.devices ?? []) await d.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  });
+
+  const deviceSync = async (id: string) =>
+    deviceSyncOut.parse((await admin.get(`/api/sync/devices/${id}`)).body);
+  const ask = async (id: string) => {
+    const reply = await admin.post(`/api/sync/devices/${id}/reconcile`);
+    expect(reply.status).toBe(202);
+    return reconciliationStarted.parse(reply.body);
+  };
+  const audited = () => server.ctx.models.Audit.count({ where: { action: 'sync.reconcile' } });
+
+  test('answers 202 at once, shows it in progress, joins a second request, then stores the result and audits it', async () => {
+    const [d0] = fleet!.devices;
+    gated.shut();
+    const started = await ask(d0!.id);
+    expect(started).toMatchObject({ deviceId: d0!.id, alreadyRunning: false });
+    // Held at the gate: the answer did not wait for the read-back.
+    await until('the first read-back', () => (gated.reads.get(d0!.sn) ?? 0) > 0);
+    let sync = await deviceSync(d0!.id);
+    expect(sync.reconcilingSince).toBe(started.startedAt);
+    expect(sync.lastReconciliation).toBeNull();
+
+    const again = await ask(d0!.id);
+    expect(again).toEqual({ ...started, alreadyRunning: true });
+
+    gated.open();
+    sync = await waitFor(
+      () => deviceSync(d0!.id),
+      (s) => s.reconcilingSince === null,
+    );
+    expect(sync.lastReconciliation).toEqual({
+      at: started.startedAt,
+      checked: PEOPLE,
+      requeued: 0,
+      errors: 0,
+    });
+    // One read-back, not two.
+    expect(gated.reads.get(d0!.sn)).toBe(PEOPLE);
+    await waitFor(audited, (n) => n > 0);
+    expect(await audited()).toBe(1);
+  }, 120_000);
+
+  test('stopping the service ends a requested reconciliation at its next read, and it says so', async () => {
+    const [d0] = fleet!.devices;
+    let stopped: Promise<void> | undefined;
+    gated.onRead((n) => {
+      if (n === 25) stopped = reconciliationsOf(server.ctx).stop();
+    });
+    await ask(d0!.id);
+    await until('the stop was asked for', () => stopped !== undefined);
+    await stopped;
+    const sync = await deviceSync(d0!.id);
+    expect(sync.reconcilingSince).toBeNull();
+    expect(sync.lastReconciliation?.error).toBe(RECONCILIATION_STOPPED);
+    expect(sync.lastReconciliation?.checked).toBeLessThan(PEOPLE);
+  }, 120_000);
+
+  test('the periodic pass waits for a device being reconciled on request instead of reading it twice', async () => {
+    const [d0, d1] = fleet!.devices;
+    const registry = reconciliationsOf(server.ctx);
+    const joined: string[] = [];
+    const run = registry.run.bind(registry);
+    registry.run = (device, request) => {
+      const started = run(device, request);
+      if (started.alreadyRunning) joined.push(device.id);
+      return started;
+    };
+    // Only d0's read-back is held: the pass gets to it whichever device it takes first.
+    gated.shut(d0!.sn);
+    const started = await ask(d0!.id);
+    const pass = reconcileAll(server.ctx, registry, { client: gated.client });
+    await until('the pass joined the run in progress', () => joined.includes(d0!.id));
+    gated.open();
+    await pass;
+    expect(Object.fromEntries(gated.reads)).toEqual({ [d0!.sn]: PEOPLE, [d1!.sn]: PEOPLE });
+    expect((await deviceSync(d0!.id)).lastReconciliation?.at).toBe(started.startedAt);
+    expect((await deviceSync(d1!.id)).lastReconciliation?.checked).toBe(PEOPLE);
+  }, 120_000);
+});
