@@ -25,7 +25,7 @@ export interface ReconcileOptions {
   /** When it started (the summary's `at`); now by default. */
   at?: Date;
 }
-/** What a reconciliation stopped by the worker's stop says about itself. */
+/** What a reconciliation stopped by SIGTERM (the worker's or the registry's stop) says. */
 export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service was stopping.';
 
 /** The task fields the comparison reads. */

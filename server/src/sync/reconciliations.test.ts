@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { waitFor } from '../test/udp.js';
 import { RECONCILIATION_STOPPED } from './reconcile.js';
-import { reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { periodicPassDue, reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { planSync } from './desired.js';
 import { deviceSyncOut, reconciliationStarted } from './schemas.js';
 import { seedFleet, until, type Fleet } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
@@ -133,6 +134,56 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
     expect(sync.reconcilingSince).toBeNull();
     expect(sync.lastReconciliation?.error).toBe(RECONCILIATION_STOPPED);
     expect(sync.lastReconciliation?.checked).toBeLessThan(PEOPLE);
+  }, 120_000);
+
+  test('a reconciliation broken by something other than the device says so, and the device can be reconciled again', async () => {
+    const [d0] = fleet!.devices;
+    let broken = true;
+    gated.onRead(() => {
+      if (broken) throw new Error('the read-back broke');
+    });
+    const first = await ask(d0!.id);
+    let sync = await waitFor(
+      () => deviceSync(d0!.id),
+      (s) => s.reconcilingSince === null && s.lastReconciliation !== null,
+    );
+    expect(sync.lastReconciliation).toMatchObject({
+      at: first.startedAt,
+      error: 'Did not finish: the read-back broke',
+    });
+    broken = false;
+    const second = await ask(d0!.id);
+    expect(second.alreadyRunning).toBe(false);
+    sync = await waitFor(
+      () => deviceSync(d0!.id),
+      (s) => s.lastReconciliation?.at === second.startedAt && s.reconcilingSince === null,
+    );
+    expect(sync.lastReconciliation).toEqual({
+      at: second.startedAt,
+      checked: PEOPLE,
+      requeued: 0,
+      errors: 0,
+    });
+  }, 120_000);
+
+  test("the worker's periodic pass starts only when its period has passed and no online device has due work", async () => {
+    const due = (sinceLastMs: number, everyMs = 1_000) =>
+      periodicPassDue(server.ctx, { sinceLastMs, everyMs });
+    // Converged: nothing is due.
+    expect(await due(1_001)).toBe(true);
+    expect(await due(999)).toBe(false);
+    expect(await due(1_001, 0)).toBe(false);
+    // A person edited and planned (the worker is not running): both devices have due work.
+    const [personId] = fleet!.expected.keys();
+    const edit = await admin.request('PATCH', `/api/people/${personId}`, {
+      body: { name: 'Renamed Fleet Person' },
+      csrf: true,
+    });
+    expect(edit.status).toBe(200);
+    expect((await planSync(server.ctx)).queued).toBe(2);
+    expect(await due(1_001)).toBe(false);
+    await worker.runUntilIdle();
+    expect(await due(1_001)).toBe(true);
   }, 120_000);
 
   test('the periodic pass waits for a device being reconciled on request instead of reading it twice', async () => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { onlineWhere, type DeviceClient } from '../devices/service.js';
 import type { Job } from '../jobs/registry.js';
+import { devicesWithDueWork } from './claim.js';
 import { reconcileDevice, type ReconciliationSummary } from './reconcile.js';
 
 /** A device's reconciliation in progress. */
@@ -123,4 +124,20 @@ async function unlessAborted<T>(done: Promise<T>, signal: AbortSignal): Promise<
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Whether the worker's periodic pass starts now: its period has passed since the last pass
+ * ended, and no online device has due work. A pass reads every person back from every device
+ * and plans each one again; started during a backfill (a run can end for a moment while the
+ * devices rest) it took a third of the pushes' pace on MariaDB (100,000 × 20, 2026-11-25), for
+ * work whose pushes were still to come anyway.
+ */
+export async function periodicPassDue(
+  ctx: AppContext,
+  { sinceLastMs, everyMs }: { sinceLastMs: number; everyMs: number },
+): Promise<boolean> {
+  if (everyMs <= 0 || sinceLastMs <= everyMs) return false;
+  const busy = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
+  return busy.length === 0;
 }

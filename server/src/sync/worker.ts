@@ -17,7 +17,12 @@ import { RunDevices } from './run-devices.js';
 import type { RunShared } from './stream.js';
 import { Waker } from './waker.js';
 import { keepAliveFetch } from './device-fetch.js';
-import { reconcileAll, reconciliationsOf, type Reconciliations } from './reconciliations.js';
+import {
+  periodicPassDue,
+  reconcileAll,
+  reconciliationsOf,
+  type Reconciliations,
+} from './reconciliations.js';
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
@@ -276,12 +281,18 @@ export class SyncWorker implements Job {
       if ((!result.more && !this.kicked) || this.stopping.signal.aborted) break;
       this.kicked = false;
     }
-    if (
-      !this.stopping.signal.aborted &&
-      !this.reconciling &&
-      this.reconcileEveryMs > 0 &&
-      performance.now() - this.lastReconcile > this.reconcileEveryMs
-    ) {
+    const due = async () => {
+      try {
+        return await periodicPassDue(this.ctx, {
+          sinceLastMs: performance.now() - this.lastReconcile,
+          everyMs: this.reconcileEveryMs,
+        });
+      } catch (err) {
+        this.ctx.logger.warn({ err }, 'sync reconciliation not started');
+        return false;
+      }
+    };
+    if (!this.stopping.signal.aborted && !this.reconciling && (await due())) {
       // Beside the runs, not in their way: at 100,000 people × 20 devices it reads 2,000,000
       // people back (minutes), and a person created meanwhile must not wait for it. The
       // period counts from the end of a pass, so a pass longer than the period still leaves
