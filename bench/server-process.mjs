@@ -29,7 +29,8 @@ export async function startServer({
     DATA_DIR: dataDir,
     SVC_PUSH_WORKER: '0',
     SVC_DISCOVERY_WORKER: '0',
-    LOG_LEVEL: 'warn',
+    // SVC_BENCH_SERVER_LOG_LEVEL=info shows the worker's plans and reconciliations in the log.
+    LOG_LEVEL: process.env.SVC_BENCH_SERVER_LOG_LEVEL ?? 'warn',
     ADMIN_INITIAL_PASSWORD: password,
     ...extra,
   };

@@ -6,8 +6,10 @@ import { applyDiffs, idRanges, missingGroups } from './apply.js';
 import { BULK_THRESHOLD, planSync } from './desired.js';
 import { Planner } from './planner.js';
 import { Waker } from './waker.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   addPerson,
+  beat,
   createSpace,
   organizationOf,
   registerSim,
@@ -292,6 +294,40 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     for (const d of later) {
       expect(await server.ctx.models.SyncTask.count({ where: { deviceId: d.id } })).toBe(3);
     }
+  });
+  // Last in this block: it marks every pending task succeeded.
+  test('the periodic full plan waits while an online device has due work, one period more at most', async () => {
+    const dock = await createSpace(admin, 'Loading dock');
+    const d = await registerSim(server, admin, dock);
+    devices.push(d);
+    const person = await addPerson(server, org, [dock]);
+    await addPerson(server, org, [dock]);
+    const every = 1_000;
+    const planner = new Planner({ ctx: server.ctx, waker: new Waker(), fullPlanEveryMs: every });
+    await planner.plan(true);
+    await beat(d);
+    // A task lost behind the fingerprint's back: only a full plan brings it back.
+    const mine = { where: { personId: person.id, deviceId: d.id } };
+    const lose = () => server.ctx.models.SyncTask.destroy(mine);
+    const restored = async () => (await server.ctx.models.SyncTask.count(mine)) === 1;
+    await lose();
+    await sleep(every + 100);
+    // The other person's task is due on an online device: a backfill, so the plan waits.
+    expect(await planner.plan(false)).toBe(0);
+    expect(await restored()).toBe(false);
+    // Two periods late: it runs all the same.
+    await sleep(every);
+    expect(await planner.plan(false)).toBe(1);
+    expect(await restored()).toBe(true);
+    // Nothing due: one period is enough.
+    await server.ctx.models.SyncTask.update(
+      { state: 'succeeded' },
+      { where: { state: 'pending' } },
+    );
+    await lose();
+    await sleep(every + 100);
+    expect(await planner.plan(false)).toBe(1);
+    expect(await restored()).toBe(true);
   });
 });
 

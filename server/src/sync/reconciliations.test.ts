@@ -1,15 +1,15 @@
 import { createDeviceClient } from '../devices/client.js';
 import type { DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { waitFor } from '../test/udp.js';
 import { RECONCILIATION_STOPPED } from './reconcile.js';
 import { periodicPassDue, reconcileAll, reconciliationsOf } from './reconciliations.js';
 import { planSync } from './desired.js';
 import { deviceSyncOut, reconciliationStarted } from './schemas.js';
-import { seedFleet, until, type Fleet } from './test-fleet.js';
+import { startFleetSite, until, type Fleet, type FleetSite } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
 
 const PEOPLE = 120;
@@ -49,23 +49,16 @@ function gatedClient() {
 }
 
 describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
-  let scratch: ScratchDb;
+  let site: FleetSite | undefined;
   let server: TestServer;
-  let fleet: Fleet | undefined;
+  let fleet: Fleet;
   let admin: TestClient;
   let gated: ReturnType<typeof gatedClient>;
   let worker: SyncWorker;
 
   beforeEach(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    fleet = await seedFleet(server, {
-      people: PEOPLE,
-      devices: 2,
-      centralUrl: server.url,
-      heartbeatIntervalMs: 1_000,
-    });
-    for (const d of fleet.devices) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+    site = await startFleetSite(dialect, { people: PEOPLE, devices: 2 });
+    ({ server, fleet } = site);
     admin = await signedIn(server, 'admin');
     // The routes use the worker's client: the gated one. Not started: no periodic pass.
     gated = gatedClient();
@@ -76,9 +69,8 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
     gated.open();
     await reconciliationsOf(server.ctx).stop();
     await worker.stop();
-    for (const d of fleet?.devices ?? []) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
+    await site?.close();
+    site = undefined;
   });
 
   const deviceSync = async (id: string) =>
@@ -91,7 +83,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
   const audited = () => server.ctx.models.Audit.count({ where: { action: 'sync.reconcile' } });
 
   test('answers 202 at once, shows it in progress, joins a second request, then stores the result and audits it', async () => {
-    const [d0] = fleet!.devices;
+    const [d0] = fleet.devices;
     gated.shut();
     const started = await ask(d0!.id);
     expect(started).toMatchObject({ deviceId: d0!.id, alreadyRunning: false });
@@ -122,7 +114,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
   }, 120_000);
 
   test('stopping the service ends a requested reconciliation at its next read, and it says so', async () => {
-    const [d0] = fleet!.devices;
+    const [d0] = fleet.devices;
     let stopped: Promise<void> | undefined;
     gated.onRead((n) => {
       if (n === 25) stopped = reconciliationsOf(server.ctx).stop();
@@ -137,7 +129,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
   }, 120_000);
 
   test('a reconciliation broken by something other than the device says so, and the device can be reconciled again', async () => {
-    const [d0] = fleet!.devices;
+    const [d0] = fleet.devices;
     let broken = true;
     gated.onRead(() => {
       if (broken) throw new Error('the read-back broke');
@@ -174,7 +166,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
     expect(await due(999)).toBe(false);
     expect(await due(1_001, 0)).toBe(false);
     // A person edited and planned (the worker is not running): both devices have due work.
-    const [personId] = fleet!.expected.keys();
+    const [personId] = fleet.expected.keys();
     const edit = await admin.request('PATCH', `/api/people/${personId}`, {
       body: { name: 'Renamed Fleet Person' },
       csrf: true,
@@ -187,7 +179,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
   }, 120_000);
 
   test('the periodic pass waits for a device being reconciled on request instead of reading it twice', async () => {
-    const [d0, d1] = fleet!.devices;
+    const [d0, d1] = fleet.devices;
     const registry = reconciliationsOf(server.ctx);
     const joined: string[] = [];
     const run = registry.run.bind(registry);

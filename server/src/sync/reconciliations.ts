@@ -128,10 +128,10 @@ async function unlessAborted<T>(done: Promise<T>, signal: AbortSignal): Promise<
 
 /**
  * Whether the worker's periodic pass starts now: its period has passed since the last pass
- * ended, and no online device has due work. A pass reads every person back from every device
- * and plans each one again; started during a backfill (a run can end for a moment while the
- * devices rest) it most likely cost the pushes over 40 % of their pace (MariaDB, 100,000 × 20,
- * 2026-11-25: ~3,000/s before it was due, ~1,700/s after), to check work still being pushed.
+ * ended, and no online device has due work. A pass plans each device again and reads every
+ * person back from it; during a backfill (a push run can end for a moment while every device
+ * rests) that is minutes of load beside the pushes, checking work whose pushes are still to
+ * come. Once the work is done the proof is worth its cost.
  */
 export async function periodicPassDue(
   ctx: AppContext,

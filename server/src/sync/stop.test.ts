@@ -1,10 +1,18 @@
 import { createDeviceClient } from '../devices/client.js';
 import type { DeviceClient } from '../devices/service.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import { lastReconciliation, RECONCILIATION_STOPPED } from './reconcile.js';
 import { reconcileAll, reconciliationsOf } from './reconciliations.js';
-import { expectConverged, holdings, seedFleet, statesOf, until, type Fleet } from './test-fleet.js';
+import {
+  expectConverged,
+  holdings,
+  startFleetSite,
+  statesOf,
+  until,
+  type Fleet,
+  type FleetSite,
+} from './test-fleet.js';
 import { SyncWorker } from './worker.js';
 
 const PEOPLE = 300;
@@ -23,25 +31,17 @@ function watchedClient(onGet: (count: number) => void): DeviceClient {
 }
 
 describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
-  let scratch: ScratchDb;
+  let site: FleetSite | undefined;
   let server: TestServer;
-  let fleet: Fleet | undefined;
+  let fleet: Fleet;
 
   beforeEach(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    fleet = await seedFleet(server, {
-      people: PEOPLE,
-      devices: 2,
-      centralUrl: server.url,
-      heartbeatIntervalMs: 1_000,
-    });
-    for (const d of fleet.devices) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+    site = await startFleetSite(dialect, { people: PEOPLE, devices: 2 });
+    ({ server, fleet } = site);
   });
   afterEach(async () => {
-    for (const d of fleet?.devices ?? []) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
+    await site?.close();
+    site = undefined;
   });
 
   const states = async () =>
@@ -49,11 +49,11 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
   test('stop() during a backfill ends it without pushing the rest: nothing left running, the rest pushed by the next worker', async () => {
     // Slow devices: the backfill would take seconds, the stop must not wait for it.
-    for (const d of fleet!.devices) await d.sim.setFaults({ delayMs: 20 });
+    for (const d of fleet.devices) await d.sim.setFaults({ delayMs: 20 });
     const worker = new SyncWorker(server.ctx);
     worker.start();
     await until('the backfill is under way', () =>
-      fleet!.devices.every((d) => d.sim.personCount() >= 10),
+      fleet.devices.every((d) => d.sim.personCount() >= 10),
     );
     await worker.stop();
 
@@ -67,7 +67,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
       where: { state: 'succeeded' },
       raw: true,
     });
-    const held = new Map(fleet!.devices.map((d) => [d.id, holdings(d.sim)]));
+    const held = new Map(fleet.devices.map((d) => [d.id, holdings(d.sim)]));
     for (const t of succeeded) {
       expect(held.get(t.deviceId)!.get(t.personId)?.version).toBe(t.resultVersion);
     }
@@ -79,7 +79,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     const now = server.ctx.clock.now().getTime();
     expect(pending.filter((t) => new Date(t.nextAttemptAt).getTime() > now)).toEqual([]);
 
-    for (const d of fleet!.devices) await d.sim.setFaults({});
+    for (const d of fleet.devices) await d.sim.setFaults({});
     const next = new SyncWorker(server.ctx);
     await next.runUntilIdle();
     await next.stop();
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     });
     // One device was stopped part-way; the one after it was not started.
     const summaries = await Promise.all(
-      fleet!.devices.map((d) => lastReconciliation(server.ctx, d.id)),
+      fleet.devices.map((d) => lastReconciliation(server.ctx, d.id)),
     );
     const stopped = summaries.filter((r) => r !== null);
     expect(stopped).toHaveLength(1);
@@ -114,7 +114,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
       client: createDeviceClient(),
       pageSize: 7,
     });
-    for (const d of fleet!.devices) {
+    for (const d of fleet.devices) {
       const summary = await lastReconciliation(server.ctx, d.id);
       expect(summary).toMatchObject({ checked: PEOPLE, requeued: 0, errors: 0 });
       expect(summary?.error).toBeUndefined();
@@ -131,7 +131,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     await until('the stop was asked for', () => stopped !== undefined);
     await stopped;
     const summaries = await Promise.all(
-      fleet!.devices.map((d) => lastReconciliation(server.ctx, d.id)),
+      fleet.devices.map((d) => lastReconciliation(server.ctx, d.id)),
     );
     expect(summaries.filter((r) => r !== null)).toEqual([
       expect.objectContaining({ error: RECONCILIATION_STOPPED }),

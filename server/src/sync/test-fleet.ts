@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createPerson } from '../people/service.js';
 import { plainJpeg } from '../photos/test-images.js';
 import { signedIn } from '../test/admins.js';
-import type { TestServer } from '../test/harness.js';
+import { scratchDb, type DialectName, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
 
 /**
  * A fleet for the robustness suites: simulated devices in one space and many people with
@@ -75,6 +76,41 @@ export async function seedFleet(
     }
   });
   return { devices, expected };
+}
+
+/** A scratch database, a server on it and a fleet whose devices are online (heartbeat sent). */
+export interface FleetSite {
+  scratch: ScratchDb;
+  server: TestServer;
+  fleet: Fleet;
+  /** Stops the devices and the server, drops the database. */
+  close(): Promise<void>;
+}
+
+export async function startFleetSite(
+  dialect: DialectName,
+  opts: { people: number; devices: number },
+): Promise<FleetSite> {
+  const scratch = await scratchDb(dialect);
+  const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+  let fleet: Fleet | undefined;
+  const close = async () => {
+    for (const d of fleet?.devices ?? []) await d.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  };
+  try {
+    fleet = await seedFleet(server, {
+      ...opts,
+      centralUrl: server.url,
+      heartbeatIntervalMs: 1_000,
+    });
+    for (const d of fleet.devices) expect((await d.sim.heartbeatNow())?.status).toBe(200);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { scratch, server, fleet, close };
 }
 
 /** What a simulated device holds, in the shape of `Fleet.expected`. */
