@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { TaskRow } from './claim.js';
 import { LeaseKeeper } from './lease.js';
-import { SuccessRecorder } from './recorder.js';
+import { SUCCESS_WRITE_TRIES, SuccessRecorder } from './recorder.js';
 
 /**
  * The recorder writes successes together: twenty devices' urgent successes must not become
@@ -114,5 +114,29 @@ describe('SuccessRecorder', () => {
     leases.stop();
     expect(statements).toEqual([4, 4]);
     expect(leases.claims).toBe(0);
+  });
+  test('a success write that loses deadlocks again and again (MySQL) is tried until it is written', async () => {
+    let tries = 0;
+    const mysqlDeps = {
+      ...fakeDeps,
+      db: {
+        sequelize: {
+          getDialect: () => 'mysql',
+          // MySQL form: [8 values per task, then now, now]; deadlocks before it is written.
+          query: (_sql: string, opts: { replacements: unknown[] }) => {
+            if (++tries < SUCCESS_WRITE_TRIES) {
+              return Promise.reject(Object.assign(new Error('deadlock'), { errno: 1213 }));
+            }
+            return Promise.resolve([undefined, (opts.replacements.length - 2) / 8]);
+          },
+        },
+      },
+    } as unknown as AppContext;
+    const leases = new LeaseKeeper(mysqlDeps);
+    const recorder = new SuccessRecorder(mysqlDeps, leases);
+    recorder.add({ task: task(1), outcome: done }, true);
+    await recorder.close();
+    expect(tries).toBe(SUCCESS_WRITE_TRIES);
+    expect(SUCCESS_WRITE_TRIES).toBeGreaterThan(4);
   });
 });
