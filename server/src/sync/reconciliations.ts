@@ -131,13 +131,15 @@ async function unlessAborted<T>(done: Promise<T>, signal: AbortSignal): Promise<
  * ended, and no online device has due work. A pass plans each device again and reads every
  * person back from it; during a backfill (a push run can end for a moment while every device
  * rests) that is minutes of load beside the pushes, checking work whose pushes are still to
- * come. Once the work is done the proof is worth its cost.
+ * come. Once the work is done the proof is worth its cost; it waits one period more at most.
  */
 export async function periodicPassDue(
   ctx: AppContext,
   { sinceLastMs, everyMs }: { sinceLastMs: number; everyMs: number },
 ): Promise<boolean> {
   if (everyMs <= 0 || sinceLastMs <= everyMs) return false;
+  // Not put off for ever by a site that always has work: one period more at most.
+  if (sinceLastMs > 2 * everyMs) return true;
   const busy = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
   return busy.length === 0;
 }
