@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
-import { devicesWithDueWork } from './claim.js';
+import { periodicDue } from './claim.js';
 import { asOrdinary, asUrgent } from '../db/urgency.js';
 import { changesSince, peopleUpdatedSince, planSync } from './desired.js';
 import { FingerprintReader } from './fingerprint.js';
@@ -62,7 +62,14 @@ export class Planner {
     const started = performance.now();
     // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
     const fingerprint = await asUrgent(() => this.fingerprints.read(now));
-    const stale = !force && (await this.fullPlanDue(now));
+    // The periodic full plan is a safety net (every device against everyone, at 100,000 × 20
+    // a minute of heavy statements): not during a backfill (periodicDue).
+    const stale =
+      !force &&
+      (await periodicDue(ctx, {
+        sinceLastMs: performance.now() - this.lastFullPlan,
+        everyMs: this.deps.fullPlanEveryMs,
+      }));
     if (!force && !stale && fingerprint === this.fingerprint) return 0;
     const changes =
       force || stale || !this.fingerprint || !this.plannedAt
@@ -175,22 +182,6 @@ export class Planner {
     this.fingerprint = covered.fingerprint;
     this.plannedAt = covered.at;
     return queued;
-  }
-
-  /**
-   * The periodic full plan is a safety net: every device against everyone, at 100,000 people
-   * × 20 devices a minute of heavy statements. While online devices have due work (a backfill)
-   * it waits, up to one period more: the work was just planned. On MariaDB at that size the
-   * pushes fell from ~3,500 to ~2,200 a second at the minute it was due (three benchmark runs,
-   * 2026-11-25), and did not in a run that converged before it was due.
-   */
-  private async fullPlanDue(now: Date): Promise<boolean> {
-    const { ctx, fullPlanEveryMs } = this.deps;
-    const since = performance.now() - this.lastFullPlan;
-    if (since <= fullPlanEveryMs) return false;
-    if (since > 2 * fullPlanEveryMs) return true;
-    const busy = await devicesWithDueWork(ctx, now, ctx.config.heartbeatTimeoutS);
-    return busy.length === 0;
   }
 
   /**

@@ -1,52 +1,17 @@
-import { createDeviceClient } from '../devices/client.js';
-import type { DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
 import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { waitFor } from '../test/udp.js';
 import { RECONCILIATION_STOPPED } from './reconcile.js';
-import { periodicPassDue, reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { periodicDue } from './claim.js';
+import { reconcileAll, reconciliationsOf } from './reconciliations.js';
 import { planSync } from './desired.js';
 import { deviceSyncOut, reconciliationStarted } from './schemas.js';
-import { startFleetSite, until, type Fleet, type FleetSite } from './test-fleet.js';
+import { gatedClient, startFleetSite, until, type Fleet, type FleetSite } from './test-fleet.js';
 import { SyncWorker } from './worker.js';
 
 const PEOPLE = 120;
-
-/**
- * The device client, with its read-backs (what reconciliation does) counted per device and
- * held at a gate while it is shut: a reconciliation in progress for as long as a test needs.
- */
-function gatedClient() {
-  const client = createDeviceClient();
-  const reads = new Map<string, number>();
-  let gate: Promise<void> = Promise.resolve();
-  /** Only this device's reads wait at the gate (every device's when undefined). */
-  let gatedSn: string | undefined;
-  let open = () => {};
-  let onRead: (total: number) => void = () => {};
-  let total = 0;
-  const gated: DeviceClient = {
-    ...client,
-    getPerson: async (target, id) => {
-      reads.set(target.sn, (reads.get(target.sn) ?? 0) + 1);
-      onRead(++total);
-      if (gatedSn === undefined || gatedSn === target.sn) await gate;
-      return client.getPerson(target, id);
-    },
-  };
-  return {
-    client: gated,
-    reads,
-    shut: (sn?: string) => {
-      gatedSn = sn;
-      gate = new Promise((resolve) => (open = resolve));
-    },
-    open: () => open(),
-    onRead: (fn: (total: number) => void) => (onRead = fn),
-  };
-}
 
 describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
   let site: FleetSite | undefined;
@@ -160,7 +125,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
 
   test("the worker's periodic pass starts only when its period has passed and no online device has due work", async () => {
     const due = (sinceLastMs: number, everyMs = 1_000) =>
-      periodicPassDue(server.ctx, { sinceLastMs, everyMs });
+      periodicDue(server.ctx, { sinceLastMs, everyMs });
     // Converged: nothing is due.
     expect(await due(1_001)).toBe(true);
     expect(await due(999)).toBe(false);

@@ -2,7 +2,6 @@ import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { onlineWhere, type DeviceClient } from '../devices/service.js';
 import type { Job } from '../jobs/registry.js';
-import { devicesWithDueWork } from './claim.js';
 import { reconcileDevice, type ReconciliationSummary } from './reconcile.js';
 
 /** A device's reconciliation in progress. */
@@ -40,8 +39,9 @@ export class Reconciliations implements Job {
     const current = this.runs.get(device.id);
     if (current) return { ...current, alreadyRunning: true };
     const ctx = request.ctx ?? this.ctx;
-    const signals = [this.stopping.signal, ...(request.stopping ? [request.stopping] : [])];
-    const stopping = signals.length > 1 ? AbortSignal.any(signals) : signals[0]!;
+    const stopping = request.stopping
+      ? AbortSignal.any([this.stopping.signal, request.stopping])
+      : this.stopping.signal;
     const startedAt = ctx.clock.now();
     const done = reconcileDevice(ctx, request.client, device, {
       stopping,
@@ -124,22 +124,4 @@ async function unlessAborted<T>(done: Promise<T>, signal: AbortSignal): Promise<
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-}
-
-/**
- * Whether the worker's periodic pass starts now: its period has passed since the last pass
- * ended, and no online device has due work. A pass plans each device again and reads every
- * person back from it; during a backfill (a push run can end for a moment while every device
- * rests) that is minutes of load beside the pushes, checking work whose pushes are still to
- * come. Once the work is done the proof is worth its cost; it waits one period more at most.
- */
-export async function periodicPassDue(
-  ctx: AppContext,
-  { sinceLastMs, everyMs }: { sinceLastMs: number; everyMs: number },
-): Promise<boolean> {
-  if (everyMs <= 0 || sinceLastMs <= everyMs) return false;
-  // Not put off for ever by a site that always has work: one period more at most.
-  if (sinceLastMs > 2 * everyMs) return true;
-  const busy = await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS);
-  return busy.length === 0;
 }

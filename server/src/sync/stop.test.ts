@@ -1,11 +1,11 @@
 import { createDeviceClient } from '../devices/client.js';
-import type { DeviceClient } from '../devices/service.js';
 import { DIALECTS } from '../test/dialects.js';
 import type { TestServer } from '../test/harness.js';
 import { lastReconciliation, RECONCILIATION_STOPPED } from './reconcile.js';
 import { reconcileAll, reconciliationsOf } from './reconciliations.js';
 import {
   expectConverged,
+  gatedClient,
   holdings,
   startFleetSite,
   statesOf,
@@ -16,19 +16,6 @@ import {
 import { SyncWorker } from './worker.js';
 
 const PEOPLE = 300;
-
-/** The device client, with a hook on every read-back (what reconciliation does). */
-function watchedClient(onGet: (count: number) => void): DeviceClient {
-  const client = createDeviceClient();
-  let gets = 0;
-  return {
-    ...client,
-    getPerson: (target, id) => {
-      onGet(++gets);
-      return client.getPerson(target, id);
-    },
-  };
-}
 
 describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
   let site: FleetSite | undefined;
@@ -93,7 +80,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
     expect(await states()).toEqual({ succeeded: 2 * PEOPLE });
 
     const stopping = new AbortController();
-    const client = watchedClient((n) => n === 25 && stopping.abort());
+    const client = gatedClient((n) => n === 25 && stopping.abort()).client;
     await reconcileAll(server.ctx, reconciliationsOf(server.ctx), {
       client,
       stopping: stopping.signal,
@@ -123,7 +110,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
   test("the worker's stop() ends a periodic reconciliation in progress", async () => {
     let stopped: Promise<void> | undefined;
-    const client = watchedClient((n) => {
+    const { client } = gatedClient((n) => {
       if (n === 25) stopped = worker.stop();
     });
     const worker = new SyncWorker(server.ctx, { client, reconcileEveryMs: 1 });

@@ -1,6 +1,8 @@
 import { startDevice, type DeviceHandle } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createDeviceClient } from '../devices/client.js';
+import type { DeviceClient } from '../devices/service.js';
 import { createPerson } from '../people/service.js';
 import { plainJpeg } from '../photos/test-images.js';
 import { signedIn } from '../test/admins.js';
@@ -165,4 +167,39 @@ export async function expectConverged(server: TestServer, fleet: Fleet): Promise
   });
   expect(wrong).toEqual([]);
   for (const d of fleet.devices) expect(holdings(d.sim)).toEqual(fleet.expected);
+}
+
+/**
+ * The device client, with its read-backs (what reconciliation does) counted per device and
+ * held at a gate while it is shut: a reconciliation in progress for as long as a test needs.
+ * `onRead` hears each read with the running total (a test stops the service at the 25th).
+ */
+export function gatedClient(onRead: (total: number) => void = () => {}) {
+  const client = createDeviceClient();
+  const reads = new Map<string, number>();
+  let gate: Promise<void> = Promise.resolve();
+  /** Only this device's reads wait at the gate (every device's when undefined). */
+  let gatedSn: string | undefined;
+  let open = () => {};
+  let total = 0;
+  let hook = onRead;
+  const gated: DeviceClient = {
+    ...client,
+    getPerson: async (target, id) => {
+      reads.set(target.sn, (reads.get(target.sn) ?? 0) + 1);
+      hook(++total);
+      if (gatedSn === undefined || gatedSn === target.sn) await gate;
+      return client.getPerson(target, id);
+    },
+  };
+  return {
+    client: gated,
+    reads,
+    shut: (sn?: string) => {
+      gatedSn = sn;
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    open: () => open(),
+    onRead: (fn: (total: number) => void) => (hook = fn),
+  };
 }

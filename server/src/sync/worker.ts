@@ -8,7 +8,7 @@ import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
-import { devicesWithDueWork, LEASE_MS, recoverExpiredLeases } from './claim.js';
+import { devicesWithDueWork, LEASE_MS, periodicDue, recoverExpiredLeases } from './claim.js';
 import { Planner, REPLAN_CHECK_MS } from './planner.js';
 import { LeaseKeeper } from './lease.js';
 import { RunReads } from './reads.js';
@@ -17,12 +17,7 @@ import { RunDevices } from './run-devices.js';
 import type { RunShared } from './stream.js';
 import { Waker } from './waker.js';
 import { keepAliveFetch } from './device-fetch.js';
-import {
-  periodicPassDue,
-  reconcileAll,
-  reconciliationsOf,
-  type Reconciliations,
-} from './reconciliations.js';
+import { reconcileAll, reconciliationsOf, type Reconciliations } from './reconciliations.js';
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
@@ -283,7 +278,8 @@ export class SyncWorker implements Job {
     }
     const due = async () => {
       try {
-        return await periodicPassDue(this.ctx, {
+        // Not during a backfill: it plans and reads back work whose pushes are still to come.
+        return await periodicDue(this.ctx, {
           sinceLastMs: performance.now() - this.lastReconcile,
           everyMs: this.reconcileEveryMs,
         });
