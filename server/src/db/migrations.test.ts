@@ -38,6 +38,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'person_spaces',
           'recognition_events',
           'spaces',
+          'sync_device_leases',
           'sync_tasks',
           'login_failures',
           'organizations',

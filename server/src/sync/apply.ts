@@ -1,4 +1,4 @@
-import { Op, QueryTypes, literal, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import { readCommittedRetried } from '../db/deadlock.js';
@@ -12,10 +12,6 @@ type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
 const CHUNK = 1000;
 /** Rows per INSERT of new tasks (values are inlined: no bound-parameter limit applies). */
 const INSERT_CHUNK = 5000;
-
-// A task being pushed keeps its claim: the worker sees the changed target when it finishes
-// and puts the task back to pending instead of recording a stale success.
-const keepRunning = () => literal(`CASE WHEN state = 'running' THEN 'running' ELSE 'pending' END`);
 
 export type Lane = 'priority' | 'bulk';
 
@@ -112,7 +108,7 @@ export async function applyDiffs(
           action: 'put',
           personVersion: version,
           photoSha256,
-          state: keepRunning(),
+          state: 'pending' as const,
         },
         {
           where: {
@@ -128,7 +124,7 @@ export async function applyDiffs(
   for (const { lane, version, ids } of deletes.values()) {
     for (let i = 0; i < ids.length; i += CHUNK) {
       await SyncTask.update(
-        { ...reset(lane), action: 'delete', photoSha256: null, state: keepRunning() },
+        { ...reset(lane), action: 'delete', photoSha256: null, state: 'pending' as const },
         {
           where: {
             id: { [Op.in]: ids.slice(i, i + CHUNK) },

@@ -5,26 +5,27 @@ import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { onlineWhere } from '../devices/service.js';
 import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
-import { readCommittedRetried, retryOnDeadlock } from '../db/deadlock.js';
+import { retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
 
 /**
- * How long a claim holds a task unless renewed (lease.ts renews it while pushes are in flight);
- * a process killed mid-push, or one that could not record, frees its tasks after this.
+ * How long a process holds a device unless renewed (lease.ts renews it while the run lasts);
+ * a process killed mid-push, or one that lost the database, frees its devices after this.
  */
 export const LEASE_MS = 20_000;
 
 const PROCESS_TAG = `${hostname().slice(0, 32)}:${process.pid}`;
 
-/** A fresh claimant id: this process plus randomness, so one claim's rows can be read back. */
+/** A worker's name in sync_device_leases: this process plus randomness. */
 export function newClaimant(): string {
   return `${PROCESS_TAG}:${randomBytes(8).toString('hex')}`;
 }
 
 /**
- * Tasks whose lease ran out (their process died or hung) go back to pending, attempts
- * unchanged: nothing stays `running` after a crash.
+ * Tasks left `running` by a version of svc that claimed each task (before migration 0051),
+ * whose lease ran out, go back to pending, attempts unchanged. Tasks are no longer marked:
+ * after an upgrade this finds them once, then nothing.
  */
 export async function recoverExpiredLeases(deps: Deps, now: Date): Promise<number> {
   const devices = await deps.models.Device.findAll({ attributes: ['id'], raw: true });
@@ -111,11 +112,9 @@ export type TaskRow = Pick<
   | 'photoSha256'
   | 'attempts'
   | 'nextAttemptAt'
-  | 'claimedBy'
   | 'resultVersion'
 >;
 
-type Claimed = Exclude<keyof TaskRow, 'claimedBy'>;
 const COLUMNS = {
   id: 'id',
   organizationId: 'organization_id',
@@ -128,7 +127,7 @@ const COLUMNS = {
   attempts: 'attempts',
   nextAttemptAt: 'next_attempt_at',
   resultVersion: 'result_version',
-} as const satisfies Record<Claimed, string>;
+} as const satisfies Record<keyof TaskRow, string>;
 
 // Unquoted: Sequelize's SQLite driver reads the column types of a backquoted FROM table with
 // an extra statement per query.
@@ -148,7 +147,7 @@ type RawTask = Pick<
 };
 
 /** A raw row (dates as Date on MySQL, text on SQLite) of a claim → TaskRow. */
-const toTask = (raw: RawTask, claimedBy: string): TaskRow => ({
+const toTask = (raw: RawTask): TaskRow => ({
   id: raw.id,
   organizationId: raw.organizationId,
   personId: raw.personId,
@@ -160,82 +159,85 @@ const toTask = (raw: RawTask, claimedBy: string): TaskRow => ({
   attempts: Number(raw.attempts),
   nextAttemptAt: fromSqlDate(raw.nextAttemptAt)!,
   resultVersion: raw.resultVersion === null ? null : Number(raw.resultVersion),
-  claimedBy,
 });
 
-// One lane's due tasks of one device, oldest first: a range of sync_tasks_device_due.
-const dueIn = (lane: 'priority' | 'bulk', columns: string) =>
-  `SELECT ${columns} FROM sync_tasks WHERE device_id = :dev AND state = 'pending'
-    AND lane = '${lane}' AND next_attempt_at <= :now ORDER BY next_attempt_at LIMIT :limit`;
+interface ReadPosition {
+  /** `next_attempt_at` as the column's text. */
+  at: string;
+  /** The row's key: its id on MySQL (text), its rowid on SQLite (a number). */
+  key: string | number;
+}
+
+/** Where a device's reading got to, per lane (the next read starts after it). */
+export type ReadCursor = Partial<Record<'priority' | 'bulk', ReadPosition>>;
+
+const isAfter = (a: ReadPosition, b: ReadPosition) =>
+  a.at !== b.at ? a.at > b.at : typeof a.key === 'number' ? a.key > Number(b.key) : a.key > b.key;
 
 /**
- * Claims up to `limit` due tasks of one device, priority lane first, and returns them as
- * claimed. Two processes never get the same task: on MySQL the candidate rows are locked with
- * SKIP LOCKED (a concurrent claimer takes other rows) before they are marked; on SQLite one
- * UPDATE … WHERE id IN (SELECT …) RETURNING is atomic under the database's one writer, and is
- * the only statement of a claim (each statement costs a turn of the event loop there).
+ * Reads up to `limit` due tasks of one device to push, priority lane first, oldest due first.
+ * The caller holds the device (lease.ts), so this is a plain read: no lock, no mark; the tasks
+ * stay `pending` until their outcome is written. `cursor` (kept by the device's stream) makes
+ * each read start where the last one ended — the tasks read before are still pending and due —
+ * and `skip` leaves out tasks in flight that came round again (changed by the planner meanwhile).
  */
 export async function claimTasks(
   deps: Deps,
   deviceId: string,
   limit: number,
   now: Date,
+  { cursor = {}, skip }: { cursor?: ReadCursor; skip?: (id: string) => boolean } = {},
 ): Promise<TaskRow[]> {
-  const claimant = newClaimant();
-  const until = new Date(now.getTime() + LEASE_MS);
   const sequelize = deps.db.sequelize;
-  // Dates as text with their milliseconds (sqlDate): see devicesWithDueWork.
-  const replacements = {
-    dev: deviceId,
-    now: sqlDate(sequelize, now),
-    limit,
-    claimant,
-    until: sqlDate(sequelize, until),
-  };
-  const mark = `UPDATE sync_tasks SET state = 'running', claimed_by = :claimant,
-    claimed_until = :until, updated_at = :now`;
-  let raws: RawTask[] = [];
-  if (sequelize.getDialect() === 'mysql') {
-    // READ COMMITTED: the locking reads take no gap locks, so two devices' claims (whose rows
-    // move within the same due index when marked) cannot deadlock on each other's gaps.
-    // A deadlock with another device's claim or a success write is tried again (deadlock.ts).
-    await readCommittedRetried(sequelize, async (transaction) => {
-      raws = [];
-      for (const lane of ['priority', 'bulk'] as const) {
-        if (raws.length >= limit) break;
-        raws.push(
-          ...(await sequelize.query<RawTask>(
-            `${dueIn(lane, SELECT_COLUMNS)} FOR UPDATE SKIP LOCKED`,
-            {
-              replacements: { ...replacements, limit: limit - raws.length },
-              type: QueryTypes.SELECT,
-              transaction,
-            },
-          )),
-        );
-      }
-      if (raws.length === 0) return;
-      await sequelize.query(`${mark} WHERE id IN (:ids)`, {
-        replacements: { ...replacements, ids: raws.map((r) => r.id) },
-        transaction,
-      });
-    });
-  } else {
-    // Priority lane first, then bulk, in one statement. The rows are found by rowid (what
-    // sync_tasks_device_due holds), not by id through the primary key's own index.
-    raws = await sequelize.query<RawTask>(
-      `${mark} WHERE rowid IN (SELECT r FROM (
-        SELECT r, 0 AS rank, next_attempt_at FROM (${dueIn('priority', 'rowid AS r, next_attempt_at')})
-        UNION ALL SELECT r, 1 AS rank, next_attempt_at FROM (${dueIn('bulk', 'rowid AS r, next_attempt_at')})
-      ) ORDER BY rank, next_attempt_at LIMIT :limit) RETURNING ${SELECT_COLUMNS}`,
-      { replacements, type: QueryTypes.SELECT },
-    );
+  const mysql = sequelize.getDialect() === 'mysql';
+  // The due index ends with the row's key: the primary key on MySQL, the rowid on SQLite.
+  const key = mysql ? 'id' : 'rowid';
+  const raws: (RawTask & { rowKey: string | number })[] = [];
+  for (const lane of ['priority', 'bulk'] as const) {
+    for (;;) {
+      const want = limit - raws.length;
+      if (want <= 0) break;
+      const from = cursor[lane];
+      // After the cursor: two ranges of sync_tasks_device_due (MariaDB makes an index range of
+      // each; SQLite takes the row value).
+      const after = !from
+        ? ''
+        : mysql
+          ? 'AND (next_attempt_at > :at OR (next_attempt_at = :at AND id > :key))'
+          : 'AND (next_attempt_at, rowid) > (:at, :key)';
+      const rows = await sequelize.query<RawTask & { rowKey: string | number }>(
+        `SELECT ${key} AS rowKey, ${SELECT_COLUMNS} FROM sync_tasks
+          WHERE device_id = :dev AND state = 'pending' AND lane = '${lane}'
+            AND next_attempt_at <= :now ${after}
+          ORDER BY next_attempt_at, ${key} LIMIT :limit`,
+        {
+          // Dates as text with their milliseconds (sqlDate): see devicesWithDueWork.
+          replacements: {
+            dev: deviceId,
+            now: sqlDate(sequelize, now),
+            limit: want,
+            at: from?.at ?? null,
+            key: from?.key ?? null,
+          },
+          type: QueryTypes.SELECT,
+        },
+      );
+      if (rows.length === 0) break;
+      const last = rows[rows.length - 1]!;
+      // MySQL gives a Date: back to the column's text, milliseconds kept.
+      const at =
+        last.nextAttemptAt instanceof Date
+          ? sqlDate(sequelize, last.nextAttemptAt)
+          : String(last.nextAttemptAt);
+      // Forward only: two reads of one stream may overlap, and the one that ends first must not
+      // take the position back (the tasks between would be read again, and skipped).
+      if (!from || isAfter({ at, key: last.rowKey }, from)) cursor[lane] = { at, key: last.rowKey };
+      const kept = skip ? rows.filter((r) => !skip(r.id)) : rows;
+      raws.push(...kept);
+      // Read on only when tasks in flight took places and more may follow.
+      if (rows.length < want || kept.length === rows.length) break;
+    }
   }
-  const tasks = raws.map((raw) => toTask(raw, claimant));
-  // RETURNING gives no order: priority lane first, then the oldest due.
-  return tasks.sort(
-    (a, b) =>
-      Number(a.lane !== 'priority') - Number(b.lane !== 'priority') ||
-      a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime(),
-  );
+  // Already in order: priority lane first, then the oldest due.
+  return raws.map(toTask);
 }

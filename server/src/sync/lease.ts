@@ -1,88 +1,113 @@
-import { Op } from 'sequelize';
-import { retryOnDeadlock } from '../db/deadlock.js';
+import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
+import { retryOnDeadlock } from '../db/deadlock.js';
+import { sqlDate } from '../db/sql-dates.js';
 import { LEASE_MS } from './claim.js';
 
-type Deps = Pick<AppContext, 'models' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
 
-/** Leases of claims in flight are extended this often (well inside LEASE_MS). */
+/** Held devices are extended this often (well inside LEASE_MS). */
 export const RENEW_EVERY_MS = Math.floor(LEASE_MS / 4);
 
-/** Claimants renewed per statement (an IN list). */
-const RENEW_CHUNK = 500;
-
 /**
- * Keeps the leases of every claim a worker run holds alive while its tasks are pushed or wait
- * to be recorded, in one statement per renewal for all of them, so the lease itself can be
- * short: a process killed mid-push (or one that lost the database and could not record) frees
- * its tasks within LEASE_MS instead of holding them for as long as the slowest device could
- * take. A claim is held until each of its tasks is accounted for (`settle`), or dropped at once
- * (`drop`) when its outcomes could not be written: then the lease runs out and the tasks come
- * back through recoverExpiredLeases.
+ * The devices one worker run pushes to. A process pushes a device's tasks only while it holds
+ * the device (its row in sync_device_leases, LEASE_MS long, renewed every RENEW_EVERY_MS while
+ * the run lasts), so two processes never push the same task at once, and the tasks need no
+ * claim of their own: they stay `pending` until their outcome is written, once. Claiming every
+ * task (a locking read, then marking it `running`) was 40 % of MariaDB's work in a backfill.
+ * A process killed mid-push frees its devices within LEASE_MS, and what it pushed but had not
+ * written is still pending: pushed again by whoever holds the device next (PUT is idempotent).
  */
-export class LeaseKeeper {
-  /** Open claims: tasks not yet accounted for, and the device (renewal reads by device). */
-  private readonly open = new Map<string, { count: number; deviceId: string }>();
+export class DeviceLeases {
+  private readonly held = new Set<string>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly deps: Deps) {
+  constructor(
+    private readonly deps: Deps,
+    /** The worker's name in sync_device_leases, for its whole life (worker.ts). */
+    private readonly claimant: string,
+  ) {
     this.timer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
     this.timer.unref();
   }
 
-  /** A claim of `count` tasks of one device is now in flight. */
-  hold(claimant: string, count: number, deviceId: string): void {
-    if (count <= 0) return;
-    const held = this.open.get(claimant);
-    this.open.set(claimant, { count: (held?.count ?? 0) + count, deviceId });
+  /** Takes the device for this run unless another process holds it; true when it is ours. */
+  async acquire(deviceId: string): Promise<boolean> {
+    const sequelize = this.deps.db.sequelize;
+    const now = this.deps.clock.now();
+    const replacements = {
+      dev: deviceId,
+      me: this.claimant,
+      now: sqlDate(sequelize, now),
+      until: sqlDate(sequelize, new Date(now.getTime() + LEASE_MS)),
+    };
+    const take = async () => {
+      const [, changed] = await sequelize.query(
+        `UPDATE sync_device_leases SET claimed_by = :me, claimed_until = :until
+          WHERE device_id = :dev
+            AND (claimed_by IS NULL OR claimed_by = :me OR claimed_until < :now)`,
+        { replacements, type: QueryTypes.UPDATE },
+      );
+      return Number(changed) === 1;
+    };
+    let ours = await retryOnDeadlock(take);
+    if (!ours) {
+      // The device's first run (no row yet), or nothing changed (the same millisecond):
+      // make sure the row exists, then look again.
+      const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+      await sequelize.query(`${ignore} INTO sync_device_leases (device_id) VALUES (:dev)`, {
+        replacements,
+      });
+      ours = (await retryOnDeadlock(take)) || (await this.holder(deviceId)) === this.claimant;
+    }
+    if (ours) this.held.add(deviceId);
+    return ours;
   }
 
-  /** One task of the claim is written (or given up): the claim is released after its last. */
-  settle(claimant: string | null): void {
-    if (claimant === null) return;
-    const held = this.open.get(claimant);
-    if (held && held.count > 1) held.count--;
-    else this.open.delete(claimant);
-  }
-
-  /** Stops renewing a claim whose outcomes could not be written. */
-  drop(claimant: string | null): void {
-    if (claimant !== null) this.open.delete(claimant);
-  }
-
-  get claims(): number {
-    return this.open.size;
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
+  private async holder(deviceId: string): Promise<string | null> {
+    const rows = await this.deps.db.sequelize.query<{ claimed_by: string | null }>(
+      'SELECT claimed_by FROM sync_device_leases WHERE device_id = :dev',
+      { replacements: { dev: deviceId }, type: QueryTypes.SELECT },
+    );
+    return rows[0]?.claimed_by ?? null;
   }
 
   private async renew(): Promise<void> {
-    const claims = [...this.open];
+    if (this.held.size === 0) return;
+    const sequelize = this.deps.db.sequelize;
     const until = new Date(this.deps.clock.now().getTime() + LEASE_MS);
-    for (let i = 0; i < claims.length; i += RENEW_CHUNK) {
-      const chunk = claims.slice(i, i + RENEW_CHUNK);
-      try {
-        // Idempotent: run again when it loses a deadlock to a claim or a plan (MySQL).
-        await retryOnDeadlock(() =>
-          this.deps.models.SyncTask.update(
-            { claimedUntil: until },
-            {
-              where: {
-                // Device by device through sync_tasks_device_due: no index leads with claimed_by.
-                deviceId: [...new Set(chunk.map(([, held]) => held.deviceId))],
-                state: 'running',
-                claimedBy: { [Op.in]: chunk.map(([claimant]) => claimant) },
-              },
+    try {
+      await retryOnDeadlock(() =>
+        sequelize.query(
+          `UPDATE sync_device_leases SET claimed_until = :until
+            WHERE device_id IN (:devices) AND claimed_by = :me`,
+          {
+            replacements: {
+              until: sqlDate(sequelize, until),
+              devices: [...this.held],
+              me: this.claimant,
             },
-          ),
-        );
-      } catch (err) {
-        // The database is away: the leases run out and another run (or process) takes over.
-        this.deps.logger.warn({ err }, 'sync lease renewal failed');
-        return;
-      }
+          },
+        ),
+      );
+    } catch (err) {
+      // The database is away: the leases run out and another run (or process) takes over.
+      this.deps.logger.warn({ err }, 'sync lease renewal failed');
     }
+  }
+
+  /** The run is over (its outcomes written): renewals stop and its devices are free. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    if (this.held.size === 0) return;
+    const devices = [...this.held];
+    this.held.clear();
+    await retryOnDeadlock(() =>
+      this.deps.db.sequelize.query(
+        `UPDATE sync_device_leases SET claimed_by = NULL, claimed_until = NULL
+          WHERE device_id IN (:devices) AND claimed_by = :me`,
+        { replacements: { devices, me: this.claimant } },
+      ),
+    );
   }
 }

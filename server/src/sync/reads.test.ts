@@ -37,7 +37,6 @@ const task = (personId: string, personVersion = 1): TaskRow => ({
   photoSha256: 'a'.repeat(64),
   attempts: 0,
   nextAttemptAt: new Date(0),
-  claimedBy: 'claimant',
   resultVersion: null,
 });
 

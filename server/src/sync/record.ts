@@ -28,13 +28,13 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
 }
 
 /**
- * Writes a push's outcome, but only while this claim still owns the task and the task still
- * aims at what was pushed; a task the planner changed meanwhile goes back to pending so the
- * newer target is pushed next (nothing stale is recorded as success).
+ * Writes a push's outcome, but only while the task is still pending and aims at what was
+ * pushed (its device's holder pushed it: lease.ts); a task the planner changed meanwhile is
+ * due again at once so the newer target is pushed next (nothing stale is recorded as success).
  */
 export async function recordOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<void> {
   const change = await writeOutcome(deps, task, outcome);
-  // The live stream hears what was written (nothing when another claim owns the task now).
+  // The live stream hears what was written (nothing for a task failed or gone meanwhile).
   if (change) publishSyncState(deps, task, change);
 }
 
@@ -43,12 +43,8 @@ type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
 async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
   const { SyncTask } = deps.models;
   const now = deps.clock.now();
-  const released = {
-    claimedBy: null,
-    claimedUntil: null,
-    updatedAt: now,
-  };
-  const mine = { id: task.id, claimedBy: task.claimedBy, state: 'running' as const };
+  const released = { updatedAt: now };
+  const mine = { id: task.id, state: 'pending' as const };
   const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
   let written = 0;
   let change: Change = null;
@@ -145,35 +141,23 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
   return change;
 }
 
-/** How long untried tasks of a device that stopped answering wait before they are offered again. */
+/** How long untried tasks of a device that stopped answering wait before they are read again. */
 export const RELEASE_PAUSE_MS = 5_000;
 
 /**
- * Claimed tasks handed back untried (their device stopped answering mid-stream, or the worker
- * is stopping): pending again after `pauseMs`, no attempt counted — the tasks that were tried
- * carry the failure and its backoff.
+ * Tasks read to push but not tried (their device stopped answering mid-stream): due again
+ * after `pauseMs`, no attempt counted — the tasks that were tried carry the failure and its
+ * backoff.
  */
 export async function releaseTasks(
   deps: Deps,
   tasks: readonly TaskRow[],
   pauseMs = RELEASE_PAUSE_MS,
 ): Promise<void> {
-  const { SyncTask } = deps.models;
+  if (tasks.length === 0) return;
   const now = deps.clock.now();
-  const byClaim = new Map<string, string[]>();
-  for (const t of tasks) {
-    if (t.claimedBy !== null) byClaim.set(t.claimedBy, [...(byClaim.get(t.claimedBy) ?? []), t.id]);
-  }
-  for (const [claimedBy, ids] of byClaim) {
-    await SyncTask.update(
-      {
-        state: 'pending',
-        claimedBy: null,
-        claimedUntil: null,
-        updatedAt: now,
-        nextAttemptAt: new Date(now.getTime() + pauseMs),
-      },
-      { where: { id: ids, claimedBy, state: 'running' } },
-    );
-  }
+  await deps.models.SyncTask.update(
+    { updatedAt: now, nextAttemptAt: new Date(now.getTime() + pauseMs) },
+    { where: { id: tasks.map((t) => t.id), state: 'pending' } },
+  );
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { TaskRow } from './claim.js';
-import { LeaseKeeper } from './lease.js';
+import { InFlight } from './inflight.js';
 import { SUCCESS_WRITE_TRIES, SuccessRecorder } from './recorder.js';
 
 /**
@@ -15,9 +15,9 @@ describe('SuccessRecorder', () => {
     db: {
       sequelize: {
         getDialect: () => 'sqlite',
-        // SQLite form: [now, now, then 8 values per task]; answers "all written".
+        // SQLite form: [now, now, then 7 values per task]; answers "all written".
         query: async (_sql: string, opts: { replacements: unknown[] }) => {
-          const tasks = (opts.replacements.length - 2) / 8;
+          const tasks = (opts.replacements.length - 2) / 7;
           statements.push(tasks);
           await new Promise<void>((resolve) => (release = resolve));
           return [undefined, tasks];
@@ -41,7 +41,6 @@ describe('SuccessRecorder', () => {
     personVersion: 3,
     photoSha256: 'a'.repeat(64),
     attempts: 0,
-    claimedBy: `claim-${n % 20}`,
   });
   const done = { kind: 'done', result: { version: 3, photoSha256: 'a'.repeat(64) } } as const;
   /** Closes the recorder, letting each statement it writes meanwhile finish. */
@@ -56,9 +55,9 @@ describe('SuccessRecorder', () => {
   };
 
   test('urgent successes that arrive during a write go together in the next one', async () => {
-    const leases = new LeaseKeeper(fakeDeps);
-    const recorder = new SuccessRecorder(fakeDeps, leases);
-    for (let n = 0; n < 20; n++) leases.hold(`claim-${n}`, 1, 'device-1');
+    const inFlight = new InFlight();
+    const recorder = new SuccessRecorder(fakeDeps, inFlight);
+    inFlight.add(Array.from({ length: 20 }, (_, n) => task(n)));
     recorder.add({ task: task(0), outcome: done }, true);
     // Nineteen more, each urgent, while the first statement is still in flight.
     for (let n = 1; n < 20; n++) recorder.add({ task: task(n), outcome: done }, true);
@@ -69,34 +68,32 @@ describe('SuccessRecorder', () => {
     }
     release();
     await closing;
-    leases.stop();
     expect(statements).toEqual([1, 19]);
-    // Every claim was released once its success was written.
-    expect(leases.claims).toBe(0);
+    // No longer in flight once its success was written.
+    expect(inFlight.ids()).toEqual([]);
   });
 
   test('urgent successes are written on their own, ahead of the bulk ones waiting', async () => {
     statements.length = 0;
-    const leases = new LeaseKeeper(fakeDeps);
-    const recorder = new SuccessRecorder(fakeDeps, leases, { delayMs: 60_000, maxItems: 10_000 });
-    for (let n = 0; n < 32; n++) leases.hold(`claim-${n % 20}`, 1, 'device-1');
+    const inFlight = new InFlight();
+    const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 10_000 });
+    inFlight.add(Array.from({ length: 32 }, (_, n) => task(n)));
     for (let n = 0; n < 30; n++) recorder.add({ task: task(n), outcome: done });
     // Nothing written yet: bulk successes wait for the delay or a full statement.
     expect(statements).toEqual([]);
     recorder.add({ task: task(30), outcome: done }, true);
     recorder.add({ task: task(31), outcome: done }, true);
     await closeReleasing(recorder);
-    leases.stop();
     // The first urgent one at once, the second (it came during that write) next, then the rest.
     expect(statements).toEqual([1, 1, 30]);
-    expect(leases.claims).toBe(0);
+    expect(inFlight.ids()).toEqual([]);
   });
 
-  test('claims wait while two statements of successes are still to be written', async () => {
+  test('reads wait while two statements of successes are still to be written', async () => {
     statements.length = 0;
-    const leases = new LeaseKeeper(fakeDeps);
-    const recorder = new SuccessRecorder(fakeDeps, leases, { delayMs: 60_000, maxItems: 4 });
-    for (let n = 0; n < 8; n++) leases.hold(`claim-${n}`, 1, 'device-1');
+    const inFlight = new InFlight();
+    const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 4 });
+    inFlight.add(Array.from({ length: 8 }, (_, n) => task(n)));
     let room = false;
     // Four fill a statement (written at once), four more wait behind it: the limit.
     for (let n = 0; n < 7; n++) recorder.add({ task: task(n), outcome: done });
@@ -111,9 +108,8 @@ describe('SuccessRecorder', () => {
     await waiting;
     expect(room).toBe(true);
     await closeReleasing(recorder);
-    leases.stop();
     expect(statements).toEqual([4, 4]);
-    expect(leases.claims).toBe(0);
+    expect(inFlight.ids()).toEqual([]);
   });
   test('a success write that loses deadlocks again and again (MySQL) is tried until it is written', async () => {
     let tries = 0;
@@ -122,18 +118,17 @@ describe('SuccessRecorder', () => {
       db: {
         sequelize: {
           getDialect: () => 'mysql',
-          // MySQL form: [8 values per task, then now, now]; deadlocks before it is written.
+          // MySQL form: [7 values per task, then now, now]; deadlocks before it is written.
           query: (_sql: string, opts: { replacements: unknown[] }) => {
             if (++tries < SUCCESS_WRITE_TRIES) {
               return Promise.reject(Object.assign(new Error('deadlock'), { errno: 1213 }));
             }
-            return Promise.resolve([undefined, (opts.replacements.length - 2) / 8]);
+            return Promise.resolve([undefined, (opts.replacements.length - 2) / 7]);
           },
         },
       },
     } as unknown as AppContext;
-    const leases = new LeaseKeeper(mysqlDeps);
-    const recorder = new SuccessRecorder(mysqlDeps, leases);
+    const recorder = new SuccessRecorder(mysqlDeps, new InFlight());
     recorder.add({ task: task(1), outcome: done }, true);
     await recorder.close();
     expect(tries).toBe(SUCCESS_WRITE_TRIES);

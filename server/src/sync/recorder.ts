@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { asUrgent } from '../db/urgency.js';
 import type { TaskRow } from './claim.js';
-import type { LeaseKeeper } from './lease.js';
+import type { InFlight } from './inflight.js';
 import { publishSyncState } from './live.js';
 import type { Outcome } from './push.js';
 import { sqlDate } from '../db/sql-dates.js';
@@ -24,25 +24,25 @@ interface Pending extends DoneItem {
 }
 
 /**
- * Most successes written by one statement (eight replacements each). Large: during a backfill
- * the writer waits its turn on the database behind claims and plans once per statement, and
+ * Most successes written by one statement (seven replacements each). Large: during a backfill
+ * the writer waits its turn on the database behind reads and plans once per statement, and
  * fell behind the pushes with 500 (SQLite, 20 devices: 1,500 written/s against 2,500 pushed/s).
  */
 const STATEMENT_MAX = 2000;
 
 /**
  * Tries of one success write that loses deadlocks (MySQL). The write is conditional on the
- * claim, so repeating it is safe; given up, its tasks wait for their leases (20 s) and are
- * pushed again. Four tries (deadlock.ts's default) all lost once at 100,000 × 20 on MariaDB,
+ * task's state and target, so repeating it is safe; given up, its tasks stay pending and are
+ * pushed again by the device's next stream. Four tries (deadlock.ts's default) all lost once at 100,000 × 20 on MariaDB,
  * and a person created then showed as succeeded 21.8 s late; ten span about a second.
  */
 export const SUCCESS_WRITE_TRIES = 10;
 
 /**
  * Successes of every device of a run, written together: a backfill is nearly all successes,
- * and one UPDATE (one commit) per few hundred of them instead of one per claim keeps the
- * database's single writer free for claims and plans. A success is written within `delayMs`
- * (at once when someone waits for it: `urgent`), and its claim's lease is kept until then.
+ * and one UPDATE (one commit) per few hundred of them instead of one per read keeps the
+ * database's single writer free for reads and plans. A success is written within `delayMs`
+ * (at once when someone waits for it: `urgent`); the task counts as in flight until then.
  */
 export class SuccessRecorder {
   private pending: Pending[] = [];
@@ -55,7 +55,7 @@ export class SuccessRecorder {
 
   constructor(
     private readonly deps: Deps,
-    private readonly leases: LeaseKeeper,
+    private readonly inFlight: InFlight,
     private readonly opts: { delayMs: number; maxItems: number } = {
       delayMs: 100,
       maxItems: STATEMENT_MAX,
@@ -75,9 +75,8 @@ export class SuccessRecorder {
 
   /**
    * Resolves once fewer than two statements' worth of successes wait to be written. A device
-   * stream asks before each claim, so pushes cannot run ahead of the writes: the successes
-   * waiting are tasks still `running`, whose leases every renewal reads (at 400,000 of them a
-   * renewal took seconds, and the writes fell further behind).
+   * stream asks before each read, so pushes cannot run ahead of the writes (the successes
+   * waiting are tasks still pending in the database, and in flight in memory).
    */
   room(): Promise<void> {
     if (!this.full()) return Promise.resolve();
@@ -89,7 +88,7 @@ export class SuccessRecorder {
     return this.pending.length + this.writing >= 2 * this.opts.maxItems;
   }
 
-  /** Lets waiting claims go on once the backlog is under the limit (or nothing is written). */
+  /** Lets waiting reads go on once the backlog is under the limit (or nothing is written). */
   private wake(): void {
     if (this.running && this.full()) return;
     for (const resolve of this.waiters.splice(0)) resolve();
@@ -120,13 +119,13 @@ export class SuccessRecorder {
       try {
         if (chunk[0]!.urgent) await asUrgent(() => recordDone(this.deps, chunk));
         else await recordDone(this.deps, chunk);
-        for (const { task } of chunk) this.leases.settle(task.claimedBy);
       } catch (err) {
-        // Not written: the tasks stay `running` until their leases run out, then they are
-        // pushed again (PUT is idempotent). The run reports the failure when it closes.
+        // Not written: the tasks are still pending and are pushed again by the device's next
+        // stream (PUT is idempotent). The run reports the failure when it closes.
         this.failure ??= asError(err);
         this.deps.logger.warn({ err }, 'sync outcomes could not be written');
-        for (const { task } of chunk) this.leases.drop(task.claimedBy);
+      } finally {
+        for (const { task } of chunk) this.inFlight.settle(task.id);
       }
       this.writing = 0;
       this.wake();
@@ -141,8 +140,8 @@ export class SuccessRecorder {
 }
 
 /**
- * recordOutcome's `done` case for many tasks (of any claims) in one statement: succeeded where
- * the task's claim still owns it and its target is unchanged; back to pending (keeping what the
+ * recordOutcome's `done` case for many tasks (of any devices) in one statement: succeeded where
+ * the task is still pending with the target pushed; due again at once (keeping what the
  * device now holds) where the planner changed the target while the push was in flight.
  */
 export async function recordDone(
@@ -168,7 +167,6 @@ async function recordChunk(
   // ids is evaluated row by row and cost SQLite about four times the whole UPDATE.
   const values = items.flatMap((i) => [
     i.task.id,
-    i.task.claimedBy,
     i.task.action,
     i.task.personVersion,
     i.outcome.result?.version ?? null,
@@ -178,21 +176,21 @@ async function recordChunk(
   ]);
   const mysql = sequelize.getDialect() === 'mysql';
   // SQLite allows at most 500 terms in a UNION ALL, not in a VALUES list (its columns are
-  // column1…column8, named here); MySQL's VALUES needs ROW() and MariaDB's does not.
+  // column1…column7, named here); MySQL's VALUES needs ROW() and MariaDB's does not.
   const derived = mysql
-    ? `(SELECT ? AS id, ? AS cb, ? AS act, ? AS pv, ? AS rv, ? AS rp, ? AS npv, ? AS np
-      ${' UNION ALL SELECT ?, ?, ?, ?, ?, ?, ?, ?'.repeat(items.length - 1)})`
-    : `(SELECT column1 AS id, column2 AS cb, column3 AS act, column4 AS pv, column5 AS rv,
-      column6 AS rp, column7 AS npv, column8 AS np
-      FROM (VALUES ${items.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}))`;
-  const set = (t: string) => `${t}state = 'succeeded', ${t}claimed_by = NULL,
-    ${t}claimed_until = NULL, ${t}updated_at = ?, ${t}finished_at = ?, ${t}error_code = NULL,
-    ${t}error_message = NULL, ${t}result_version = v.rv, ${t}result_photo_sha256 = v.rp,
-    ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
-  const unchanged = (t: string) => `${t}state = 'running' AND ${t}claimed_by = v.cb
+    ? `(SELECT ? AS id, ? AS act, ? AS pv, ? AS rv, ? AS rp, ? AS npv, ? AS np
+      ${' UNION ALL SELECT ?, ?, ?, ?, ?, ?, ?'.repeat(items.length - 1)})`
+    : `(SELECT column1 AS id, column2 AS act, column3 AS pv, column4 AS rv,
+      column5 AS rp, column6 AS npv, column7 AS np
+      FROM (VALUES ${items.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}))`;
+  const set = (t: string) => `${t}state = 'succeeded', ${t}updated_at = ?, ${t}finished_at = ?,
+    ${t}error_code = NULL, ${t}error_message = NULL, ${t}result_version = v.rv,
+    ${t}result_photo_sha256 = v.rp, ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
+  // Still pending (the device's holder pushed it; lease.ts) and still aimed at what was pushed.
+  const unchanged = (t: string) => `${t}state = 'pending'
     AND ${t}action = v.act AND ${t}person_version = v.pv`;
   const [, written] = mysql
-    ? // Another device's claim may deadlock with it now and then: tried again (deadlock.ts).
+    ? // A plan may deadlock with it now and then: tried again (deadlock.ts).
       await retryOnDeadlock(
         () =>
           sequelize.query(
@@ -211,17 +209,12 @@ async function recordChunk(
   let requeued = new Set<string>();
   if (Number(written) < items.length) {
     // Changed while in flight: keep what the device now holds, push the newer target.
-    const rows = await sequelize.query<{ id: string; state: string; claimed_by: string | null }>(
-      `SELECT id, state, claimed_by FROM sync_tasks WHERE id IN (${inIds})`,
+    const rows = await sequelize.query<{ id: string; state: string }>(
+      `SELECT id, state FROM sync_tasks WHERE id IN (${inIds})`,
       { type: QueryTypes.SELECT, replacements: ids },
     );
-    const claimedBy = new Map(items.map((i) => [i.task.id, i.task.claimedBy]));
     succeeded = new Set(rows.filter((r) => r.state === 'succeeded').map((r) => r.id));
-    requeued = new Set(
-      rows
-        .filter((r) => r.state === 'running' && r.claimed_by === claimedBy.get(r.id))
-        .map((r) => r.id),
-    );
+    requeued = new Set(rows.filter((r) => r.state === 'pending').map((r) => r.id));
     if (requeued.size > 0) {
       const back = [...requeued];
       // CASE id WHEN … THEN … END: one value per task in a single statement.
@@ -233,29 +226,19 @@ async function recordChunk(
         cases((i) => i.outcome.result?.version ?? null, 'NULL'),
         cases((i) => i.outcome.result?.photoSha256 ?? null, 'NULL'),
       ];
-      const claimant = cases((i) => i.task.claimedBy, 'NULL');
-
+      // Due at once: after the device's read position, so its stream reads it again.
       await sequelize.query(
-        `UPDATE sync_tasks SET state = 'pending', claimed_by = NULL, claimed_until = NULL,
-          updated_at = ?, next_attempt_at = ?,
+        `UPDATE sync_tasks SET updated_at = ?, next_attempt_at = ?,
           result_version = ${result[0]!.sql}, result_photo_sha256 = ${result[1]!.sql}
-          WHERE id IN (${back.map(() => '?').join(', ')}) AND state = 'running'
-            AND claimed_by = ${claimant.sql}`,
+          WHERE id IN (${back.map(() => '?').join(', ')}) AND state = 'pending'`,
         {
           type: QueryTypes.UPDATE,
-          replacements: [
-            now,
-            now,
-            ...result[0]!.values,
-            ...result[1]!.values,
-            ...back,
-            ...claimant.values,
-          ],
+          replacements: [now, now, ...result[0]!.values, ...result[1]!.values, ...back],
         },
       );
     }
   }
-  // The live stream hears what was written (nothing for a task another claim owns now).
+  // The live stream hears what was written (nothing for a task failed or gone meanwhile).
   for (const { task } of items) {
     const state = requeued.has(task.id)
       ? 'pending'

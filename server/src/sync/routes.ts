@@ -22,6 +22,7 @@ import {
 } from './schemas.js';
 import { freshAttempts } from './record.js';
 import { syncWorkerOf } from './worker.js';
+import { inFlightOf } from './inflight.js';
 
 const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
 
@@ -29,6 +30,7 @@ const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempt
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
   const tags = ['sync'];
   const access = { kind: 'session' } as const;
+  const inFlight = inFlightOf(ctx);
 
   const snOf = async (deviceIds: string[]) => {
     const rows = await ctx.models.Device.findAll({
@@ -69,7 +71,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         ...(query.personId && { personId: query.personId }),
         ...(query.deviceId && { deviceId: query.deviceId }),
         ...(byDevice && { deviceId: byDevice }),
-        ...(query.state && { state: query.state }),
+        ...(query.state && inFlight.whereShown(query.state)),
       };
       const { rows, count } = await ctx.models.SyncTask.findAndCountAll({
         where,
@@ -81,7 +83,10 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         offset: (query.page - 1) * query.pageSize,
       });
       const sn = await snOf(rows.map((r) => r.deviceId));
-      res.json({ items: rows.map((r) => toTaskOut(r, sn.get(r.deviceId) ?? '')), total: count });
+      res.json({
+        items: rows.map((r) => toTaskOut(r, sn.get(r.deviceId) ?? '', inFlight.shown(r))),
+        total: count,
+      });
     },
   );
 
@@ -108,7 +113,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
           deviceId: r.deviceId,
           sn: sn.get(r.deviceId) ?? '',
           action: r.action,
-          state: r.state,
+          state: inFlight.shown(r),
           version: r.personVersion,
           photoSha256: r.photoSha256,
           resultVersion: r.resultVersion,
@@ -142,6 +147,10 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       for (const row of byState) {
         if (row.state in counts) counts[row.state as keyof typeof counts] = Number(row.count);
       }
+      // Pending in the database, pushed right now.
+      const pushing = Math.min(counts.pending, inFlight.ids(device.id).length);
+      counts.pending -= pushing;
+      counts.running += pushing;
       res.json({
         deviceId: device.id,
         sn: device.sn,
@@ -174,7 +183,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         await ctx.models.SyncTask.findOne({ where: byIdWhere(req, params.id) }),
         'Sync task',
       );
-      if (task.state === 'running') {
+      if (inFlight.shown(task) === 'running') {
         throw httpErrors.conflict('The task is being pushed right now; look again in a moment.');
       }
       const now = ctx.clock.now();

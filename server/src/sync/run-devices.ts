@@ -111,6 +111,7 @@ async function serveDevice(
   } catch (err) {
     if (!(err instanceof DeviceKeyUnavailable)) throw err;
     // Without its key nothing reaches the device: say so on every task instead of retrying.
+    if (!(await shared.leases.acquire(deviceId))) return idle;
     const failed = await claimTasks(ctx, deviceId, 1000, ctx.clock.now());
     for (const task of failed) {
       await recordOutcome(ctx, task, {

@@ -23,7 +23,12 @@ export {
   syncTasksQuery,
 };
 
-export function toTaskOut(row: SyncTaskRow, sn: string): z.infer<typeof syncTaskOut> {
+/** `state`: as the API shows it (InFlight.shown: `running` while its push is in flight). */
+export function toTaskOut(
+  row: SyncTaskRow,
+  sn: string,
+  state: SyncTaskRow['state'] = row.state,
+): z.infer<typeof syncTaskOut> {
   return {
     id: row.id,
     personId: row.personId,
@@ -31,7 +36,7 @@ export function toTaskOut(row: SyncTaskRow, sn: string): z.infer<typeof syncTask
     sn,
     action: row.action,
     lane: row.lane,
-    state: row.state,
+    state,
     version: row.personVersion,
     photoSha256: row.photoSha256,
     resultVersion: row.resultVersion,

@@ -3,8 +3,9 @@ import type { AppContext } from '../context.js';
 import { asUrgent } from '../db/urgency.js';
 import type { TaskRow } from './claim.js';
 import type { DeviceClient } from '../devices/service.js';
-import { claimTasks } from './claim.js';
-import type { LeaseKeeper } from './lease.js';
+import { claimTasks, type ReadCursor } from './claim.js';
+import type { InFlight } from './inflight.js';
+import type { DeviceLeases } from './lease.js';
 import { pushTask, type DeviceRun, type Outcome } from './push.js';
 import type { RunReads } from './reads.js';
 import { recordOutcome, releaseTasks } from './record.js';
@@ -16,7 +17,8 @@ export interface RunShared {
   client: DeviceClient;
   reads: RunReads;
   recorder: SuccessRecorder;
-  leases: LeaseKeeper;
+  leases: DeviceLeases;
+  inFlight: InFlight;
   /** Pushes in flight per device. */
   perDevice: number;
   /** No new claims after this (performance.now()); what is claimed is still pushed. */
@@ -65,16 +67,24 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   // Failed attempts in a row: a device that stops answering is not handed its whole queue.
   let failingInARow = 0;
   const stallAfter = perDevice * 2;
+  // Another process pushes to this device: it is served again once that one lets it go.
+  if (!(await shared.leases.acquire(deviceId))) return { pushed: 0, stalled: false };
+  const { inFlight } = shared;
+  const cursor: ReadCursor = {};
 
   const claim = async (limit: number, urgent: boolean) => {
-    const tasks = await claimTasks(ctx, deviceId, limit, ctx.clock.now());
-    if (tasks.length === 0) return tasks;
-    shared.leases.hold(tasks[0]!.claimedBy!, tasks.length, deviceId);
+    const read = await claimTasks(ctx, deviceId, limit, ctx.clock.now(), {
+      cursor,
+      skip: (id) => inFlight.has(id),
+    });
+    // Two reads of this stream may overlap (an urgent one beside a refill): a task is taken once.
+    const tasks = read.filter((t) => !inFlight.has(t.id));
+    inFlight.add(tasks);
     try {
       await shared.reads.prefetch(tasks);
     } catch (err) {
-      // Claimed but not pushed: the lease runs out and the tasks come back.
-      shared.leases.drop(tasks[0]!.claimedBy);
+      // Read but not pushed: still pending, read again by the device's next stream.
+      for (const t of tasks) inFlight.settle(t.id);
       throw err;
     }
     if (urgent) for (const t of tasks) urgentIds.add(t.id);
@@ -134,26 +144,28 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
       if (outcome.kind === 'retry') failingInARow++;
       try {
         await recordOutcome(ctx, task, outcome);
-        shared.leases.settle(task.claimedBy);
       } catch (err) {
+        // Not written: the task is still pending, and pushed again by a later stream.
         failure ??= asError(err);
-        shared.leases.drop(task.claimedBy);
         exhausted = true;
+      } finally {
+        inFlight.settle(task.id);
       }
     }
   };
   await Promise.all(Array.from({ length: perDevice }, lane));
   if (refilling) await refilling;
   if (queue.length > 0) {
-    // The device stopped answering, or the worker is stopping: what was not tried goes back,
-    // attempts unchanged (due at once after a stop: nothing is wrong with the device).
+    // The device stopped answering, or the worker is stopping: what was not tried is still
+    // pending, attempts unchanged; due at once after a stop (nothing is wrong with the device),
+    // after a pause when the device stalled.
     const untried = queue.splice(0);
     try {
-      await releaseTasks(ctx, untried, shared.stopping.aborted ? 0 : undefined);
-      for (const t of untried) shared.leases.settle(t.claimedBy);
+      if (!shared.stopping.aborted) await releaseTasks(ctx, untried);
     } catch (err) {
       failure ??= asError(err);
-      for (const t of untried) shared.leases.drop(t.claimedBy);
+    } finally {
+      for (const t of untried) inFlight.settle(t.id);
     }
   }
   if (failure !== undefined) throw failure;

@@ -309,30 +309,34 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     expect(Object.keys(holds(d3))).toHaveLength(held);
   });
 
-  test('claims never overlap, and an expired lease (a killed server) goes back to pending', async () => {
+  test('one process pushes a device at a time, and a dead one lets go of it after its lease', async () => {
     await beat(d1, d2, d3);
     for (let i = 0; i < 6; i++) await addPerson(`claim${i}`, [space.a1]);
     const { planSync } = await import('./desired.js');
     await planSync(server.ctx);
-    const now = clock.now();
-    const [one, two] = await Promise.all([
-      claimTasks(server.ctx, d2.id, 4, now),
-      claimTasks(server.ctx, d2.id, 4, now),
-    ]);
-    // On MySQL the sort locks every candidate row of the device, so the second claimer may get
-    // nothing (SKIP LOCKED) rather than the rest; either way no task is claimed twice.
-    const rest = await claimTasks(server.ctx, d2.id, 4, now);
-    const ids = [...one, ...two, ...rest].map((t) => t.id);
-    expect(one.length + two.length).toBeGreaterThanOrEqual(4);
-    expect(ids).toHaveLength(6);
-    expect(new Set(ids).size).toBe(6);
-    // Nobody finishes them: the process "died". After the lease they are pushed by another run.
+    const { DeviceLeases } = await import('./lease.js');
+    const { newClaimant } = await import('./claim.js');
+    // Two processes' runs: the second does not get the device the first holds.
+    const first = new DeviceLeases(server.ctx, newClaimant());
+    const second = new DeviceLeases(server.ctx, newClaimant());
+    expect(await first.acquire(d2.id)).toBe(true);
+    expect(await second.acquire(d2.id)).toBe(false);
+    expect(await first.acquire(d2.id)).toBe(true);
+    // The first reads the device's tasks, then "dies" (nothing written, no renewal).
+    const read = await claimTasks(server.ctx, d2.id, 10, clock.now());
+    expect(read).toHaveLength(6);
+    expect(await server.ctx.models.SyncTask.count({ where: { state: 'running' } })).toBe(0);
+    await worker.runOnce();
+    expect(Object.keys(holds(d2))).not.toContain(people.claim0);
+    // After its lease another process takes the device and pushes what was read, once.
     clock.advance(3 * 60_000);
     await beat(d1, d2, d3);
-    const result = await worker.runOnce();
-    expect(result.recovered).toBe(6);
     await worker.runUntilIdle();
-    expect(await server.ctx.models.SyncTask.count({ where: { state: 'running' } })).toBe(0);
     for (let i = 0; i < 6; i++) expect(Object.keys(holds(d2))).toContain(people[`claim${i}`]);
+    expect(await second.acquire(d2.id)).toBe(true);
+    expect(await first.acquire(d2.id)).toBe(false);
+    await Promise.all([first.close(), second.close()]);
+    expect(await first.acquire(d2.id)).toBe(true);
+    await first.close();
   });
 });

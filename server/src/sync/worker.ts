@@ -8,9 +8,10 @@ import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
-import { devicesWithDueWork, LEASE_MS, periodicDue, recoverExpiredLeases } from './claim.js';
+import { devicesWithDueWork, newClaimant, periodicDue, recoverExpiredLeases } from './claim.js';
+import { inFlightOf } from './inflight.js';
 import { Planner, REPLAN_CHECK_MS } from './planner.js';
-import { LeaseKeeper } from './lease.js';
+import { DeviceLeases } from './lease.js';
 import { RunReads } from './reads.js';
 import { SuccessRecorder } from './recorder.js';
 import { RunDevices } from './run-devices.js';
@@ -68,6 +69,8 @@ export class SyncWorker implements Job {
   private readonly closeClient: () => Promise<void> = () => Promise.resolve();
   /** Wakes a run's replan loop when a change arrives (kick). */
   private readonly waker = new Waker();
+  /** This worker's name in sync_device_leases (the devices it pushes to; lease.ts). */
+  private readonly claimant = newClaimant();
   private kicks = 0;
   /** Aborted by stop(): the run, its plan and the reconciliation end without finishing. */
   private stopping = new AbortController();
@@ -134,13 +137,15 @@ export class SyncWorker implements Job {
   ): Promise<RunResult> {
     const { ctx } = this;
     const budgetMs = opts.budgetMs ?? 60_000;
-    const leases = new LeaseKeeper(ctx);
+    const leases = new DeviceLeases(ctx, this.claimant);
+    const inFlight = inFlightOf(ctx);
     const shared: RunShared = {
       ctx,
       client: this.client,
       reads: new RunReads(ctx),
-      recorder: new SuccessRecorder(ctx, leases),
+      recorder: new SuccessRecorder(ctx, inFlight),
       leases,
+      inFlight,
       perDevice: this.perDevice,
       // A replanning run goes on while any device has work: each device's stream ends after
       // the budget and the device is served again at once, so no device waits for the slowest
@@ -164,7 +169,7 @@ export class SyncWorker implements Job {
       if (stopping.aborted) throw new PlanStopped();
       await serveDue();
     };
-    let recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
+    const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
     let planned = 0;
     try {
       if (opts.replan) {
@@ -186,18 +191,12 @@ export class SyncWorker implements Job {
             .finally(() => (planning = undefined));
         };
         startPlan(opts.forcePlan === true, true);
-        let recoveredAt = performance.now();
         let checkedAt = performance.now();
         let kicksSeen = this.kicks;
         while ((serving.size > 0 || planning) && devices.failure === undefined) {
           const waits = [...serving.values(), this.waker.wait(REPLAN_CHECK_MS)];
           await Promise.race(planning ? [...waits, planning] : waits);
           try {
-            if (performance.now() - recoveredAt > LEASE_MS) {
-              // Claims of a process that died meanwhile come back during a long run too.
-              recoveredAt = performance.now();
-              recovered += await recoverExpiredLeases(ctx, ctx.clock.now());
-            }
             // While devices push, changes are planned as they come (a person created during a
             // backfill); once none has work and no plan runs, the run ends.
             // Checked once a second, at once after a kick.
@@ -221,8 +220,9 @@ export class SyncWorker implements Job {
       }
       await devices.drain();
     } finally {
-      leases.stop();
       await shared.recorder.close().catch((err: unknown) => devices.fail(err));
+      // After the last outcome is written: then another process may take the devices.
+      await leases.close().catch((err: unknown) => devices.fail(err));
     }
     if (devices.failure !== undefined) throw devices.failure;
     const more =

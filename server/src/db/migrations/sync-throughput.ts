@@ -1,4 +1,4 @@
-import { addIndex, type Migration } from '../migration.js';
+import { addIndex, col, DataTypes, createTable, dropTable, type Migration } from '../migration.js';
 
 const DEVICE_STATE = 'sync_tasks_device_state';
 const DUE = 'sync_tasks_due';
@@ -9,6 +9,8 @@ const DUE = 'sync_tasks_due';
  * read and sorted all of the device's 100,000 pending rows. 0049: that index leads with
  * (device_id, state) too, so the older one only cost writes: every task changes state twice
  * (claimed, written), each a delete and an insert in every index that holds the state.
+ * 0051: devices are claimed instead of tasks (sync/device-lease.ts): a task is read by the
+ * process that holds its device and written once, when its outcome is known.
  */
 export const syncThroughputMigrations: Migration[] = [
   {
@@ -36,5 +38,15 @@ export const syncThroughputMigrations: Migration[] = [
     up: ({ qi }) => qi.removeIndex('sync_tasks', DUE),
     down: ({ qi }) =>
       qi.addIndex('sync_tasks', ['state', 'lane', 'next_attempt_at'], { name: DUE }),
+  },
+  {
+    name: '0051-create-sync-device-leases',
+    // A row per device once a process has pushed to it; which process does, and until when.
+    up: createTable('sync_device_leases', {
+      device_id: { ...col.ref('devices', 'CASCADE'), primaryKey: true },
+      claimed_by: { type: DataTypes.STRING(64), allowNull: true },
+      claimed_until: col.time(true),
+    }),
+    down: dropTable('sync_device_leases'),
   },
 ];
