@@ -43,7 +43,7 @@ type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
 async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
   const { SyncTask } = deps.models;
   const now = deps.clock.now();
-  const released = { updatedAt: now };
+  const stamped = { updatedAt: now };
   const mine = { id: task.id, state: 'pending' as const };
   const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
   let written = 0;
@@ -58,7 +58,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
       };
       [written] = await SyncTask.update(
         {
-          ...released,
+          ...stamped,
           ...result,
           ...(outcome.pushed && {
             personVersion: outcome.pushed.version,
@@ -74,7 +74,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
       if (written === 0) {
         // Changed while in flight: keep what the device now holds, push the newer target.
         const [back] = await SyncTask.update(
-          { ...released, ...result, state: 'pending', nextAttemptAt: now },
+          { ...stamped, ...result, state: 'pending', nextAttemptAt: now },
           { where: mine },
         );
         return requeued(back);
@@ -86,7 +86,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
       const last = attempts >= MAX_ATTEMPTS;
       [written] = await SyncTask.update(
         {
-          ...released,
+          ...stamped,
           attempts,
           state: last ? 'failed' : 'pending',
           nextAttemptAt: new Date(now.getTime() + (last ? 0 : backoffMs(attempts))),
@@ -110,7 +110,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
       const attempts = outcome.burn ? task.attempts + 1 : task.attempts;
       [written] = await SyncTask.update(
         {
-          ...released,
+          ...stamped,
           attempts,
           state: 'failed',
           errorCode: outcome.code.slice(0, 32),
@@ -125,7 +125,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
     case 'release': {
       // The planner decides what the task becomes; a short pause keeps this from spinning.
       const [back] = await SyncTask.update(
-        { ...released, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
+        { ...stamped, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
         { where: mine },
       );
       return requeued(back);
@@ -133,7 +133,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
   }
   if (written === 0) {
     const [back] = await SyncTask.update(
-      { ...released, state: 'pending', nextAttemptAt: now },
+      { ...stamped, state: 'pending', nextAttemptAt: now },
       { where: mine },
     );
     return requeued(back);

@@ -21,11 +21,11 @@ export interface RunShared {
   inFlight: InFlight;
   /** Pushes in flight per device. */
   perDevice: number;
-  /** No new claims after this (performance.now()); what is claimed is still pushed. */
+  /** No new reads after this (performance.now()); what was read is still pushed. */
   deadline: number;
   /**
-   * Aborted when the worker stops (SIGTERM): no new claims, no new pushes; the pushes in flight
-   * end and are recorded, and what was claimed but not tried goes back to pending at once.
+   * Aborted when the worker stops (SIGTERM): no new reads, no new pushes; the pushes in flight
+   * end and are recorded, and what was read but not tried is still pending and due.
    */
   stopping: AbortSignal;
   /**

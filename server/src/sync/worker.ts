@@ -319,8 +319,8 @@ export class SyncWorker implements Job {
 
   /**
    * Ends the worker without waiting for its work (SIGTERM during a backfill must not wait
-   * minutes): the pushes in flight end and are recorded, claimed tasks not yet tried go back
-   * to pending, a plan or reconciliation in progress stops at its next step.
+   * minutes): the pushes in flight end and are recorded, tasks read but not yet tried stay
+   * pending, the devices are freed, a plan or reconciliation in progress stops at its next step.
    */
   async stop(): Promise<void> {
     this.started = false;
