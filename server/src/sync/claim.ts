@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Op, QueryTypes, type InferAttributes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { SyncTaskRow } from '../db/business-models.js';
@@ -8,19 +6,6 @@ import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
-
-/**
- * How long a process holds a device unless renewed (lease.ts renews it while the run lasts);
- * a process killed mid-push, or one that lost the database, frees its devices after this.
- */
-export const LEASE_MS = 20_000;
-
-const PROCESS_TAG = `${hostname().slice(0, 32)}:${process.pid}`;
-
-/** A worker's name in sync_device_leases: this process plus randomness. */
-export function newClaimant(): string {
-  return `${PROCESS_TAG}:${randomBytes(8).toString('hex')}`;
-}
 
 /**
  * Tasks left `running` by a version of svc that claimed each task (before migration 0051),
@@ -181,7 +166,7 @@ const isAfter = (a: ReadPosition, b: ReadPosition) =>
  * each read start where the last one ended — the tasks read before are still pending and due —
  * and `skip` leaves out tasks in flight that came round again (changed by the planner meanwhile).
  */
-export async function claimTasks(
+export async function readDueTasks(
   deps: Deps,
   deviceId: string,
   limit: number,

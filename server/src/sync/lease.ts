@@ -1,25 +1,38 @@
-import { QueryTypes } from 'sequelize';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
-import { retryOnDeadlock } from '../db/deadlock.js';
-import { sqlDate } from '../db/sql-dates.js';
-import { LEASE_MS } from './claim.js';
+import { rowLease, type RowLease } from '../db/row-lease.js';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+
+/**
+ * How long a process holds a device unless renewed (renewed while its run lasts); a process
+ * killed mid-push, or one that lost the database, frees its devices after this.
+ */
+export const LEASE_MS = 20_000;
 
 /** Held devices are extended this often (well inside LEASE_MS). */
 export const RENEW_EVERY_MS = Math.floor(LEASE_MS / 4);
 
+const PROCESS_TAG = `${hostname().slice(0, 32)}:${process.pid}`;
+
+/** A worker's name in sync_device_leases: this process plus randomness. */
+export function newClaimant(): string {
+  return `${PROCESS_TAG}:${randomBytes(8).toString('hex')}`;
+}
+
 /**
  * The devices one worker run pushes to. A process pushes a device's tasks only while it holds
- * the device (its row in sync_device_leases, LEASE_MS long, renewed every RENEW_EVERY_MS while
- * the run lasts), so two processes never push the same task at once, and the tasks need no
- * claim of their own: they stay `pending` until their outcome is written, once. Claiming every
- * task (a locking read, then marking it `running`) was 40 % of MariaDB's work in a backfill.
- * A process killed mid-push frees its devices within LEASE_MS, and what it pushed but had not
- * written is still pending: pushed again by whoever holds the device next (PUT is idempotent).
+ * the device (its row in sync_device_leases, a db/row-lease.ts lease like the delivery lanes',
+ * LEASE_MS long, renewed every RENEW_EVERY_MS while the run lasts), so two processes never push
+ * the same task at once, and the tasks need no claim of their own: they stay `pending` until
+ * their outcome is written, once. Claiming every task (a locking read, then marking it
+ * `running`) was 40 % of MariaDB's work in a backfill. A process killed mid-push frees its
+ * devices within LEASE_MS, and what it pushed but had not written is still pending: pushed
+ * again by whoever holds the device next (PUT is idempotent).
  */
 export class DeviceLeases {
-  private readonly held = new Set<string>();
+  private readonly held = new Map<string, RowLease>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -31,65 +44,23 @@ export class DeviceLeases {
     this.timer.unref();
   }
 
-  /** Takes the device for this run unless another process holds it; true when it is ours. */
+  /** Takes (or renews) the device for this run unless another process holds it. */
   async acquire(deviceId: string): Promise<boolean> {
-    const sequelize = this.deps.db.sequelize;
-    const now = this.deps.clock.now();
-    const replacements = {
-      dev: deviceId,
-      me: this.claimant,
-      now: sqlDate(sequelize, now),
-      until: sqlDate(sequelize, new Date(now.getTime() + LEASE_MS)),
-    };
-    const take = async () => {
-      const [, changed] = await sequelize.query(
-        `UPDATE sync_device_leases SET claimed_by = :me, claimed_until = :until
-          WHERE device_id = :dev
-            AND (claimed_by IS NULL OR claimed_by = :me OR claimed_until < :now)`,
-        { replacements, type: QueryTypes.UPDATE },
+    const lease =
+      this.held.get(deviceId) ??
+      rowLease(
+        { sequelize: this.deps.db.sequelize, clock: this.deps.clock },
+        { table: 'sync_device_leases', keyColumn: 'device_id', key: deviceId },
+        { ttlMs: LEASE_MS, owner: this.claimant },
       );
-      return Number(changed) === 1;
-    };
-    let ours = await retryOnDeadlock(take);
-    if (!ours) {
-      // The device's first run (no row yet), or nothing changed (the same millisecond):
-      // make sure the row exists, then look again.
-      const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
-      await sequelize.query(`${ignore} INTO sync_device_leases (device_id) VALUES (:dev)`, {
-        replacements,
-      });
-      ours = (await retryOnDeadlock(take)) || (await this.holder(deviceId)) === this.claimant;
-    }
-    if (ours) this.held.add(deviceId);
+    const ours = await lease.acquire();
+    if (ours) this.held.set(deviceId, lease);
     return ours;
   }
 
-  private async holder(deviceId: string): Promise<string | null> {
-    const rows = await this.deps.db.sequelize.query<{ claimed_by: string | null }>(
-      'SELECT claimed_by FROM sync_device_leases WHERE device_id = :dev',
-      { replacements: { dev: deviceId }, type: QueryTypes.SELECT },
-    );
-    return rows[0]?.claimed_by ?? null;
-  }
-
   private async renew(): Promise<void> {
-    if (this.held.size === 0) return;
-    const sequelize = this.deps.db.sequelize;
-    const until = new Date(this.deps.clock.now().getTime() + LEASE_MS);
     try {
-      await retryOnDeadlock(() =>
-        sequelize.query(
-          `UPDATE sync_device_leases SET claimed_until = :until
-            WHERE device_id IN (:devices) AND claimed_by = :me`,
-          {
-            replacements: {
-              until: sqlDate(sequelize, until),
-              devices: [...this.held],
-              me: this.claimant,
-            },
-          },
-        ),
-      );
+      for (const lease of this.held.values()) await lease.acquire();
     } catch (err) {
       // The database is away: the leases run out and another run (or process) takes over.
       this.deps.logger.warn({ err }, 'sync lease renewal failed');
@@ -99,15 +70,8 @@ export class DeviceLeases {
   /** The run is over (its outcomes written): renewals stop and its devices are free. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    if (this.held.size === 0) return;
-    const devices = [...this.held];
+    const leases = [...this.held.values()];
     this.held.clear();
-    await retryOnDeadlock(() =>
-      this.deps.db.sequelize.query(
-        `UPDATE sync_device_leases SET claimed_by = NULL, claimed_until = NULL
-          WHERE device_id IN (:devices) AND claimed_by = :me`,
-        { replacements: { devices, me: this.claimant } },
-      ),
-    );
+    for (const lease of leases) await lease.release();
   }
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import { asUrgent } from '../db/urgency.js';
-import { claimTasks, devicesWithDueWork } from './claim.js';
+import { readDueTasks, devicesWithDueWork } from './claim.js';
 import { asError } from './recorder.js';
 import { recordOutcome } from './record.js';
 import { streamDevice, type RunShared, type StreamResult } from './stream.js';
@@ -112,7 +112,7 @@ async function serveDevice(
     if (!(err instanceof DeviceKeyUnavailable)) throw err;
     // Without its key nothing reaches the device: say so on every task instead of retrying.
     if (!(await shared.leases.acquire(deviceId))) return idle;
-    const failed = await claimTasks(ctx, deviceId, 1000, ctx.clock.now());
+    const failed = await readDueTasks(ctx, deviceId, 1000, ctx.clock.now());
     for (const task of failed) {
       await recordOutcome(ctx, task, {
         kind: 'fail',

@@ -2,7 +2,7 @@ import { deviceSyncOut, personSyncOut, syncTaskList } from '@svc/shared';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { claimTasks, type ReadCursor } from './claim.js';
+import { readDueTasks, type ReadCursor } from './claim.js';
 import { planSync } from './desired.js';
 import { InFlight } from './inflight.js';
 import { addPerson } from './test-setup.js';
@@ -117,7 +117,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
     const inFlight = new InFlight();
     const cursor: ReadCursor = {};
     const read = (from: ReadCursor) =>
-      claimTasks(server.ctx, device.id, 10, server.ctx.clock.now(), {
+      readDueTasks(server.ctx, device.id, 10, server.ctx.clock.now(), {
         cursor: from,
         skip: (id) => inFlight.has(id),
       });
@@ -127,7 +127,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
     // Still pending in the database, but behind the read position: not read again (the
     // position alone does it; from the start, only the skip does).
     const unskipped = (from: ReadCursor) =>
-      claimTasks(server.ctx, device.id, 10, server.ctx.clock.now(), { cursor: from });
+      readDueTasks(server.ctx, device.id, 10, server.ctx.clock.now(), { cursor: from });
     expect(await unskipped({ ...cursor })).toEqual([]);
     expect(await unskipped({})).toHaveLength(PEOPLE);
     expect(await read(cursor)).toEqual([]);

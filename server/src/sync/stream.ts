@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { asUrgent } from '../db/urgency.js';
 import type { TaskRow } from './claim.js';
 import type { DeviceClient } from '../devices/service.js';
-import { claimTasks, type ReadCursor } from './claim.js';
+import { readDueTasks, type ReadCursor } from './claim.js';
 import type { InFlight } from './inflight.js';
 import type { DeviceLeases } from './lease.js';
 import { pushTask, type DeviceRun, type Outcome } from './push.js';
@@ -73,7 +73,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   const cursor: ReadCursor = {};
 
   const claim = async (limit: number, urgent: boolean) => {
-    const read = await claimTasks(ctx, deviceId, limit, ctx.clock.now(), {
+    const read = await readDueTasks(ctx, deviceId, limit, ctx.clock.now(), {
       cursor,
       skip: (id) => inFlight.has(id),
     });

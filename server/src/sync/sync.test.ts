@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { waitFor } from '../test/udp.js';
-import { claimTasks } from './claim.js';
+import { readDueTasks } from './claim.js';
 import { MAX_ATTEMPTS } from './record.js';
 import {
   deviceSyncOut,
@@ -314,8 +314,7 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     for (let i = 0; i < 6; i++) await addPerson(`claim${i}`, [space.a1]);
     const { planSync } = await import('./desired.js');
     await planSync(server.ctx);
-    const { DeviceLeases } = await import('./lease.js');
-    const { newClaimant } = await import('./claim.js');
+    const { DeviceLeases, newClaimant } = await import('./lease.js');
     // Two processes' runs: the second does not get the device the first holds.
     const first = new DeviceLeases(server.ctx, newClaimant());
     const second = new DeviceLeases(server.ctx, newClaimant());
@@ -323,7 +322,7 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     expect(await second.acquire(d2.id)).toBe(false);
     expect(await first.acquire(d2.id)).toBe(true);
     // The first reads the device's tasks, then "dies" (nothing written, no renewal).
-    const read = await claimTasks(server.ctx, d2.id, 10, clock.now());
+    const read = await readDueTasks(server.ctx, d2.id, 10, clock.now());
     expect(read).toHaveLength(6);
     expect(await server.ctx.models.SyncTask.count({ where: { state: 'running' } })).toBe(0);
     await worker.runOnce();

@@ -41,11 +41,13 @@ export const syncThroughputMigrations: Migration[] = [
   },
   {
     name: '0051-create-sync-device-leases',
-    // A row per device once a process has pushed to it; which process does, and until when.
+    // A row per device once a process has pushed to it; which process does, and until when
+    // (the columns of delivery_leases: db/row-lease.ts serves both).
     up: createTable('sync_device_leases', {
       device_id: { ...col.ref('devices', 'CASCADE'), primaryKey: true },
-      claimed_by: { type: DataTypes.STRING(64), allowNull: true },
-      claimed_until: col.time(true),
+      owner: { type: DataTypes.STRING(64), allowNull: true },
+      expires_at: col.time(true),
+      renewals: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
     }),
     down: dropTable('sync_device_leases'),
   },
