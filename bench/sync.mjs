@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Synchronization benchmark (issue 5): generated people (no real data) × simulated devices,
 // pushed by the real svc_server's sync worker, against a raw ceiling measured in the same run
-// (the same PUT bodies, photos and concurrency sent to the same simulators by a plain client,
-// without the server or the database). During the backfill a person is created through the API
+// before the synchronization and again after it (the same PUT bodies, photos and concurrency
+// sent to the same simulators by a plain client, without the server or the database; the ratio
+// is to the mean of the two). During the backfill a person is created through the API
 // every few seconds and timed until it has succeeded on every device (the priority lane).
 //
 //   node bench/sync.mjs [--people 100000] [--devices 20] [--db sqlite|mysql] [--interval 5]
@@ -275,8 +276,6 @@ async function main() {
   console.error(
     `  seeded ${PEOPLE} people in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; ceiling…`,
   );
-  const transport = keepAliveFetch({ connections: PER_DEVICE + 2 });
-  const client = createDeviceClient({ fetch: transport });
   // One body object per person for all devices, as the worker has (the client then
   // serializes each once): the ceiling gets every saving the worker gets.
   const bodies = people.slice(0, CEILING_PEOPLE).map((person) => ({
@@ -287,8 +286,10 @@ async function main() {
     photoSha256: photos[person.photo].sha256,
     version: Number(version),
   }));
+  let serverUp = true;
   const cpuOf = () => ({
-    server: cpuSeconds(server.pid),
+    // Stopped before the ceiling after the synchronization.
+    server: serverUp ? cpuSeconds(server.pid) : 0,
     db: DB === 'mysql' ? databaseCpu() : 0,
     sims: procs.reduce((sum, p) => sum + cpuSeconds(p.child.pid), 0),
     own: cpuSeconds(process.pid),
@@ -300,31 +301,44 @@ async function main() {
       Object.keys(now).map((k) => [k, ((now[k] - from[k]) * 1e6) / pushes]),
     );
   };
-  const ceilingCpu0 = cpuOf();
-  const ceilingStart = performance.now();
-  let ceilingPushed = 0;
-  let early;
-  await Promise.all(
-    sns.flatMap((sn) => {
-      const target = { sn, baseUrl: urls[sn], key: ceilingKey };
-      let next = 0;
-      return Array.from({ length: PER_DEVICE }, async () => {
-        while (next < CEILING_PEOPLE) {
-          const body = bodies[next++];
-          const answer = await client.putPerson(target, body);
-          if (answer.version !== body.version) throw new Error('ceiling push not acknowledged');
-          if (++ceilingPushed === EARLY_PUSHES) {
-            const s = (performance.now() - ceilingStart) / 1000;
-            early = { s, rate: EARLY_PUSHES / s, cpu: perPush(ceilingCpu0, EARLY_PUSHES) };
+  // The same pushes with the server's client to empty simulators; measured before the
+  // synchronization and again after it (the server stopped, the simulators emptied): on a
+  // machine whose speed drifts over a run, the ratio is taken to the mean of the two.
+  const measureCeiling = async (keyOf) => {
+    const transport = keepAliveFetch({ connections: PER_DEVICE + 2 });
+    const client = createDeviceClient({ fetch: transport });
+    const cpu0 = cpuOf();
+    const start = performance.now();
+    let pushed = 0;
+    let firstPushes;
+    await Promise.all(
+      sns.flatMap((sn) => {
+        const target = { sn, baseUrl: urls[sn], key: keyOf(sn) };
+        let next = 0;
+        return Array.from({ length: PER_DEVICE }, async () => {
+          while (next < CEILING_PEOPLE) {
+            const body = bodies[next++];
+            const answer = await client.putPerson(target, body);
+            if (answer.version !== body.version) throw new Error('ceiling push not acknowledged');
+            if (++pushed === EARLY_PUSHES) {
+              const s = (performance.now() - start) / 1000;
+              firstPushes = { s, rate: EARLY_PUSHES / s, cpu: perPush(cpu0, EARLY_PUSHES) };
+            }
           }
-        }
-      });
-    }),
-  );
-  const ceilingS = (performance.now() - ceilingStart) / 1000;
-  const ceilingRate = (CEILING_PEOPLE * DEVICES) / ceilingS;
-  const ceilingCpu = perPush(ceilingCpu0, CEILING_PEOPLE * DEVICES);
-  await transport.close();
+        });
+      }),
+    );
+    const s = (performance.now() - start) / 1000;
+    await transport.close();
+    return {
+      s,
+      rate: (CEILING_PEOPLE * DEVICES) / s,
+      cpu: perPush(cpu0, CEILING_PEOPLE * DEVICES),
+      early: firstPushes,
+    };
+  };
+  const before = await measureCeiling(() => ceilingKey);
+  const { s: ceilingS, rate: ceilingRate, cpu: ceilingCpu, early } = before;
   await Promise.all(procs.map((p) => p.ask({ type: 'clear' })));
 
   // Register the devices (the server issues their keys), then connect them: from here the
@@ -446,18 +460,24 @@ async function main() {
   let wrong = 0;
   for (const p of procs) wrong += (await p.ask({ type: 'check', expected })).wrong;
 
-  await Promise.all(procs.map((p) => p.ask({ type: 'stop' })));
   await sequelize.close();
   // SIGTERM to exit: the worker stops what it is doing (a reconciliation, once the server has
   // run 10 minutes) instead of finishing it.
   const stopStart = performance.now();
   await server.stop();
   const stopS = (performance.now() - stopStart) / 1000;
+  serverUp = false;
+  console.error('  the ceiling again…');
+  await Promise.all(procs.map((p) => p.ask({ type: 'clear' })));
+  const keys = Object.fromEntries(registered.map((d) => [d.sn, d.key]));
+  const after = await measureCeiling((sn) => keys[sn]);
+  await Promise.all(procs.map((p) => p.ask({ type: 'stop' })));
   rmSync(dataDir, { recursive: true, force: true });
   if (DB === 'mysql') await dropDatabase(server.db);
 
   const pushes = Number(total);
   const rate = pushes / convergedS;
+  const meanCeiling = (ceilingRate + after.rate) / 2;
   const lat = percentiles(latencies);
   // Where a probe's time went, p50 / p95 of each step.
   const step = (name, pick) => {
@@ -473,7 +493,7 @@ async function main() {
     `  converged: ${pushes} pushes in ${f(convergedS)} s = ${f(rate, 0)} pushes/s (goal: within 600 s)`,
   );
   console.log(
-    `  raw ceiling: ${CEILING_PEOPLE * DEVICES} pushes in ${f(ceilingS)} s = ${f(ceilingRate, 0)} pushes/s; ratio ${f(rate / ceilingRate, 2)} (goal: at least 0.5)`,
+    `  raw ceiling: ${CEILING_PEOPLE * DEVICES} pushes in ${f(ceilingS)} s = ${f(ceilingRate, 0)} pushes/s before, ${f(after.s)} s = ${f(after.rate, 0)} pushes/s after; ratio ${f(rate / meanCeiling, 2)} to their mean ${f(meanCeiling, 0)} (goal: at least 0.5; ${f(rate / ceilingRate, 2)} to the one before, ${f(rate / after.rate, 2)} to the one after)`,
   );
   if (EARLY_PUSHES < CEILING_PEOPLE * DEVICES) {
     console.log(
@@ -481,7 +501,7 @@ async function main() {
     );
   }
   console.log(
-    `  CPU µs per push: synchronization: ${cpuLine(syncCpu, ['server', ...(DB === 'mysql' ? ['db'] : []), 'sims', 'own'])}; raw ceiling: ${cpuLine(ceilingCpu, ['own', 'sims'])} (own = this script: the ceiling's client, the polls)`,
+    `  CPU µs per push: synchronization: ${cpuLine(syncCpu, ['server', ...(DB === 'mysql' ? ['db'] : []), 'sims', 'own'])}; raw ceiling: ${cpuLine(ceilingCpu, ['own', 'sims'])}, after: ${cpuLine(after.cpu, ['own', 'sims'])} (own = this script: the ceiling's client, the polls)`,
   );
   console.log(
     `  create → succeeded on all ${DEVICES} devices during the backfill (${latencies.length} people): p50 ${f(lat.p50 / 1000, 2)} s, p95 ${f(lat.p95 / 1000, 2)} s, max ${f(lat.max / 1000, 2)} s (goal: p95 ≤ ${INTERVAL_S + 2} s)${skipped ? `; ${skipped} probes skipped while 10 were outstanding` : ''}${unfinished ? `; ${unfinished} not finished a minute after convergence` : ''}`,
