@@ -337,8 +337,12 @@ async function main() {
       early: firstPushes,
     };
   };
-  const before = await measureCeiling(() => ceilingKey);
-  const { s: ceilingS, rate: ceilingRate, cpu: ceilingCpu, early } = before;
+  const {
+    s: ceilingS,
+    rate: ceilingRate,
+    cpu: ceilingCpu,
+    early,
+  } = await measureCeiling(() => ceilingKey);
   await Promise.all(procs.map((p) => p.ask({ type: 'clear' })));
 
   // Register the devices (the server issues their keys), then connect them: from here the
