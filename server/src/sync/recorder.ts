@@ -33,8 +33,9 @@ const STATEMENT_MAX = 2000;
 /**
  * Tries of one success write that loses deadlocks (MySQL). The write is conditional on the
  * task's state and target, so repeating it is safe; given up, its tasks stay pending and are
- * pushed again by the device's next stream. Four tries (deadlock.ts's default) all lost once at 100,000 × 20 on MariaDB,
- * and a person created then showed as succeeded 21.8 s late; ten span about a second.
+ * pushed again by the device's next stream. Four tries (deadlock.ts's default) all lost once
+ * at 100,000 × 20 on MariaDB, and a person created then showed as succeeded 21.8 s late; ten
+ * span about a second.
  */
 export const SUCCESS_WRITE_TRIES = 10;
 
@@ -163,8 +164,9 @@ async function recordChunk(
   const now = sqlDate(sequelize, deps.clock.now());
   const ids = items.map((i) => i.task.id);
   const inIds = ids.map(() => '?').join(', ');
-  const plain = items.filter(isPlain);
-  const retargeted = items.filter((i) => !isPlain(i));
+  const plain: DoneItem[] = [];
+  const retargeted: DoneItem[] = [];
+  for (const item of items) (isPlain(item) ? plain : retargeted).push(item);
   const written =
     (plain.length > 0 ? await writePlain(sequelize, plain, now) : 0) +
     (retargeted.length > 0 ? await writeRetargeted(sequelize, retargeted, now) : 0);
