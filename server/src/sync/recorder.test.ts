@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from './claim.js';
 import { InFlight } from './inflight.js';
@@ -111,6 +112,40 @@ describe('SuccessRecorder', () => {
     expect(statements).toEqual([4, 4]);
     expect(inFlight.ids()).toEqual([]);
   });
+  test('bulk successes that arrive during a write wait for their timer, then go in one statement', async () => {
+    statements.length = 0;
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    const turns = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    try {
+      const inFlight = new InFlight();
+      const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 100, maxItems: 2000 });
+      const bulk = (n: number): TaskRow => ({ ...task(n), lane: 'bulk' });
+      inFlight.add(Array.from({ length: 6 }, (_, n) => bulk(n)));
+      recorder.add({ task: bulk(0), outcome: done });
+      expect(statements).toEqual([]);
+      jest.advanceTimersByTime(100);
+      expect(statements).toEqual([1]);
+      // Five more while that statement is written: not written as soon as it ends.
+      for (let n = 1; n < 6; n++) recorder.add({ task: bulk(n), outcome: done });
+      release();
+      await turns();
+      expect(statements).toEqual([1]);
+      expect(inFlight.ids()).toHaveLength(5);
+      // Their timer: one statement for the five.
+      jest.advanceTimersByTime(100);
+      await turns();
+      expect(statements).toEqual([1, 5]);
+      release();
+      await recorder.close();
+      expect(statements).toEqual([1, 5]);
+      expect(inFlight.ids()).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('a success write that loses deadlocks again and again (MySQL) is tried until it is written', async () => {
     let tries = 0;
     const mysqlDeps = {
