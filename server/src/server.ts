@@ -23,6 +23,7 @@ import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
 import { Phase, Shutdown } from './lifecycle.js';
 import { createApp } from './app.js';
 import type { Api } from './http/api.js';
+import { closeHttp } from './http/close.js';
 import { VERSION } from './version.js';
 import { addressWarnings, realHost, type HostInfo } from './discovery/address.js';
 import { NodeStore } from './discovery/node-store.js';
@@ -270,17 +271,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   ready.catch(() => undefined);
 
   return { ctx, api, http, url, ready, stop: () => shutdown.run() };
-}
-
-function closeHttp(http: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => http.closeAllConnections(), 10_000).unref();
-    http.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    http.closeIdleConnections();
-  });
 }
 
 export { FatalDatabaseError };
