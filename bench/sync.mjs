@@ -308,8 +308,8 @@ async function main() {
   // machine whose speed drifts over a run, the ratio is taken to the mean of the two.
   // The first is measured warm: its processes (this script's client, the simulators) first
   // push WARMUP_PEOPLE × devices untimed, then the simulators are emptied. Measured cold, it
-  // came out 10–25 % below the one after the synchronization in every run of 2026-11-25, with
-  // the client and the simulators 15–35 % dearer a push (V8 still compiling, heaps growing).
+  // came out 4–40 % below the one after the synchronization in all seven runs of a session
+  // (2026-11-25); warm, 0–11 % apart at 100,000 × 20, and once the higher of the two.
   const measureCeiling = async (keyOf, { warmup = 0 } = {}) => {
     const transport = keepAliveFetch({ connections: PER_DEVICE + 2 });
     const client = createDeviceClient({ fetch: transport });
