@@ -13,9 +13,8 @@ const SWEEP_MS = 100;
  * and connections that fall idle are ended as they do.
  */
 export function closeHttp(http: Server, forceAfterMs = 10_000): Promise<void> {
-  const lastAnswer = (_req: IncomingMessage, res: ServerResponse) => {
-    if (!res.headersSent) res.setHeader('Connection', 'close');
-  };
+  const lastAnswer = (_req: IncomingMessage, res: ServerResponse) =>
+    res.setHeader('Connection', 'close');
   // Ahead of the app: its handler may answer before a later listener runs.
   http.prependListener('request', lastAnswer);
   return new Promise((resolve) => {

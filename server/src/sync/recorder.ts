@@ -56,7 +56,6 @@ export class SuccessRecorder {
    * writer writes it even when it is less than a statement.
    */
   private due = false;
-  private closing = false;
   private failure: Error | undefined;
   private readonly waiters: (() => void)[] = [];
 
@@ -129,10 +128,7 @@ export class SuccessRecorder {
   private writable(): boolean {
     return (
       this.pending.length > 0 &&
-      (this.due ||
-        this.closing ||
-        this.pending[0]!.urgent ||
-        this.pending.length >= this.opts.maxItems)
+      (this.due || this.pending[0]!.urgent || this.pending.length >= this.opts.maxItems)
     );
   }
 
@@ -169,7 +165,7 @@ export class SuccessRecorder {
 
   /** Writes everything still pending; rejects with the first write that failed. */
   async close(): Promise<void> {
-    this.closing = true;
+    this.due = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.write();
