@@ -143,7 +143,7 @@ export class SuccessRecorder {
       // Urgent ones (at the front) go alone: their statement stays small and quick.
       const bulkAt = this.pending.findIndex((p) => !p.urgent);
       const size = this.pending[0]!.urgent && bulkAt > 0 ? bulkAt : this.pending.length;
-      const chunk = this.pending.splice(0, Math.min(size, STATEMENT_MAX));
+      const chunk = this.pending.splice(0, Math.min(size, this.opts.maxItems));
       // All that waited is in this statement: what arrives meanwhile waits for its own timer.
       if (this.pending.length === 0) this.due = false;
       this.writing = chunk.length;
