@@ -30,7 +30,7 @@ export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
         }),
       },
       workers: ctx.jobs.status(),
-      warnings: ctx.warnings,
+      warnings: [...ctx.warnings, ...ctx.deviceClocks.warnings()],
       discovery: ctx.discovery.worker?.info() ?? { enabled: false },
     };
     res.status(up ? 200 : 503).json(body);
