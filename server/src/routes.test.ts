@@ -44,6 +44,7 @@ const ROW_SEGMENTS: Record<string, Resource> = {
   imports: 'import',
   tasks: 'syncTask',
   events: 'recognitionEvent',
+  changes: 'enrollmentChange',
 };
 
 const isFile = (route: RegisteredRoute) => {

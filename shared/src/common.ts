@@ -61,6 +61,7 @@ export const centralUrl = z
 
 /** `""` is allowed where the protocol says an address may be unset. */
 export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);
+export const optionalStoredHttpUrl = z.union([z.literal(''), storedHttpUrl]);
 
 export const terminalKind = z.enum(['enrollment', 'display']);
 export type TerminalKind = z.infer<typeof terminalKind>;

@@ -9,7 +9,7 @@ import {
   DEFAULT_WEB_PORT,
   PASSWORD_MIN_LENGTH,
   centralUrl,
-  optionalHttpUrl,
+  optionalStoredHttpUrl,
 } from '@svc/shared';
 import {
   ConfigError,
@@ -162,8 +162,8 @@ export const VARS = {
       default: 'empty',
       purpose: 'Default panel (display) address; seeds the saved panel route on first start only',
     },
-    optionalHttpUrl,
-    'must be an http:// or https:// URL',
+    optionalStoredHttpUrl,
+    'must be an http:// or https:// URL without user:password@',
   ),
   HEARTBEAT_TIMEOUT: seconds(
     {

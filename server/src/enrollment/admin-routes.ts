@@ -86,6 +86,7 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      resource: 'enrollmentChange',
       responses: { 200: enrollmentChangeOut },
     },
     async ({ params }, req, res) => {
@@ -102,6 +103,7 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      resource: 'enrollmentChange',
       query: enrollmentChangePhotoQuery,
       responses: { 200: { mediaType: 'image/jpeg' } },
     },
@@ -139,6 +141,7 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
         tags,
         access: { kind: 'session', minRole: 'admin' },
         params: idParams,
+        resource: 'enrollmentChange',
         responses: { 200: enrollmentChangeOut },
       },
       async ({ params }, req, res) => {

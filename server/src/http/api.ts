@@ -43,7 +43,8 @@ export type Resource =
   | 'organization'
   | 'import'
   | 'syncTask'
-  | 'recognitionEvent';
+  | 'recognitionEvent'
+  | 'enrollmentChange';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType;

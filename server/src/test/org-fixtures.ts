@@ -182,6 +182,22 @@ export async function createRows(server: TestServer, organizationId: string): Pr
     deliveredAt: null,
     deliveryError: null,
   });
+  const enrollmentChange = await models.EnrollmentChange.create({
+    id: randomUUID(),
+    organizationId,
+    personId: person.id,
+    terminalId: `ENR-${tag}`,
+    ip: '192.0.2.20',
+    state: 'pending',
+    oldName: person.name,
+    newName: `${person.name} (re-enrolled)`,
+    oldPhotoSha256: photoSha256,
+    // The sample photo stands in for the new one, so the photo route has a file to serve.
+    newPhotoSha256: photoSha256 ?? '0'.repeat(64),
+    createdAt: now,
+    decidedAt: null,
+    decidedBy: null,
+  });
   return {
     organizationId,
     personHasPhoto: photoSha256 !== null,
@@ -194,6 +210,7 @@ export async function createRows(server: TestServer, organizationId: string): Pr
       import: importJob.id,
       syncTask: syncTask.id,
       recognitionEvent: recognitionEvent.id,
+      enrollmentChange: enrollmentChange.id,
     },
   };
 }
