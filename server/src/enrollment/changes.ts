@@ -48,6 +48,12 @@ export async function proposeChange(
   transaction: Transaction,
 ): Promise<EnrollmentChangeRow | null> {
   if (wanted.name === person.name && wanted.photoSha256 === person.photoSha256) return null;
+  // One re-enrollment of a person at a time: the later one supersedes the earlier in order.
+  await deps.models.Person.findByPk(person.id, {
+    attributes: ['id'],
+    transaction,
+    lock: transaction.LOCK.UPDATE,
+  });
   const now = deps.clock.now();
   await deps.models.EnrollmentChange.update(
     { state: 'superseded', decidedAt: now },
