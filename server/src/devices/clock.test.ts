@@ -1,6 +1,7 @@
 import { startDevice, type DeviceHandle } from '@svc/sim';
 import { deviceOut, deviceWithKey, heartbeatResponse, type DeviceOut } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
+import { DeviceClocks } from './clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
@@ -61,6 +62,10 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
       { code: 'clock_drift', message: expect.stringContaining('3600 s behind') },
     ]);
     expect(await heartbeatWarnings()).toMatch(/CLOCK-SLOW \(3600 s behind\)/);
+    // Another process (one that did not receive the heartbeat) learns it from the database.
+    const elsewhere = new DeviceClocks(server.ctx);
+    await elsewhere.refresh();
+    expect(elsewhere.warnings().join('\n')).toMatch(/CLOCK-SLOW \(3600 s behind\)/);
 
     sim.setClockOffset(0);
     expect((await sim.heartbeatNow())?.status).toBe(200);
@@ -68,6 +73,8 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     expect(Math.abs(fixed.clock.driftMs!)).toBeLessThan(SLACK);
     expect(fixed.warnings).toEqual([]);
     expect(await heartbeatWarnings()).not.toMatch(/CLOCK-SLOW/);
+    await elsewhere.refresh();
+    expect(elsewhere.warnings().join('\n')).not.toMatch(/CLOCK-SLOW/);
   });
 
   test('an event stamped in 2099 is kept as stamped, received now, and measures the drift', async () => {

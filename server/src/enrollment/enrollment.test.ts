@@ -182,6 +182,31 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     expect(await server.ctx.models.Person.count({ where: { idNumber: 'TWIN-1' } })).toBe(1);
   });
 
+  test('re-enrollments of one person at once leave exactly one pending change', async () => {
+    const enr = await terminal('enrollment', orgId);
+    const created = await enrollAs(enr.token, {
+      name: 'Carol',
+      idNumber: 'RACE-1',
+      photo: await photo(21),
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const replies = await Promise.all(
+      [22, 23, 24, 25].map(async (red) =>
+        enrollAs(enr.token, { name: 'Carol', idNumber: 'RACE-1', photo: await photo(red) }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const changes = await server.ctx.models.EnrollmentChange.findAll({ where: { personId: id } });
+    expect(changes.map((c) => c.state).sort()).toEqual([
+      'pending',
+      'superseded',
+      'superseded',
+      'superseded',
+    ]);
+    expect((await server.ctx.models.Person.findByPk(id))!.version).toBe(1);
+  });
+
   test('unknown, missing and revoked tokens are 401', async () => {
     const body = { name: 'Nobody', idNumber: 'X-1', photo: await photo() };
     const before = await people();
