@@ -49,8 +49,6 @@ const emptyDrops = (): Record<WorkerDropReason, number> =>
     WorkerDropReason,
     number
   >;
-/** A flood at the limit frees the places of ids gone silent at most this often. */
-const PRUNE_EVERY_MS = 60_000;
 /** One audit entry per node and kind of event per minute: a flood must not flood the log. */
 const AUDIT_EVERY_MS = 60_000;
 
@@ -122,8 +120,10 @@ export class DiscoveryWorker implements Job {
   async flushNow(): Promise<void> {
     try {
       await this.deps.store.flush();
-      const now = performance.now();
-      if (this.pruneWanted && now - this.lastPrune >= PRUNE_EVERY_MS) {
+      // At the limit, the places of ids silent for the timeout are freed, at most once per
+      // timeout (a prune finds nothing newer anyway).
+      const now = this.deps.clock.now().getTime();
+      if (this.pruneWanted && now - this.lastPrune >= this.deps.config.timeoutS * 1000) {
         this.pruneWanted = false;
         this.lastPrune = now;
         const pruned = await this.deps.store.prune();
