@@ -111,7 +111,13 @@ export function buildContext(
       return csrf;
     },
     discovery: {
-      store: new NodeStore({ sequelize: db.sequelize, models, clock }),
+      store: new NodeStore({
+        sequelize: db.sequelize,
+        models,
+        clock,
+        timeoutS: config.discovery.timeoutS,
+        maxNodes: config.discovery.maxNodes,
+      }),
       client: infra.terminalClient ?? createTerminalClient(),
       host: infra.host ?? realHost,
     },
@@ -179,6 +185,7 @@ export function buildContext(
       clock,
       logger,
       store: ctx.discovery.store,
+      audit: ctx.audit,
       host: ctx.discovery.host,
       createTransport: infra.createTransport ?? createUdpTransport,
       flushEveryMs: infra.discoveryFlushEveryMs,

@@ -105,6 +105,12 @@ export interface DiscoveredNodeRow extends Model<
   tokenHash: CreationOptional<string | null>;
   tokenIssuedAt: CreationOptional<Date | null>;
   organizationId: CreationOptional<string | null>;
+  /** The address the current token was pushed to: the only one it works from. */
+  tokenAddress: CreationOptional<string | null>;
+  conflictAddress: CreationOptional<string | null>;
+  conflictPort: CreationOptional<number | null>;
+  conflictFirstHeard: CreationOptional<Date | null>;
+  conflictLastHeard: CreationOptional<Date | null>;
   createdAt: Date;
 }
 
@@ -213,6 +219,11 @@ export function defineModels(sequelize: Sequelize): Models {
       tokenHash: str(64, true),
       tokenIssuedAt: time(true),
       organizationId: str(36, true),
+      tokenAddress: str(64, true),
+      conflictAddress: str(64, true),
+      conflictPort: { type: DataTypes.INTEGER, allowNull: true },
+      conflictFirstHeard: time(true),
+      conflictLastHeard: time(true),
       createdAt: time(),
     },
     opts,

@@ -1,5 +1,6 @@
 import type { Migration } from '../migration.js';
 import { baseMigrations } from './base.js';
+import { discoveryTrustMigrations } from './discovery-trust.js';
 import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   ...deliveryMigrations,
   ...syncRobustnessMigrations,
   ...syncThroughputMigrations,
+  ...discoveryTrustMigrations,
 ];
