@@ -72,7 +72,10 @@ describe('access log', () => {
   test('the longest line (client-chosen 64-character id, long path, signed in) stays under 300 bytes', async () => {
     const reqId = 'r'.repeat(64);
     const path = `/api/people/${'a'.repeat(200)}`;
-    const reply = await admin.request('DELETE', path, { csrf: true, headers: { 'x-request-id': reqId } });
+    const reply = await admin.request('DELETE', path, {
+      csrf: true,
+      headers: { 'x-request-id': reqId },
+    });
     expect(reply.headers.get('x-request-id')).toBe(reqId);
     const lines = await linesOf(server, reqId);
     expect(lines).toHaveLength(1);
