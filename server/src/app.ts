@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.js';
 import { cidrMatcher } from './http/net.js';
 import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
 import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
-import { requestId } from './http/device-entry.js';
+import { accessLog } from './http/access-log.js';
 import { kickSyncAfterChanges } from './sync/kick.js';
 
 type ExpressEntry = (
@@ -40,30 +39,7 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   // through to the general chain below.
   app.use('/api', api.device);
 
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req, res) => {
-        const id = requestId(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Query strings may hold names and ID numbers: log the path only.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: req.url.split('?')[0],
-        }),
-      },
-      customLogLevel: (req, res, err) =>
-        err || res.statusCode >= 500
-          ? 'error'
-          : req.url?.startsWith('/api/heartbeat')
-            ? 'debug'
-            : 'info',
-    }),
-  );
+  app.use(accessLog(ctx));
   app.use(helmet());
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -7,14 +7,21 @@ export type DatabaseState = z.infer<typeof databaseState>;
 
 /**
  * `GET`/`POST /api/heartbeat` (PROTOCOL §5). `state` is 1 when normal and 0 (with HTTP 503)
- * while the database is unreachable; the rest is service information for operators.
+ * while the database is unreachable. This summary is all an unauthenticated caller outside
+ * TRUSTED_NETWORKS reads: version, dialect, workers and warnings help an attacker more than
+ * a monitor.
  */
-export const heartbeatResponse = z.object({
+export const heartbeatSummary = z.object({
   state: z.union([z.literal(0), z.literal(1)]),
   service: z.string(),
-  version: z.string(),
   time: isoTime,
   responseTimeMs: z.number().min(0),
+});
+export type HeartbeatSummary = z.infer<typeof heartbeatSummary>;
+
+/** The details, for trusted networks and signed-in administrators. */
+export const heartbeatResponse = heartbeatSummary.extend({
+  version: z.string(),
   uptimeSeconds: z.number().int().min(0),
   database: z.object({
     state: databaseState,
@@ -26,6 +33,8 @@ export const heartbeatResponse = z.object({
   discovery: z.record(z.string(), z.unknown()).optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
+/** `GET|POST /api/heartbeat`: the details, or the summary alone. */
+export const heartbeatAnswer = z.union([heartbeatResponse, heartbeatSummary]);
 
 /** `GET /api/device/online-count` (PROTOCOL §5). */
 export const onlineCount = z.object({ count: z.number().int().min(0) });
