@@ -15,6 +15,7 @@ import type { NodeStore } from './discovery/node-store.js';
 import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
+import type { DeviceClocks } from './devices/clock.js';
 
 /**
  * The named dependencies every route and job receives. Infrastructure sits behind these
@@ -42,6 +43,8 @@ export interface AppContext {
     worker?: DiscoveryWorker;
   };
   photos: PhotoStore;
+  /** Device clock drift, measured from heartbeats and events (a job refreshes its summary). */
+  deviceClocks: DeviceClocks;
   /** Conditions an operator should fix, shown in the heartbeat. */
   warnings: string[];
   startedAt: Date;

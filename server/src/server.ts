@@ -36,6 +36,7 @@ import { reconciliationsOf } from './sync/reconciliations.js';
 import { SyncWorker, syncWorkerOf } from './sync/worker.js';
 import { panelDeliveryJob } from './recognition/delivery.js';
 import { retentionJob } from './recognition/retention.js';
+import { DeviceClocks } from './devices/clock.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -128,6 +129,7 @@ export function buildContext(
       clock,
       logger,
     }),
+    deviceClocks: new DeviceClocks({ models, clock, logger }),
     warnings: [],
     startedAt: new Date(),
     version: VERSION,
@@ -162,6 +164,7 @@ export function buildContext(
     },
     stop: () => undefined,
   });
+  ctx.jobs.register(ctx.deviceClocks);
   ctx.jobs.register(panelDeliveryJob(ctx));
   ctx.jobs.register(retentionJob(ctx));
   // On SQLite the worker's statements get a connection of their own (see SyncWorkerOptions).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminRole } from './auth.js';
-import { httpUrl, isoTime } from './common.js';
+import { isoTime, storedHttpUrl } from './common.js';
 import { deviceSn } from './device.js';
 
 /**
@@ -129,7 +129,7 @@ export const photoStored = z.object({ photoSha256: z.string().regex(/^[0-9a-f]{6
 const deviceFields = {
   sn: deviceSn,
   name,
-  baseUrl: httpUrl,
+  baseUrl: storedHttpUrl,
   model: z.string().trim().max(64).optional(),
   spaceId: z.union([uuid, z.null()]).optional(),
   enabled: z.boolean().optional(),
@@ -163,6 +163,17 @@ export const deviceOut = z.object({
   maxPhotoPixels: z.number().int().nullable(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
+  /**
+   * The device's clock against ours: its time minus our receive time, in ms (positive: ahead),
+   * as last measured from a heartbeat carrying `time` or from an event; null before any.
+   */
+  clock: z.object({
+    driftMs: z.number().int().nullable(),
+    checkedAt: nullableTime,
+    source: z.enum(['heartbeat', 'event']).nullable(),
+  }),
+  /** Conditions an administrator should fix on this device (e.g. `clock_drift`). */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   createdAt: isoTime,
   updatedAt: isoTime,
 });

@@ -10,6 +10,7 @@ import {
 import { modelOptions, str, time } from './attributes.js';
 import type { AdminRole } from '@svc/shared';
 import { defineBusinessModels, type BusinessModels } from './business-models.js';
+import { defineEnrollmentModels, type EnrollmentModels } from './enrollment-models.js';
 
 export interface OrganizationRow extends Model<
   InferAttributes<OrganizationRow>,
@@ -114,7 +115,7 @@ export interface DiscoveredNodeRow extends Model<
   createdAt: Date;
 }
 
-export interface Models extends BusinessModels {
+export interface Models extends BusinessModels, EnrollmentModels {
   Organization: ModelStatic<OrganizationRow>;
   Administrator: ModelStatic<AdministratorRow>;
   Session: ModelStatic<SessionRow>;
@@ -237,5 +238,6 @@ export function defineModels(sequelize: Sequelize): Models {
     LoginFailure,
     DiscoveredNode,
     ...defineBusinessModels(sequelize),
+    ...defineEnrollmentModels(sequelize),
   };
 }

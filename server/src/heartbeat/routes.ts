@@ -54,7 +54,7 @@ function details(
       }),
     },
     workers: ctx.jobs.status(),
-    warnings: ctx.warnings,
+    warnings: [...ctx.warnings, ...ctx.deviceClocks.warnings()],
     discovery: ctx.discovery.worker?.info() ?? { enabled: false },
   };
 }

@@ -5,6 +5,7 @@ import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
+import { enrollmentTrustMigrations } from './enrollment-trust.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   ...syncRobustnessMigrations,
   ...syncThroughputMigrations,
   ...discoveryTrustMigrations,
+  ...enrollmentTrustMigrations,
 ];
