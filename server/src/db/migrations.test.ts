@@ -45,6 +45,8 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'runtime_settings',
           'schema_migrations',
           'sessions',
+          'terminal_spaces',
+          'enrollment_changes',
         ].sort(),
       );
       expect(await migrate(sequelize)).toEqual([]);

@@ -45,7 +45,11 @@ export function driftWarning(
 function describe(driftMs: number): string {
   const s = Math.round(Math.abs(driftMs) / 1000);
   const amount =
-    s >= 172_800 ? `${Math.round(s / 86_400)} days` : s >= 7200 ? `${Math.round(s / 3600)} h` : `${s} s`;
+    s >= 172_800
+      ? `${Math.round(s / 86_400)} days`
+      : s >= 7200
+        ? `${Math.round(s / 3600)} h`
+        : `${s} s`;
   return `${amount} ${driftMs > 0 ? 'ahead of' : 'behind'}`;
 }
 
@@ -165,6 +169,7 @@ export class DeviceClocks implements Job {
 }
 
 function fromRow(device: Partial<ClockFields>): Measure | undefined {
-  if (device.clockDriftMs == null || !device.clockCheckedAt || !device.clockSource) return undefined;
+  if (device.clockDriftMs == null || !device.clockCheckedAt || !device.clockSource)
+    return undefined;
   return { driftMs: device.clockDriftMs, at: device.clockCheckedAt, source: device.clockSource };
 }

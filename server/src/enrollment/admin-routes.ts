@@ -97,7 +97,8 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'get',
       path: '/enrollment/changes/:id/photo',
-      summary: 'The new photo of a re-enrollment change (which=new, default) or the old one (which=old)',
+      summary:
+        'The new photo of a re-enrollment change (which=new, default) or the old one (which=old)',
       tags,
       access: { kind: 'session' },
       params: idParams,

@@ -1,4 +1,11 @@
-import { createdId, enrollmentAnswer, enrollmentPerson, ErrorCode, idNumber, uuid } from '@svc/shared';
+import {
+  createdId,
+  enrollmentAnswer,
+  enrollmentPerson,
+  ErrorCode,
+  idNumber,
+  uuid,
+} from '@svc/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';

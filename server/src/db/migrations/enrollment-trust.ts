@@ -30,18 +30,23 @@ export const enrollmentTrustMigrations: Migration[] = [
     name: '0070-create-terminal-spaces',
     // The spaces an administrator lets an enrollment terminal grant; none by default. Gone with
     // the terminal's node row (its token goes with it too) or with the space.
-    up: createTable('terminal_spaces', {
-      terminal_id: {
-        type: DataTypes.STRING(64),
-        primaryKey: true,
-        allowNull: false,
-        references: { model: 'discovered_nodes', key: 'id' },
-        onDelete: 'CASCADE',
-        onUpdate: 'CASCADE',
-      },
-      space_id: { ...col.ref('spaces', 'CASCADE'), primaryKey: true },
-      created_at: col.time(),
-    }),
+    up: (ctx) =>
+      createTable('terminal_spaces', {
+        terminal_id: {
+          // Node ids compare case-sensitively (0036: utf8mb4_bin); the key must match the column.
+          type:
+            ctx.dialect === 'mysql'
+              ? 'VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin'
+              : DataTypes.STRING(64),
+          primaryKey: true,
+          allowNull: false,
+          references: { model: 'discovered_nodes', key: 'id' },
+          onDelete: 'CASCADE',
+          onUpdate: 'CASCADE',
+        },
+        space_id: { ...col.ref('spaces', 'CASCADE'), primaryKey: true },
+        created_at: col.time(),
+      })(ctx),
     down: dropTable('terminal_spaces'),
   },
   {
@@ -94,6 +99,8 @@ export const enrollmentTrustMigrations: Migration[] = [
   },
   // The device's clock against ours, as last measured (devices/clock.ts).
   deviceColumn('0077-add-devices-clock-drift', 'clock_drift_ms', { type: DataTypes.DOUBLE }),
-  deviceColumn('0078-add-devices-clock-checked-at', 'clock_checked_at', { type: DataTypes.DATE(3) }),
+  deviceColumn('0078-add-devices-clock-checked-at', 'clock_checked_at', {
+    type: DataTypes.DATE(3),
+  }),
   deviceColumn('0079-add-devices-clock-source', 'clock_source', { type: DataTypes.STRING(16) }),
 ];
