@@ -4,6 +4,7 @@ import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
+import { authHardeningMigrations } from './auth-hardening.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   ...deliveryMigrations,
   ...syncRobustnessMigrations,
   ...syncThroughputMigrations,
+  ...authHardeningMigrations,
 ];
