@@ -84,8 +84,9 @@ export interface LoginFailureRow extends Model<
   InferCreationAttributes<LoginFailureRow>
 > {
   id: CreationOptional<string>;
-  scope: 'user' | 'ip';
+  scope: 'user' | 'ip' | 'device';
   key: string;
+  username: CreationOptional<string | null>;
   at: Date;
 }
 
@@ -200,6 +201,7 @@ export function defineModels(sequelize: Sequelize): Models {
       id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
       scope: { type: DataTypes.STRING(8), allowNull: false },
       key: str(128),
+      username: str(64, true),
       at: time(),
     },
     opts,

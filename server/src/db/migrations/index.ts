@@ -6,6 +6,7 @@ import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
 import { enrollmentTrustMigrations } from './enrollment-trust.js';
+import { authHardeningMigrations } from './auth-hardening.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   ...syncThroughputMigrations,
   ...discoveryTrustMigrations,
   ...enrollmentTrustMigrations,
+  ...authHardeningMigrations,
 ];
