@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write('svc-sim: not built yet; run `npm run build -w @svc/sim` (or `npm start`)\n');
+  process.stderr.write(
+    'svc-sim: not built yet; run `npm run build -w @svc/sim` (or `npm start`)\n',
+  );
   process.exit(2);
 }
 await import(cli.href);
