@@ -10,3 +10,4 @@ export * from './central.js';
 export * from './auth.js';
 export * from './admin-api.js';
 export * from './sync-api.js';
+export * from './recognition-api.js';
