@@ -73,6 +73,17 @@ const routes = [
     validateSearch: eventsSearch,
     component: lazyRouteComponent(() => import('./events/EventsPage'), 'EventsPage'),
   }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/spaces',
+    validateSearch: z.object({ space: textParam }),
+    component: lazyRouteComponent(() => import('./spaces/SpacesPage'), 'SpacesPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/devices',
+    component: lazyRouteComponent(() => import('./devices/DevicesPage'), 'DevicesPage'),
+  }),
 ] as const;
 
 const routeTree = rootRoute.addChildren(routes);

@@ -14,6 +14,8 @@ const roleLabel: Record<SessionUser['role'], string> = {
 
 const sections = [
   { to: '/', label: 'Home', exact: true },
+  { to: '/spaces', label: 'Spaces', exact: false },
+  { to: '/devices', label: 'Devices', exact: false },
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
 ] as const;
