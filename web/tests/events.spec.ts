@@ -1,4 +1,5 @@
 import { expect, test } from './data-fixtures';
+import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 import { EventsListPage, Navigation, signIn } from './data-pages';
 import { postRecognition, tag } from './support/admin-api';
 
@@ -59,6 +60,8 @@ test('an event a device posts appears on the Events page without a reload', asyn
   await expect(events.row(stranger).getByTestId('event-person')).toHaveText('Unknown person');
   await expect(events.rows.first()).toHaveAttribute('data-event-id', stranger);
   expect(navigations).toBe(0);
+  await expectAccessible(page);
+  await expectNothingClippedAt390(page);
   expect(listRequests).toBeGreaterThanOrEqual(2);
 });
 
