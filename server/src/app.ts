@@ -9,6 +9,12 @@ import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
 import { accessLog } from './http/access-log.js';
 import { kickSyncAfterChanges } from './sync/kick.js';
+import { siteHandler } from './http/site.js';
+
+export interface AppOptions {
+  /** The built management site (`web/dist`) served at `/`; none: the API only. */
+  siteRoot?: string;
+}
 
 type ExpressEntry = (
   req: IncomingMessage,
@@ -16,7 +22,7 @@ type ExpressEntry = (
   done?: (err?: unknown) => void,
 ) => void;
 
-export function createApp(ctx: AppContext): { app: Express; api: Api } {
+export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Express; api: Api } {
   const app = express();
   app.disable('x-powered-by');
   // API answers are never cached (no-store); hashing large bodies for an ETag would be waste.
@@ -38,6 +44,8 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   // security headers, readiness gate, logging of refusals and failures); other requests fall
   // through to the general chain below.
   app.use('/api', api.device);
+  // The site's files carry the nginx config's headers (http/site.ts), not helmet's API set.
+  if (opts.siteRoot !== undefined) app.use(siteHandler(opts.siteRoot));
 
   app.use(accessLog(ctx));
   app.use(helmet());

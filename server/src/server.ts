@@ -66,6 +66,8 @@ export interface StartOptions {
   logger: Logger;
   clock?: Clock;
   infra?: Infrastructure;
+  /** Passed to createApp: the built site served at `/` (main.ts: `web/dist` when built). */
+  siteRoot?: string;
 }
 
 export interface BuiltContext {
@@ -230,7 +232,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
 
-  const { app, api } = createApp(ctx);
+  const { app, api } = createApp(ctx, { siteRoot: opts.siteRoot });
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

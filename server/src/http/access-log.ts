@@ -23,6 +23,8 @@ export interface AccessEntry {
   userId?: string | null | undefined;
   /** A poll from a trusted address (POLLED): logged at debug unless refused. */
   quiet?: boolean;
+  /** A 5xx that is the answer by design (the heartbeat's 503 while the database starts). */
+  expected?: boolean;
   aborted?: boolean;
 }
 
@@ -32,7 +34,8 @@ export interface AccessEntry {
  * operator greps, and it stays under 300 bytes.
  */
 export function logAccess(logger: Logger, e: AccessEntry): void {
-  const level = e.status >= 500 ? 'error' : e.quiet && e.status < 400 ? 'debug' : 'info';
+  const level =
+    e.status >= 500 && !e.expected ? 'error' : e.quiet && e.status < 400 ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const path = (e.url ?? '').split('?')[0]!;
   logger[level](
@@ -62,7 +65,7 @@ export function pollFilter(
  * The general chain's request id (X-Request-Id) and access line. Device-key routes log through
  * their own entry (device-entry.ts) with the same function.
  */
-export function accessLog(ctx: Pick<AppContext, 'config' | 'logger'>): RequestHandler {
+export function accessLog(ctx: Pick<AppContext, 'config' | 'logger' | 'db'>): RequestHandler {
   const quiet = pollFilter(ctx);
   return (req, res, next) => {
     const id = requestId(req);
@@ -78,6 +81,8 @@ export function accessLog(ctx: Pick<AppContext, 'config' | 'logger'>): RequestHa
         started,
         userId: req.auth?.admin.id,
         quiet: quiet(req, req.originalUrl),
+        // While migrations run the heartbeat answers 503 with state 0 by design.
+        expected: !ctx.db.ready && req.originalUrl.split('?')[0] === '/api/heartbeat',
         aborted: !res.writableFinished,
       }),
     );

@@ -38,6 +38,7 @@ export async function startTestServer(opts: {
   clock?: Clock;
   waitReady?: boolean;
   infra?: Infrastructure;
+  siteRoot?: string;
 }): Promise<TestServer> {
   const base = loadConfig({
     ADMIN_INITIAL_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -53,7 +54,13 @@ export async function startTestServer(opts: {
   };
   const logs = new LogSink();
   const logger = createLogger('debug', logs);
-  const server = await startServer({ config, logger, clock: opts.clock, infra: opts.infra });
+  const server = await startServer({
+    config,
+    logger,
+    clock: opts.clock,
+    infra: opts.infra,
+    siteRoot: opts.siteRoot,
+  });
   if (opts.waitReady !== false) await server.ready;
   return { ...server, logs, config };
 }
