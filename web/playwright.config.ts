@@ -17,6 +17,8 @@ export default defineConfig({
   reporter: process.env.CI !== undefined ? [['list'], ['github']] : 'list',
   use: {
     trace: 'retain-on-failure',
+    // The theme honours reduced motion: no modal half faded in when axe measures contrast.
+    contextOptions: { reducedMotion: 'reduce' },
     screenshot: 'only-on-failure',
   },
   projects: [

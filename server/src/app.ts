@@ -1,15 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.js';
 import { cidrMatcher } from './http/net.js';
 import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
 import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
-import { requestId } from './http/device-entry.js';
+import { accessLog } from './http/access-log.js';
 import { kickSyncAfterChanges } from './sync/kick.js';
+import { siteHandler } from './http/site.js';
+
+export interface AppOptions {
+  /** The built management site (`web/dist`) served at `/`; none: the API only. */
+  siteRoot?: string;
+}
 
 type ExpressEntry = (
   req: IncomingMessage,
@@ -17,7 +22,7 @@ type ExpressEntry = (
   done?: (err?: unknown) => void,
 ) => void;
 
-export function createApp(ctx: AppContext): { app: Express; api: Api } {
+export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Express; api: Api } {
   const app = express();
   app.disable('x-powered-by');
   // API answers are never cached (no-store); hashing large bodies for an ETag would be waste.
@@ -39,31 +44,10 @@ export function createApp(ctx: AppContext): { app: Express; api: Api } {
   // security headers, readiness gate, logging of refusals and failures); other requests fall
   // through to the general chain below.
   app.use('/api', api.device);
+  // The site's files carry the nginx config's headers (http/site.ts), not helmet's API set.
+  if (opts.siteRoot !== undefined) app.use(siteHandler(opts.siteRoot));
 
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req, res) => {
-        const id = requestId(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Query strings may hold names and ID numbers: log the path only.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: req.url.split('?')[0],
-        }),
-      },
-      customLogLevel: (req, res, err) =>
-        err || res.statusCode >= 500
-          ? 'error'
-          : req.url?.startsWith('/api/heartbeat')
-            ? 'debug'
-            : 'info',
-    }),
-  );
+  app.use(accessLog(ctx));
   app.use(helmet());
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -7,9 +7,10 @@ import type { JobRegistry } from './jobs/registry.js';
 import type { AuditLog } from './audit/audit.js';
 import type { RuntimeSettings } from './settings/runtime-settings.js';
 import type { SessionService } from './auth/sessions.js';
-import type { LoginThrottle } from './auth/login-throttle.js';
+import type { LoginThrottle } from './auth/lockout/throttle.js';
 import type { Accounts } from './auth/accounts.js';
 import type { CsrfTokens } from './auth/csrf.js';
+import type { DeviceCookies } from './auth/lockout/device-cookie.js';
 import type { HostInfo } from './discovery/address.js';
 import type { NodeStore } from './discovery/node-store.js';
 import type { TerminalClient } from './discovery/terminal-client.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   accounts: Accounts;
   /** Available once the database is ready (the secret lives in runtime settings). */
   csrf(): CsrfTokens;
+  /** Signs the sign-in device cookies; available once the database is ready, like csrf(). */
+  deviceCookies(): DeviceCookies;
   discovery: {
     store: NodeStore;
     client: TerminalClient;

@@ -2,6 +2,7 @@
 import { loadConfig, ConfigError } from './config/config.js';
 import { createLogger } from './logger.js';
 import { startServer, FatalDatabaseError } from './server.js';
+import { defaultSiteRoot } from './http/site.js';
 
 /** svc_server entry point: validate configuration once, serve, shut down in order. */
 async function main(): Promise<void> {
@@ -16,7 +17,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const server = await startServer({ config, logger });
+  const siteRoot = defaultSiteRoot();
+  if (siteRoot === undefined)
+    logger.info('web/dist is not built: serving the API only (npm start builds the site)');
+  const server = await startServer({ config, logger, siteRoot });
 
   let stopping = false;
   const stop = (signal: string) => {

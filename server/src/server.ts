@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +17,10 @@ import { periodicJob } from './jobs/periodic.js';
 import { AuditLog } from './audit/audit.js';
 import { RuntimeSettings, SettingKey } from './settings/runtime-settings.js';
 import { SessionService } from './auth/sessions.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import { LoginThrottle } from './auth/lockout/throttle.js';
 import { Accounts } from './auth/accounts.js';
 import { CsrfTokens } from './auth/csrf.js';
+import { DeviceCookies } from './auth/lockout/device-cookie.js';
 import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
 import { Phase, Shutdown } from './lifecycle.js';
 import { createApp } from './app.js';
@@ -64,6 +66,8 @@ export interface StartOptions {
   logger: Logger;
   clock?: Clock;
   infra?: Infrastructure;
+  /** Passed to createApp: the built site served at `/` (main.ts: `web/dist` when built). */
+  siteRoot?: string;
 }
 
 export interface BuiltContext {
@@ -84,7 +88,7 @@ export function buildContext(
   const audit = new AuditLog({ models, clock });
   const settings = new RuntimeSettings({ models, clock });
   const sessions = new SessionService({ models, clock });
-  const throttle = new LoginThrottle({ models, clock });
+  const throttle = new LoginThrottle({ sequelize: db.sequelize, models, clock });
   const accounts = new Accounts({
     sequelize: db.sequelize,
     models,
@@ -95,6 +99,7 @@ export function buildContext(
     dataDir: config.dataDir,
   });
   let csrf: CsrfTokens | undefined;
+  let deviceCookies: DeviceCookies | undefined;
   const ctx: AppContext = {
     config,
     logger,
@@ -111,8 +116,19 @@ export function buildContext(
       if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
       return csrf;
     },
+    deviceCookies: () => {
+      if (!deviceCookies)
+        throw new Error('Device cookie key not loaded: the database is not ready');
+      return deviceCookies;
+    },
     discovery: {
-      store: new NodeStore({ sequelize: db.sequelize, models, clock }),
+      store: new NodeStore({
+        sequelize: db.sequelize,
+        models,
+        clock,
+        timeoutS: config.discovery.timeoutS,
+        maxNodes: config.discovery.maxNodes,
+      }),
       client: infra.terminalClient ?? createTerminalClient(),
       host: infra.host ?? realHost,
     },
@@ -182,6 +198,7 @@ export function buildContext(
       clock,
       logger,
       store: ctx.discovery.store,
+      audit: ctx.audit,
       host: ctx.discovery.host,
       createTransport: infra.createTransport ?? createUdpTransport,
       flushEveryMs: infra.discoveryFlushEveryMs,
@@ -199,6 +216,10 @@ export function buildContext(
     const secret = await settings.get(SettingKey.csrfSecret, z.string());
     if (!secret) throw new Error('CSRF secret missing from runtime settings');
     csrf = new CsrfTokens(Buffer.from(secret, 'base64'));
+    // A key of its own, derived from the same secret: a CSRF token is never a device cookie.
+    deviceCookies = new DeviceCookies(
+      createHmac('sha256', Buffer.from(secret, 'base64')).update('svc device cookies').digest(),
+    );
   };
   return { ctx, loadSecrets };
 }
@@ -211,7 +232,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
 
-  const { app, api } = createApp(ctx);
+  const { app, api } = createApp(ctx, { siteRoot: opts.siteRoot });
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

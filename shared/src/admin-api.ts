@@ -215,4 +215,23 @@ export const administratorOut = z.object({
 /** Creation and password reset answer with a one-time password, shown once. */
 export const administratorWithPassword = administratorOut.extend({ temporaryPassword: z.string() });
 
+/**
+ * A sign-in lockout (`GET /api/auth/lockouts`): failed sign-ins counted per username (clients
+ * without a device cookie for the account), per device cookie, or per client address.
+ */
+export const loginLockout = z.object({
+  scope: z.enum(['username', 'device', 'address']),
+  /** The account the attempts named (for an address: the latest one). */
+  username: z.string().nullable(),
+  /** The client address, for scope `address`. */
+  address: z.string().nullable(),
+  failures: z.number().int().min(0),
+  lockedUntil: isoTime,
+});
+export type LoginLockout = z.infer<typeof loginLockout>;
+export const loginLockoutList = z.object({ items: z.array(loginLockout) });
+export type LoginLockoutList = z.infer<typeof loginLockoutList>;
+/** `DELETE /api/auth/lockouts/{username}`. */
+export const lockoutParams = z.object({ username });
+
 export const organizationCreate = z.object({ name });

@@ -11,3 +11,4 @@ export * from './auth.js';
 export * from './admin-api.js';
 export * from './sync-api.js';
 export * from './enrollment.js';
+export * from './recognition-api.js';

@@ -1,30 +1,25 @@
-import { Alert, Button, Center, Loader, Stack, Title } from '@mantine/core';
-import type { SessionUser } from '@svc/shared';
+import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
+import { Outlet } from '@tanstack/react-router';
 import { Shell } from './components/Shell';
-import { EventsPage } from './events/EventsPage';
+import { LiveProvider } from './live';
 import { ChangePasswordPage } from './pages/ChangePasswordPage';
-import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
-import { PeoplePage } from './people/PeoplePage';
-import { PersonFormPage } from './people/PersonFormPage';
-import { PersonPage } from './people/PersonPage';
-import { Link, matchPath, useLocation } from './router';
 import { useSession } from './session';
 
-/** Which page is shown follows from the session first, then from the path. */
+/** The root route: the session decides first (sign-in, forced change), then the route. */
 export function App() {
   const { state, refresh } = useSession();
 
   switch (state.status) {
     case 'loading':
       return (
-        <Center mih="100vh">
+        <Center mih="100vh" component="main">
           <Loader aria-label="Loading" />
         </Center>
       );
     case 'unavailable':
       return (
-        <Center mih="100vh" p="md">
+        <Center mih="100vh" p="md" component="main">
           <Stack maw={460}>
             <Alert color="red" title="The service is not reachable" data-testid="session-error">
               {state.message}
@@ -39,49 +34,11 @@ export function App() {
       return state.user.mustChangePassword ? (
         <ChangePasswordPage user={state.user} />
       ) : (
-        <Shell user={state.user}>
-          <Routes user={state.user} />
-        </Shell>
+        <LiveProvider>
+          <Shell user={state.user}>
+            <Outlet />
+          </Shell>
+        </LiveProvider>
       );
   }
-}
-
-function Routes({ user }: { user: SessionUser }) {
-  const { path } = useLocation();
-  const canEdit = user.role !== 'operator';
-  let params: Record<string, string> | null;
-
-  if (matchPath('/', path)) return <HomePage />;
-  if (matchPath('/people', path)) return <PeoplePage canEdit={canEdit} />;
-  if (matchPath('/people/new', path)) {
-    return canEdit ? <PersonFormPage /> : <NotAllowed />;
-  }
-  if ((params = matchPath('/people/:id/edit', path))) {
-    return canEdit ? <PersonFormPage id={params.id} /> : <NotAllowed />;
-  }
-  if ((params = matchPath('/people/:id', path))) {
-    return <PersonPage id={params.id!} canEdit={canEdit} />;
-  }
-  if (matchPath('/events', path)) return <EventsPage />;
-  return <NotFound />;
-}
-
-function NotFound() {
-  return (
-    <>
-      <Title order={1}>Page not found</Title>
-      <Link to="/">Go to the home page</Link>
-    </>
-  );
-}
-
-function NotAllowed() {
-  return (
-    <>
-      <Title order={1}>Not allowed</Title>
-      <Alert color="yellow" data-testid="not-allowed">
-        Your role can read this data but not change it.
-      </Alert>
-    </>
-  );
 }

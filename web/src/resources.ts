@@ -15,8 +15,20 @@ import {
   type SpaceOut,
 } from '@svc/shared';
 import { request } from './api';
-import { recognitionEventList, type RecognitionEvent } from './contracts';
-import { withQuery } from './router';
+import { recognitionEventList, type RecognitionEventOut } from '@svc/shared';
+
+/** `path` with the query set from `params` (empty values left out). */
+export function withQuery(
+  path: string,
+  params: Record<string, string | number | undefined>,
+): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
 
 const spaceList = listOf(spaceOut);
 const deviceList = listOf(deviceOut);
@@ -114,7 +126,7 @@ export interface EventSearch {
 export function listEvents(
   search: EventSearch,
   signal?: AbortSignal,
-): Promise<{ items: RecognitionEvent[]; total: number }> {
+): Promise<{ items: RecognitionEventOut[]; total: number }> {
   return request('GET', withQuery('/api/recognition/events', { ...search }), {
     schema: recognitionEventList,
     signal,

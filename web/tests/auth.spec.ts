@@ -1,4 +1,5 @@
 import { CSRF_HEADER, errorBody, heartbeatResponse } from '@svc/shared';
+import { expectAccessible } from './support/checks';
 import { expect, testWithOwnServer as test } from './fixtures';
 import { ChangePasswordPage, HomePage, LoginPage } from './pages';
 import { generatePassword } from './support/stack';
@@ -13,8 +14,10 @@ test('first sign-in forces a password change, then home, sign-out, and the old p
   const home = new HomePage(page);
 
   await login.goto();
+  await expectAccessible(page);
   await login.signIn(site.adminUsername, site.adminPassword);
   await expect(change.heading).toBeVisible();
+  await expectAccessible(page);
   await expect(home.heading).toHaveCount(0);
 
   // Too short: the server refuses it and its own words are shown.
@@ -39,6 +42,8 @@ test('first sign-in forces a password change, then home, sign-out, and the old p
   await expect(home.heading).toBeVisible();
   await expect(home.username).toHaveText(site.adminUsername);
   await expect(home.role).toHaveText(/administrator|operator/i);
+  await expect(home.statusState).toHaveText(/Running/);
+  await expectAccessible(page);
 
   // Service status matches what the server reports.
   const heartbeat = heartbeatResponse.parse(await (await request.get('/api/heartbeat')).json());

@@ -1,4 +1,5 @@
 import { errorBody, peopleList } from '@svc/shared';
+import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 import { expect, test } from './data-fixtures';
 import { Navigation, PeopleListPage, PersonDetailPage, PersonFormPage, signIn } from './data-pages';
 import { tag } from './support/admin-api';
@@ -69,6 +70,8 @@ test('people: server-side search by name and ID number, paging, name order, spac
   await people.search.fill(`Nobody${t}`);
   await expect(people.total).toHaveText('0 people');
   await expect(page.getByTestId('people-empty')).toBeVisible();
+  await expectAccessible(page);
+  await expectNothingClippedAt390(page);
 });
 
 test('people: a count the server stopped at 10,000 is shown as 10,000+', async ({
@@ -150,6 +153,10 @@ test('person: create with errors from the server, photo, then edit', async ({
   await expect(person.heading(`Renamed ${t}`)).toBeVisible();
   await expect(person.enabled).toHaveText('Disabled');
   await expect(person.spaces).toHaveText(space.name);
+  await expectAccessible(page);
+  await person.edit.click();
+  await expect(form.name).toHaveValue(`Renamed ${t}`);
+  await expectAccessible(page);
 });
 
 test('an operator reads people but sees no edit controls', async ({ page, adminApi, operator }) => {
@@ -169,6 +176,7 @@ test('an operator reads people but sees no edit controls', async ({ page, adminA
   const person = new PersonDetailPage(page);
   await expect(person.heading(`Read${t} Only`)).toBeVisible();
   await expect(person.edit).toHaveCount(0);
+  await expectAccessible(page);
 
   // A typed address does not bring the form either.
   await page.goto(`/people/${someone.id}/edit`);

@@ -20,7 +20,8 @@ export function createMigrator(sequelize: Sequelize, logger?: Logger) {
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: logger
       ? {
-          info: (e) => logger.info(e, 'migration'),
+          // One line per run (migrate() below); each migration's own events are detail.
+          info: (e) => logger.debug(e, 'migration'),
           warn: (e) => logger.warn(e, 'migration'),
           error: (e) => logger.error(e, 'migration'),
           debug: (e) => logger.debug(e, 'migration'),
@@ -60,6 +61,12 @@ export async function withSchemaLock<T>(sequelize: Sequelize, fn: () => Promise<
 
 /** Applies pending migrations only; returns the names applied. */
 export async function migrate(sequelize: Sequelize, logger?: Logger): Promise<string[]> {
-  const applied = await createMigrator(sequelize, logger).up();
-  return applied.map((m) => m.name);
+  const applied = (await createMigrator(sequelize, logger).up()).map((m) => m.name);
+  logger?.info(
+    applied.length === 0
+      ? { applied: 0 }
+      : { applied: applied.length, first: applied[0], last: applied[applied.length - 1] },
+    'migrations',
+  );
+  return applied;
 }

@@ -41,6 +41,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'sync_device_leases',
           'sync_tasks',
           'login_failures',
+          'login_guards',
           'organizations',
           'runtime_settings',
           'schema_migrations',

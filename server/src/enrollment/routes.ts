@@ -11,7 +11,6 @@ import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { hashToken } from '../discovery/node-store.js';
 import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js';
 import { registerEnrollmentAdminRoutes } from './admin-routes.js';
 import { enroll } from './enroll.js';
@@ -48,11 +47,13 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
       responses: { 200: enrollmentAnswer, 201: createdId },
     },
     async ({ body }, req, res) => {
-      const node = await ctx.models.DiscoveredNode.findOne({
-        where: { tokenHash: hashToken(bearerToken(res)) },
-      });
+      const node = await ctx.discovery.store.findByToken(bearerToken(res), clientIp(req));
       if (!node) {
-        throw new HttpError(401, ErrorCode.unauthorized, 'Unknown or revoked terminal token.');
+        throw new HttpError(
+          401,
+          ErrorCode.unauthorized,
+          'Unknown or revoked terminal token, or not used from the address it was given to.',
+        );
       }
       if (node.kind !== 'enrollment') {
         throw httpErrors.forbidden(

@@ -1,17 +1,9 @@
+import type { SyncChange } from '@svc/shared';
 import type { SyncTaskRow } from '../db/business-models.js';
 import { liveHub } from '../recognition/hub.js';
 
 /** The `sync` event of the live stream (`GET /api/recognition/stream`): one task's new state. */
-export interface SyncLiveEvent {
-  id: string;
-  personId: string;
-  deviceId: string;
-  action: 'put' | 'delete';
-  state: 'pending' | 'running' | 'succeeded' | 'failed';
-  attempts: number;
-  /** The error code of a failed or retried attempt (see README), else null. */
-  errorCode: string | null;
-}
+export type SyncLiveEvent = SyncChange;
 
 /**
  * Tells the open live streams of the task's organization what became of a task. Costs nothing

@@ -2,7 +2,8 @@ import { AppShell, Badge, Burger, Button, Group, Stack, Text } from '@mantine/co
 import { useDisclosure } from '@mantine/hooks';
 import type { SessionUser } from '@svc/shared';
 import { useState, type ReactNode } from 'react';
-import { NavLinkTo, useLocation } from '../router';
+import { useLocation } from '@tanstack/react-router';
+import { NavLinkTo } from '../nav';
 import { useSession } from '../session';
 
 const roleLabel: Record<SessionUser['role'], string> = {
@@ -13,6 +14,8 @@ const roleLabel: Record<SessionUser['role'], string> = {
 
 const sections = [
   { to: '/', label: 'Home', exact: true },
+  { to: '/spaces', label: 'Spaces', exact: false },
+  { to: '/devices', label: 'Devices', exact: false },
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
 ] as const;
@@ -20,7 +23,7 @@ const sections = [
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
 export function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
   const { signOut } = useSession();
-  const { path } = useLocation();
+  const path = useLocation({ select: (location) => location.pathname });
   const [signingOut, setSigningOut] = useState(false);
   const [opened, { toggle, close }] = useDisclosure(false);
 
@@ -87,7 +90,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
                 label={section.label}
                 active={active}
                 aria-current={active ? 'page' : undefined}
-                onNavigate={close}
+                onClick={close}
               />
             );
           })}

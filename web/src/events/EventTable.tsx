@@ -1,7 +1,7 @@
 import { Badge, Image, Table, Text, Tooltip } from '@mantine/core';
-import type { DeliveryStateName, RecognitionEvent } from '../contracts';
+import type { DeliveryStateName, RecognitionEventOut as RecognitionEvent } from '@svc/shared';
 import { formatTime } from '../people/format';
-import { Link } from '../router';
+import { Link } from '../nav';
 
 const deliveryLabel: Record<DeliveryStateName, { text: string; color: string }> = {
   pending: { text: 'Pending', color: 'yellow' },
@@ -58,7 +58,9 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                 {event.person === null ? (
                   <Text c="dimmed">Unknown person</Text>
                 ) : (
-                  <Link to={`/people/${event.person.id}`}>{event.person.name}</Link>
+                  <Link to="/people/$id" params={{ id: event.person.id }}>
+                    {event.person.name}
+                  </Link>
                 )}
               </Table.Td>
               <Table.Td data-testid="event-device">

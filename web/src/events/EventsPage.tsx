@@ -9,16 +9,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { deliveryChange, recognitionEvent, type RecognitionEvent } from '../contracts';
+import type { RecognitionEventOut } from '@svc/shared';
+import { getRouteApi } from '@tanstack/react-router';
+import { useLiveStatus, type LiveStatus } from '../live';
 import { localInputToIso } from '../people/datetime';
 import { formatTotal } from '../people/format';
+import { keys, useApiQuery } from '../query';
 import { listAllDevices, listEvents, type EventSearch } from '../resources';
-import { navigate, useLocation, withQuery } from '../router';
+import type { EventsSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { useLoad } from '../useLoad';
 import { EventTable } from './EventTable';
-import { useLiveStream, type LiveStatus } from './live';
 import { PersonPicker } from './PersonPicker';
 
 export const EVENTS_PAGE_SIZE = 50;
@@ -29,88 +29,52 @@ const liveLabel: Record<LiveStatus, { text: string; color: string }> = {
   reconnecting: { text: 'Reconnecting', color: 'orange' },
 };
 
-/** Whether a streamed event belongs on the page the filters describe. */
-function matches(event: RecognitionEvent, search: EventSearch): boolean {
-  if (search.personId !== undefined && event.person?.id !== search.personId) return false;
-  if (search.deviceId !== undefined && event.device.id !== search.deviceId) return false;
-  if (search.from !== undefined && event.time < search.from) return false;
-  if (search.to !== undefined && event.time >= search.to) return false;
-  return true;
-}
+const route = getRouteApi('/events');
 
-/** Recognition events, newest first, searched by person, device and time, updated live. */
+/**
+ * Recognition events, newest first, searched by person, device and time. Live: every
+ * `recognition` and `delivery` message of the stream invalidates the events query (live.tsx),
+ * so a new event shows when it belongs to the search, and never when it does not.
+ */
 export function EventsPage() {
   useDocumentTitle('Events');
-  const { query, search: queryText } = useLocation();
-  const from = query.get('from') ?? '';
-  const to = query.get('to') ?? '';
+  const params = route.useSearch();
+  const navigate = route.useNavigate();
+  const from = params.from ?? '';
+  const to = params.to ?? '';
   const search: EventSearch = {
-    personId: query.get('person') ?? undefined,
-    deviceId: query.get('device') ?? undefined,
+    personId: params.person,
+    deviceId: params.device,
     from: localInputToIso(from) ?? undefined,
     to: localInputToIso(to) ?? undefined,
-    page: Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1),
+    page: params.page ?? 1,
     pageSize: EVENTS_PAGE_SIZE,
   };
-  const go = (change: Record<string, string | number | null>, replace = false) => {
-    const current = {
-      person: query.get('person'),
-      device: query.get('device'),
-      from,
-      to,
-      page: 1,
-    };
-    const next = { ...current, ...change };
-    navigate(
-      withQuery('/events', {
-        person: next.person ?? undefined,
-        device: next.device ?? undefined,
-        from: next.from ?? undefined,
-        to: next.to ?? undefined,
-        page: next.page === 1 ? undefined : (next.page ?? undefined),
-      }),
-      { replace },
-    );
+  const go = (
+    change: Partial<Record<keyof EventsSearchParams, string | number | null>>,
+    replace = false,
+  ) => {
+    const next = { ...params, page: 1, ...change };
+    const text = (value: string | number | null | undefined) =>
+      value === null || value === undefined || value === '' ? undefined : String(value);
+    void navigate({
+      search: {
+        person: text(next.person),
+        device: text(next.device),
+        from: text(next.from),
+        to: text(next.to),
+        page: next.page === 1 || next.page === null ? undefined : Number(next.page),
+      },
+      replace,
+    });
   };
 
-  const devices = useLoad('devices', (signal) => listAllDevices(signal));
-  const events = useLoad(`events${queryText}`, (signal) => listEvents(search, signal));
-  const [rows, setRows] = useState<{ items: RecognitionEvent[]; total: number } | null>(null);
-  useEffect(() => setRows(events.data), [events.data]);
-
-  const status = useLiveStream({
-    on: {
-      recognition: (data) => {
-        const parsed = recognitionEvent.safeParse(data);
-        if (!parsed.success || !matches(parsed.data, search)) return;
-        const event = parsed.data;
-        setRows((current) => {
-          if (current === null || current.items.some((item) => item.id === event.id))
-            return current;
-          // Newest first: only the first page shows it, in its place by time.
-          if (search.page !== 1) return { ...current, total: current.total + 1 };
-          const items = [...current.items, event]
-            .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0))
-            .slice(0, EVENTS_PAGE_SIZE);
-          return { items, total: current.total + 1 };
-        });
-      },
-      delivery: (data) => {
-        const parsed = deliveryChange.safeParse(data);
-        if (!parsed.success) return;
-        const { id, delivery } = parsed.data;
-        setRows((current) =>
-          current === null
-            ? current
-            : {
-                ...current,
-                items: current.items.map((item) => (item.id === id ? { ...item, delivery } : item)),
-              },
-        );
-      },
-    },
-    onResync: events.reload,
+  const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
+  const events = useApiQuery([...keys.events, search], (signal) => listEvents(search, signal), {
+    keepPrevious: true,
   });
+  const rows: { items: RecognitionEventOut[]; total: number } | null = events.data;
+  const status = useLiveStatus();
 
   const pages = rows === null ? 1 : Math.max(1, Math.ceil(rows.total / EVENTS_PAGE_SIZE));
   const live = liveLabel[status];
@@ -166,9 +130,7 @@ export function EventsPage() {
           <Pagination
             total={pages}
             value={Math.min(search.page, pages)}
-            onChange={(page) =>
-              go({ page, person: search.personId ?? null, device: search.deviceId ?? null })
-            }
+            onChange={(page) => go({ page })}
             hideWithOnePage
           />
         </>

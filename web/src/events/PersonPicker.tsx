@@ -2,7 +2,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { getPerson, listPeople } from '../resources';
-import { useLoad } from '../useLoad';
+import { keys, useApiQuery } from '../query';
 
 /** A person chosen by typing a name or ID-number prefix (searched on the server). */
 export function PersonPicker({
@@ -14,11 +14,13 @@ export function PersonPicker({
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const found = useLoad(`pick:${debounced}`, (signal) =>
-    listPeople({ q: debounced.trim() || undefined, page: 1, pageSize: 20 }, signal),
+  const found = useApiQuery(
+    [...keys.people, 'pick', debounced],
+    (signal) => listPeople({ q: debounced.trim() || undefined, page: 1, pageSize: 20 }, signal),
+    { keepPrevious: true },
   );
   // The chosen person stays an option (with its name) whatever the search shows.
-  const chosen = useLoad(`picked:${value ?? ''}`, (signal) =>
+  const chosen = useApiQuery(keys.person(value ?? 'none'), (signal) =>
     value === null ? Promise.resolve(null) : getPerson(value, signal),
   );
   const options = new Map<string, string>();

@@ -59,7 +59,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
   const filled = currentPassword !== '' && newPassword !== '' && confirmation !== '';
 
   return (
-    <Center mih="100vh" p="md">
+    <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={460}>
         <form onSubmit={onSubmit} aria-labelledby="password-title" noValidate>
           <Stack>

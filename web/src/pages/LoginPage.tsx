@@ -40,7 +40,7 @@ export function LoginPage({ notice }: { notice?: string }) {
   }
 
   return (
-    <Center mih="100vh" p="md">
+    <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <form onSubmit={onSubmit} aria-labelledby="login-title" noValidate>
           <Stack>

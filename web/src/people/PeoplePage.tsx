@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Group,
   Loader,
   Pagination,
@@ -15,33 +14,39 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { listAllSpaces, listPeople } from '../resources';
-import { Link, linkTo, navigate, useLocation, withQuery } from '../router';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCanEdit } from '../access';
+import { ButtonLink, Link } from '../nav';
+import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { useLoad } from '../useLoad';
 import { formatTotal, formatValidity, spaceNames } from './format';
 
 export const PEOPLE_PAGE_SIZE = 25;
 
 /** People, searched on the server: `q` (name or ID-number prefix), a space, name order. */
-export function PeoplePage({ canEdit }: { canEdit: boolean }) {
+const route = getRouteApi('/people');
+
+export function PeoplePage() {
   useDocumentTitle('People');
-  const { query, search } = useLocation();
-  const q = query.get('q') ?? '';
-  const spaceId = query.get('space') ?? '';
-  const sort = query.get('sort') === '-name' ? '-name' : 'name';
-  const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1);
+  const canEdit = useCanEdit();
+  const navigate = route.useNavigate();
+  const search = route.useSearch();
+  const q = search.q ?? '';
+  const spaceId = search.space ?? '';
+  const sort = search.sort ?? 'name';
+  const page = search.page ?? 1;
 
   const go = (change: { q?: string; space?: string; sort?: string; page?: number }) => {
     const next = { q, space: spaceId, sort, page: 1, ...change };
-    navigate(
-      withQuery('/people', {
-        q: next.q,
-        space: next.space,
-        sort: next.sort === 'name' ? undefined : next.sort,
+    void navigate({
+      search: {
+        q: next.q === '' ? undefined : next.q,
+        space: next.space === '' ? undefined : next.space,
+        sort: next.sort === '-name' ? '-name' : undefined,
         page: next.page === 1 ? undefined : next.page,
-      }),
-      { replace: change.q !== undefined },
-    );
+      },
+      replace: change.q !== undefined,
+    });
   };
 
   // What is typed goes to the URL (and the server) once typing pauses.
@@ -56,18 +61,21 @@ export function PeoplePage({ canEdit }: { canEdit: boolean }) {
     if (q.trim() !== debounced.trim()) setTyped(q);
   }, [q]);
 
-  const spaces = useLoad('spaces', (signal) => listAllSpaces(signal));
-  const people = useLoad(search, (signal) =>
-    listPeople(
-      {
-        q: q.trim() || undefined,
-        spaceId: spaceId || undefined,
-        sort,
-        page,
-        pageSize: PEOPLE_PAGE_SIZE,
-      },
-      signal,
-    ),
+  const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
+  const people = useApiQuery(
+    [...keys.people, 'list', { q, spaceId, sort, page }],
+    (signal) =>
+      listPeople(
+        {
+          q: q.trim() || undefined,
+          spaceId: spaceId || undefined,
+          sort,
+          page,
+          pageSize: PEOPLE_PAGE_SIZE,
+        },
+        signal,
+      ),
+    { keepPrevious: true },
   );
   const pages =
     people.data === null ? 1 : Math.max(1, Math.ceil(people.data.total / PEOPLE_PAGE_SIZE));
@@ -76,11 +84,7 @@ export function PeoplePage({ canEdit }: { canEdit: boolean }) {
     <>
       <Group justify="space-between">
         <Title order={1}>People</Title>
-        {canEdit && (
-          <Button component="a" {...linkTo('/people/new')}>
-            New person
-          </Button>
-        )}
+        {canEdit && <ButtonLink to="/people/new">New person</ButtonLink>}
       </Group>
 
       <Group align="end">
@@ -141,7 +145,9 @@ export function PeoplePage({ canEdit }: { canEdit: boolean }) {
               {people.data.items.map((person) => (
                 <Table.Tr key={person.id} data-testid="person-row">
                   <Table.Td>
-                    <Link to={`/people/${person.id}`}>{person.name}</Link>
+                    <Link to="/people/$id" params={{ id: person.id }}>
+                      {person.name}
+                    </Link>
                   </Table.Td>
                   <Table.Td>{person.idNumber}</Table.Td>
                   <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>

@@ -15,17 +15,40 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
 import { describeError } from '../messages';
 import { createPerson, getPerson, listAllSpaces, updatePerson, uploadPhoto } from '../resources';
-import { Link, navigate } from '../router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { RequireEdit } from '../access';
+import { Link } from '../nav';
+import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { useLoad } from '../useLoad';
 import { isoToLocalInput, localInputToIso } from './datetime';
 
+const editRoute = getRouteApi('/people/$id/edit');
+
+/** `/people/new` (operators: "Not allowed"). */
+export function NewPersonPage() {
+  return (
+    <RequireEdit>
+      <PersonFormPage />
+    </RequireEdit>
+  );
+}
+
+/** `/people/$id/edit` (operators: "Not allowed"). */
+export function EditPersonPage() {
+  const { id } = editRoute.useParams();
+  return (
+    <RequireEdit>
+      <PersonFormPage id={id} />
+    </RequireEdit>
+  );
+}
+
 /** Create (`id` absent) or edit a person, with an optional new photo. */
-export function PersonFormPage({ id }: { id?: string }) {
-  const person = useLoad(`person-form:${id ?? 'new'}`, (signal) =>
+function PersonFormPage({ id }: { id?: string }) {
+  const person = useApiQuery([...keys.person(id ?? 'new'), 'form'], (signal) =>
     id === undefined ? Promise.resolve(null) : getPerson(id, signal),
   );
-  const spaces = useLoad('spaces', (signal) => listAllSpaces(signal));
+  const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
   useDocumentTitle(id === undefined ? 'New person' : 'Edit person');
 
   if (person.error !== null) {
@@ -79,6 +102,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const navigate = useNavigate();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
@@ -127,13 +151,20 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
         return;
       }
     }
-    navigate(`/people/${saved.id}`);
+    await queryClient.invalidateQueries({ queryKey: keys.people });
+    await navigate({ to: '/people/$id', params: { id: saved.id } });
   };
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label="Person">
       <Stack maw={560}>
-        <Link to={person === null ? '/people' : `/people/${person.id}`}>← Back</Link>
+        {person === null ? (
+          <Link to="/people">← Back</Link>
+        ) : (
+          <Link to="/people/$id" params={{ id: person.id }}>
+            ← Back
+          </Link>
+        )}
         <Title order={1}>{person === null ? 'New person' : `Edit ${person.name}`}</Title>
         {problem !== null && (
           <Alert color="red" title="Not saved" data-testid="form-error" role="alert">

@@ -15,12 +15,12 @@ import {
 import type { PersonOut } from '@svc/shared';
 import type { ReactNode } from 'react';
 import type { SyncState } from '@svc/shared';
-import { syncChange } from '../contracts';
-import { useLiveStream } from '../events/live';
 import { getPerson, getPersonSync, listAllDevices, listAllSpaces, photoUrl } from '../resources';
-import { Link, linkTo } from '../router';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCanEdit } from '../access';
+import { ButtonLink, Link } from '../nav';
+import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { useLoad } from '../useLoad';
 import { formatTime, formatValidity, spaceNames } from './format';
 
 const stateColor: Record<SyncState, string> = {
@@ -30,9 +30,13 @@ const stateColor: Record<SyncState, string> = {
   failed: 'red',
 };
 
-export function PersonPage({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const person = useLoad(`person:${id}`, (signal) => getPerson(id, signal));
-  const spaces = useLoad('spaces', (signal) => listAllSpaces(signal));
+const route = getRouteApi('/people/$id');
+
+export function PersonPage() {
+  const { id } = route.useParams();
+  const canEdit = useCanEdit();
+  const person = useApiQuery(keys.person(id), (signal) => getPerson(id, signal));
+  const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
   useDocumentTitle(person.data?.name ?? 'Person');
 
   return (
@@ -49,9 +53,9 @@ export function PersonPage({ id, canEdit }: { id: string; canEdit: boolean }) {
           <Group justify="space-between">
             <Title order={1}>{person.data.name}</Title>
             {canEdit && (
-              <Button component="a" {...linkTo(`/people/${id}/edit`)}>
+              <ButtonLink to="/people/$id/edit" params={{ id }}>
                 Edit
-              </Button>
+              </ButtonLink>
             )}
           </Group>
           <PersonDetails
@@ -126,18 +130,10 @@ function PersonDetails({ person, spaces }: { person: PersonOut; spaces: string }
 
 /** Where this person stands on every device, refreshed when the stream says it changed. */
 function SyncTable({ personId }: { personId: string }) {
-  const sync = useLoad(`sync:${personId}`, (signal) => getPersonSync(personId, signal));
-  const devices = useLoad('devices', (signal) => listAllDevices(signal));
+  // The live stream's `sync` messages about this person invalidate this query (live.tsx).
+  const sync = useApiQuery(keys.personSync(personId), (signal) => getPersonSync(personId, signal));
+  const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
   const deviceName = new Map((devices.data ?? []).map((device) => [device.id, device.name]));
-  useLiveStream({
-    on: {
-      sync: (data) => {
-        const parsed = syncChange.safeParse(data);
-        if (parsed.success && (parsed.data.personId ?? personId) === personId) sync.reload();
-      },
-    },
-    onResync: sync.reload,
-  });
 
   return (
     <Stack component="section" aria-label="Devices" gap="xs">

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { isoTime } from './common.js';
+import { deviceSn } from './device.js';
+import { listOf, pageQuery } from './admin-api.js';
+
+const uuid = z.uuid();
+
+export const deliveryStates = ['pending', 'delivered', 'expired', 'none'] as const;
+export type DeliveryStateName = (typeof deliveryStates)[number];
+
+/** Where an event stands on its way to the panel route (PROTOCOL §4). */
+export const deliveryOut = z.object({
+  /** 'none': no panel route was configured when the event arrived, so nothing is sent. */
+  state: z.enum(deliveryStates),
+  attempts: z.number().int().min(0),
+  deliveredAt: z.union([isoTime, z.null()]),
+  /** When a pending event is tried next (it may also wait for an older one). */
+  nextAttemptAt: z.union([isoTime, z.null()]),
+  /** The last failure, in plain words. */
+  error: z.union([z.string(), z.null()]),
+});
+export type Delivery = z.infer<typeof deliveryOut>;
+
+/**
+ * One recognition as the central service recorded it: person, device and space as they were
+ * named at that time (later renames do not rewrite history).
+ */
+export const recognitionEventOut = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  time: isoTime,
+  receivedAt: isoTime,
+  person: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
+  device: z.object({ id: z.union([z.string(), z.null()]), sn: z.string(), name: z.string() }),
+  space: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
+  score: z.number(),
+  snapshotUrl: z.union([z.string(), z.null()]),
+  delivery: deliveryOut,
+});
+export type RecognitionEventOut = z.infer<typeof recognitionEventOut>;
+
+export const recognitionEventList = listOf(recognitionEventOut);
+
+/** Search filters (PROTOCOL §7 plus the project's own); `to` is exclusive. */
+export const recognitionFilter = z.object({
+  personId: uuid.optional(),
+  sn: deviceSn.optional(),
+  deviceId: uuid.optional(),
+  spaceId: uuid.optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  deliveryState: z.enum(deliveryStates).optional(),
+});
+export type RecognitionFilter = z.infer<typeof recognitionFilter>;
+
+export const recognitionQuery = pageQuery.extend(recognitionFilter.shape);
+
+export const retentionSetting = z.object({
+  days: z.number().int().min(1).max(3650),
+});
+export type RetentionSetting = z.infer<typeof retentionSetting>;
+
+/** The live stream's `delivery` message (`GET /api/recognition/stream`). */
+export const deliveryChange = z.object({ id: z.string(), delivery: deliveryOut });
+
+/** The live stream's `sync` message: one synchronization task's new state. */
+export const syncChange = z.object({
+  id: z.string(),
+  personId: z.string(),
+  deviceId: z.string(),
+  action: z.enum(['put', 'delete']),
+  state: z.enum(['pending', 'running', 'succeeded', 'failed']),
+  attempts: z.number().int().min(0),
+  /** The error code of a failed or retried attempt, else null. */
+  errorCode: z.union([z.string(), z.null()]),
+});
+export type SyncChange = z.infer<typeof syncChange>;

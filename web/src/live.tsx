@@ -1,0 +1,95 @@
+import { deliveryChange, syncChange } from '@svc/shared';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { keys, queryClient } from './query';
+
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
+
+const FIRST_RETRY_MS = 1_000;
+const LONGEST_RETRY_MS = 30_000;
+
+/** What each stream message makes stale (the queries refetch if a page shows them). */
+function invalidateFor(event: string, data: unknown): void {
+  switch (event) {
+    case 'recognition':
+      void queryClient.invalidateQueries({ queryKey: keys.events });
+      void queryClient.invalidateQueries({ queryKey: keys.heartbeat });
+      return;
+    case 'delivery':
+      if (deliveryChange.safeParse(data).success)
+        void queryClient.invalidateQueries({ queryKey: keys.events });
+      return;
+    case 'sync': {
+      const parsed = syncChange.safeParse(data);
+      if (parsed.success)
+        void queryClient.invalidateQueries({ queryKey: keys.personSync(parsed.data.personId) });
+      void queryClient.invalidateQueries({ queryKey: keys.devices });
+      void queryClient.invalidateQueries({ queryKey: keys.sync });
+      return;
+    }
+  }
+}
+
+/**
+ * `GET /api/recognition/stream` while signed in. The browser retries a dropped connection by
+ * itself; an answer that is not a stream (401, 503 from a proxy) closes the EventSource for
+ * good, so then a new one is opened with a growing delay. Every (re)open invalidates all
+ * queries: messages sent while it was away are lost.
+ */
+function useLiveStream(): LiveStatus {
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let delay = FIRST_RETRY_MS;
+    let stopped = false;
+
+    const connect = () => {
+      source = new EventSource('/api/recognition/stream', { withCredentials: true });
+      for (const name of ['recognition', 'delivery', 'sync']) {
+        source.addEventListener(name, (message: MessageEvent<string>) => {
+          let data: unknown;
+          try {
+            data = JSON.parse(message.data);
+          } catch {
+            return;
+          }
+          invalidateFor(name, data);
+        });
+      }
+      source.onopen = () => {
+        setStatus('live');
+        delay = FIRST_RETRY_MS;
+        void queryClient.invalidateQueries();
+      };
+      source.onerror = () => {
+        if (stopped) return;
+        setStatus('reconnecting');
+        if (source?.readyState !== EventSource.CLOSED) return;
+        source.close();
+        void queryClient.invalidateQueries();
+        retry = setTimeout(connect, delay);
+        delay = Math.min(delay * 2, LONGEST_RETRY_MS);
+      };
+    };
+    connect();
+
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, []);
+  return status;
+}
+
+const LiveContext = createContext<LiveStatus>('connecting');
+
+/** One stream for the signed-in site; pages read its state with `useLiveStatus`. */
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const status = useLiveStream();
+  return <LiveContext.Provider value={status}>{children}</LiveContext.Provider>;
+}
+
+export function useLiveStatus(): LiveStatus {
+  return useContext(LiveContext);
+}

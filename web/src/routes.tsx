@@ -1,0 +1,121 @@
+/**
+ * The site's route table (TanStack Router, code-based). Paths are part of the contract:
+ * bookmarks and outside checks use them. Each page is its own chunk, loaded on first visit.
+ */
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+} from '@tanstack/react-router';
+import { z } from 'zod';
+import { NotFound } from './access';
+import { App } from './App';
+
+const rootRoute = createRootRoute({ component: App, notFoundComponent: NotFound });
+
+/** A page number from the query (`?page=2`); anything else is page 1. */
+const pageParam = z.coerce.number().int().min(1).optional().catch(undefined);
+/** A query text parameter; empty means absent. */
+const textParam = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((v) => (v === '' ? undefined : v));
+
+export const peopleSearch = z.object({
+  q: textParam,
+  space: textParam,
+  sort: z.enum(['name', '-name']).optional().catch(undefined),
+  page: pageParam,
+});
+export type PeopleSearchParams = z.infer<typeof peopleSearch>;
+
+export const eventsSearch = z.object({
+  person: textParam,
+  device: textParam,
+  from: textParam,
+  to: textParam,
+  page: pageParam,
+});
+export type EventsSearchParams = z.infer<typeof eventsSearch>;
+
+const routes = [
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    component: lazyRouteComponent(() => import('./pages/HomePage'), 'HomePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/people',
+    validateSearch: peopleSearch,
+    component: lazyRouteComponent(() => import('./people/PeoplePage'), 'PeoplePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/people/new',
+    component: lazyRouteComponent(() => import('./people/PersonFormPage'), 'NewPersonPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/people/$id',
+    component: lazyRouteComponent(() => import('./people/PersonPage'), 'PersonPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/people/$id/edit',
+    component: lazyRouteComponent(() => import('./people/PersonFormPage'), 'EditPersonPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/events',
+    validateSearch: eventsSearch,
+    component: lazyRouteComponent(() => import('./events/EventsPage'), 'EventsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/spaces',
+    validateSearch: z.object({ space: textParam }),
+    component: lazyRouteComponent(() => import('./spaces/SpacesPage'), 'SpacesPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/devices',
+    component: lazyRouteComponent(() => import('./devices/DevicesPage'), 'DevicesPage'),
+  }),
+] as const;
+
+const routeTree = rootRoute.addChildren(routes);
+
+/** Plain `?a=b` query strings (the default JSON-encodes values): `?q=123` stays text. */
+function parseSearch(text: string): Record<string, unknown> {
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+function stringifySearch(search: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (typeof value === 'string' || typeof value === 'number') {
+      if (value !== '') query.set(key, String(value));
+    }
+  }
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export const router = createRouter({
+  routeTree,
+  parseSearch,
+  stringifySearch,
+  defaultPreload: 'intent',
+  // The query cache decides freshness; the router holds no data of its own.
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

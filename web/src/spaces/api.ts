@@ -1,0 +1,15 @@
+import { spaceOut, type SpaceCreate, type SpaceOut } from '@svc/shared';
+import { request } from '../api';
+
+export function createSpace(body: SpaceCreate): Promise<SpaceOut> {
+  return request('POST', '/api/spaces', { body, schema: spaceOut });
+}
+
+export function updateSpace(id: string, body: Partial<SpaceCreate>): Promise<SpaceOut> {
+  return request('PATCH', `/api/spaces/${encodeURIComponent(id)}`, { body, schema: spaceOut });
+}
+
+/** 409 when people, devices or spaces below still depend on it (the message says which). */
+export function deleteSpace(id: string): Promise<undefined> {
+  return request('DELETE', `/api/spaces/${encodeURIComponent(id)}`);
+}

@@ -1,0 +1,65 @@
+import {
+  Modal,
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
+
+/** Variants whose text is drawn in the colour itself on white or a pale tint. */
+const TINTED = new Set(['light', 'subtle', 'outline', 'dot', 'transparent']);
+
+/**
+ * WCAG AA (4.5:1): Mantine's default shade 6 text on white or on its own light tint is about
+ * 3:1, so tinted variants (light badges, the active nav link, outline buttons) draw text in
+ * shade 9 instead.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const base = defaultVariantColorsResolver(input);
+  if (!TINTED.has(input.variant)) return base;
+  const parsed = parseThemeColor({
+    color: input.color ?? input.theme.primaryColor,
+    theme: input.theme,
+  });
+  if (!parsed.isThemeColor || parsed.color === undefined) return base;
+  const dark = input.theme.colors[parsed.color]?.[9];
+  if (dark === undefined) return base;
+  const text = darken(dark, 0.3);
+  return { ...base, color: text, hoverColor: text };
+};
+
+/**
+ * The primary colour's filled shade is 8 (shade 6 under white text is 3.5:1), dimmed text is
+ * gray 7, tinted variants use shade 9; animations follow the user's reduced-motion setting.
+ */
+export const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: { light: 8, dark: 8 },
+  autoContrast: true,
+  respectReducedMotion: true,
+  variantColorResolver,
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
+});
+
+/** Light-variant text (badges, the active nav link) in shade 9 of every colour. */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': t.colors.gray[7],
+    '--mantine-color-placeholder': t.colors.gray[7],
+  };
+  for (const [name, shades] of Object.entries(t.colors)) {
+    const dark = shades[9];
+    // Shade 9 alone is not enough for green, orange and yellow on their pale tints.
+    if (dark !== undefined) light[`--mantine-color-${name}-light-color`] = darken(dark, 0.3);
+    // Hovered light items keep a pale background under that text.
+    const pale = shades[1];
+    if (pale !== undefined) light[`--mantine-color-${name}-light-hover`] = pale;
+  }
+  const primary = t.colors[t.primaryColor]?.[9];
+  if (primary !== undefined) light['--mantine-primary-color-light-color'] = darken(primary, 0.3);
+  return { variables: {}, light, dark: {} };
+};

@@ -1,0 +1,75 @@
+/** Page models of the spaces and devices pages. */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class SpacesPage {
+  readonly heading: Locator;
+  readonly newSpace: Locator;
+  readonly tree: Locator;
+  readonly dialog: Locator;
+  readonly refusal: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Spaces', level: 1 });
+    this.newSpace = page.getByRole('button', { name: 'New space' });
+    this.tree = page.getByRole('navigation', { name: 'Space tree' });
+    this.dialog = page.getByRole('dialog');
+    this.refusal = page.getByTestId('space-refusal');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/spaces');
+    await expect(this.heading).toBeVisible();
+  }
+
+  node(name: string): Locator {
+    return this.tree.getByRole('button', { name, exact: true });
+  }
+
+  details(name: string): Locator {
+    return this.page.getByRole('region', { name: `Space ${name}` });
+  }
+
+  action(name: 'Add space inside' | 'Rename or move' | 'Delete'): Locator {
+    return this.page.getByRole('button', { name, exact: true });
+  }
+
+  /** Fills the open space dialog and submits it. */
+  async fill(name: string, parentPath?: string, submit = 'Create'): Promise<void> {
+    await this.dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+    if (parentPath !== undefined) {
+      await this.dialog.getByRole('combobox', { name: 'Parent' }).click();
+      await this.page.getByRole('option', { name: parentPath, exact: true }).click();
+    }
+    await this.dialog.getByRole('button', { name: submit }).click();
+  }
+}
+
+export class DevicesPage {
+  readonly heading: Locator;
+  readonly register: Locator;
+  readonly table: Locator;
+  readonly dialog: Locator;
+  readonly key: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Devices', level: 1 });
+    this.register = page.getByRole('button', { name: 'Register device' });
+    this.table = page.getByRole('table', { name: 'Devices' });
+    this.dialog = page.getByRole('dialog');
+    this.key = page.getByTestId('device-key');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/devices');
+    await expect(this.heading).toBeVisible();
+  }
+
+  row(sn: string): Locator {
+    return this.table.locator(`[data-testid="device-row"][data-sn="${sn}"]`);
+  }
+
+  async action(deviceName: string, item: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Actions for ${deviceName}` }).click();
+    await this.page.getByRole('menuitem', { name: item }).click();
+  }
+}

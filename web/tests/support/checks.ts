@@ -1,0 +1,40 @@
+/** Checks every page test runs: axe-core (no serious or critical violation), 390 px layout. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`,
+    );
+  expect(bad).toEqual([]);
+}
+
+/**
+ * At 390 px wide (a phone) nothing in the header or the page's title row (its actions) is cut
+ * off: each visible control and text lies inside the viewport and is not truncated.
+ */
+export async function expectNothingClippedAt390(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('banner')).toBeVisible();
+  const clipped = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const h1 = document.querySelector('main h1');
+    const roots = [document.querySelector('header'), h1?.parentElement ?? null];
+    const out: string[] = [];
+    for (const root of roots) {
+      if (root === null) continue;
+      for (const el of root.querySelectorAll<HTMLElement>('button, a, h1, [data-testid]')) {
+        const rect = el.getBoundingClientRect();
+        if (rect.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+        if (rect.left < -0.5 || rect.right > width + 0.5 || el.scrollWidth > el.clientWidth + 1)
+          out.push(`${el.tagName.toLowerCase()} "${el.textContent?.trim() ?? ''}"`);
+      }
+    }
+    return out;
+  });
+  expect(clipped).toEqual([]);
+}
