@@ -240,6 +240,8 @@ export class NodeStore {
       });
       const next = new Map<string, Cached>();
       for (const r of rows) {
+        // Read before prune() deleted it, and not heard since.
+        if (this.pruned.has(r.id) && !this.snapshot?.has(r.id)) continue;
         const read = toCached(r);
         const known = this.snapshot?.get(r.id);
         // An unchanged node keeps its entry, and with it the JSON already made for it.
@@ -249,13 +251,12 @@ export class NodeStore {
       // node first written then is missing from the read altogether.
       for (const [id, n] of this.snapshot ?? []) {
         const read = next.get(id);
-        if (!read) {
-          if (!this.pruned.has(id)) next.set(id, n);
-        } else if (changedAt(n) > changedAt(read)) {
+        if (!read) next.set(id, n);
+        else if (changedAt(n) > changedAt(read)) {
           next.set(id, { ...n, lastCheckin: read.lastCheckin ?? n.lastCheckin });
         }
       }
-      this.pruned.clear();
+      if (startedAt > this.prunedAt) this.pruned.clear();
       this.snapshot = next;
       this.snapshotAt = startedAt;
       this.sortedIds = undefined;
@@ -265,26 +266,32 @@ export class NodeStore {
     return this.refreshing;
   }
 
+  /** Ids forgotten by prune(), until a re-read that began after it shows they are gone. */
   private readonly pruned = new Set<string>();
+  private prunedAt = -Infinity;
 
   /**
    * Forgets nodes that never received a token and were not heard for DISCOVERY_TIMEOUT, so
    * ids invented by a flood free their places under the limit once it stops.
    */
   async prune(): Promise<number> {
+    await this.load();
     const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.timeoutS * 1000);
     const where = { tokenHash: null, lastSeen: { [Op.lt]: cutoff } };
     const stale = await this.deps.models.DiscoveredNode.findAll({ attributes: ['id'], where });
     const ids = stale.map((r) => r.id).filter((id) => !this.pending.has(id));
+    // Out of the snapshot first, so new ids are accepted at once. An id heard again meanwhile
+    // has a newer last_seen than the cutoff, which keeps its row.
+    for (const id of ids) {
+      this.pruned.add(id);
+      if (this.snapshot?.delete(id)) this.sortedIds = undefined;
+    }
     for (let i = 0; i < ids.length; i += CHUNK) {
       await this.deps.models.DiscoveredNode.destroy({
         where: { ...where, id: { [Op.in]: ids.slice(i, i + CHUNK) } },
       });
     }
-    for (const id of ids) {
-      if (this.snapshot?.delete(id)) this.sortedIds = undefined;
-      if (this.refreshing) this.pruned.add(id);
-    }
+    this.prunedAt = performance.now();
     return ids.length;
   }
 

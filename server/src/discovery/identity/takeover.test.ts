@@ -85,7 +85,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.statusCode, body: (await res.body.json()) };
+    return { status: res.statusCode, body: await res.body.json() };
   };
   const fromHere = (path: string, token: string, body: unknown) =>
     new TestClient(server.url, { authorization: `Bearer ${token}` }).post(path, body, {
