@@ -3,14 +3,7 @@ import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import type { AnnounceDatagram, DiscoveryNode } from '@svc/shared';
 import type { Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
-import {
-  isLive,
-  judge,
-  normalizeIp,
-  sameEndpoint,
-  type Claim,
-  type Endpoint,
-} from './identity/claims.js';
+import { isLive, judge, normalizeIp, type Claim, type Endpoint } from './identity/claims.js';
 import {
   COLUMNS,
   SELECT_NODES,
@@ -21,6 +14,9 @@ import {
   type Cached,
   type NodeRowRaw,
   type NodeState,
+  changedAt,
+  entryJson,
+  sameNode,
 } from './node-rows.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -41,38 +37,6 @@ const CHUNK = 500;
 const FRESH_MS = 15_000;
 /** Older than this, a request waits for a re-read instead of serving the previous one. */
 const STALE_MS = 60_000;
-
-function entryJson(n: Cached, since: number): string {
-  if (n.conflict && !isLive(n.conflict, since)) {
-    n.conflict = null;
-    n.json = undefined;
-  }
-  if (n.json === undefined) {
-    const c = n.conflict;
-    const node: DiscoveryNode = {
-      id: n.id,
-      kind: n.kind,
-      name: n.name,
-      model: n.model,
-      version: n.version,
-      address: n.address,
-      port: n.port,
-      configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
-      central: n.central,
-      lastSeen: n.lastSeen.toISOString(),
-      lastCheckin: n.lastCheckin?.toISOString() ?? null,
-      online: true,
-      conflict: c && {
-        address: c.address,
-        port: c.port,
-        firstHeard: c.firstHeard.toISOString(),
-        lastHeard: c.lastHeard.toISOString(),
-      },
-    };
-    n.json = JSON.stringify(node);
-  }
-  return n.json;
-}
 
 export interface NodeStoreDeps {
   sequelize: Sequelize;
@@ -401,26 +365,4 @@ export class NodeStore {
     await this.flush();
     return { ok: true, from, node: moved };
   }
-}
-
-const changedAt = (n: NodeState) =>
-  Math.max(n.lastSeen.getTime(), n.conflict?.lastHeard.getTime() ?? 0);
-
-function sameNode(a: Cached, b: Cached): boolean {
-  return (
-    a.lastSeen.getTime() === b.lastSeen.getTime() &&
-    (a.lastCheckin?.getTime() ?? null) === (b.lastCheckin?.getTime() ?? null) &&
-    sameEndpoint(a, b) &&
-    a.kind === b.kind &&
-    a.name === b.name &&
-    a.model === b.model &&
-    a.version === b.version &&
-    a.central === b.central &&
-    a.organizationId === b.organizationId &&
-    (a.conflict === null
-      ? b.conflict === null
-      : b.conflict !== null &&
-        sameEndpoint(a.conflict, b.conflict) &&
-        a.conflict.lastHeard.getTime() === b.conflict.lastHeard.getTime())
-  );
 }
