@@ -1,5 +1,5 @@
 import type { DiscoveryNode } from '@svc/shared';
-import type { Claimant, Endpoint } from './identity/claims.js';
+import { isLive, sameEndpoint, type Claimant, type Endpoint } from './identity/claims.js';
 
 /** A node as this process knows it: the accepted endpoint, what it announced, its claimant. */
 export interface NodeState extends Endpoint {
@@ -130,4 +130,59 @@ export function upsertSql(dialect: 'mysql' | 'sqlite', count: number): string {
       ? `ON DUPLICATE KEY UPDATE ${UPDATED.map((c) => `${c} = VALUES(${c})`).join(', ')}`
       : `ON CONFLICT (id) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}`;
   return `INSERT INTO discovered_nodes (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: count }, () => tuple).join(', ')} ${conflict}`;
+}
+
+/** This node's entry of the list's JSON, made once per change (a stale claimant is dropped). */
+export function entryJson(n: Cached, since: number): string {
+  if (n.conflict && !isLive(n.conflict, since)) {
+    n.conflict = null;
+    n.json = undefined;
+  }
+  if (n.json === undefined) {
+    const c = n.conflict;
+    const node: DiscoveryNode = {
+      id: n.id,
+      kind: n.kind,
+      name: n.name,
+      model: n.model,
+      version: n.version,
+      address: n.address,
+      port: n.port,
+      configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
+      central: n.central,
+      lastSeen: n.lastSeen.toISOString(),
+      lastCheckin: n.lastCheckin?.toISOString() ?? null,
+      online: true,
+      conflict: c && {
+        address: c.address,
+        port: c.port,
+        firstHeard: c.firstHeard.toISOString(),
+        lastHeard: c.lastHeard.toISOString(),
+      },
+    };
+    n.json = JSON.stringify(node);
+  }
+  return n.json;
+}
+
+export const changedAt = (n: NodeState) =>
+  Math.max(n.lastSeen.getTime(), n.conflict?.lastHeard.getTime() ?? 0);
+
+export function sameNode(a: Cached, b: Cached): boolean {
+  return (
+    a.lastSeen.getTime() === b.lastSeen.getTime() &&
+    (a.lastCheckin?.getTime() ?? null) === (b.lastCheckin?.getTime() ?? null) &&
+    sameEndpoint(a, b) &&
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.model === b.model &&
+    a.version === b.version &&
+    a.central === b.central &&
+    a.organizationId === b.organizationId &&
+    (a.conflict === null
+      ? b.conflict === null
+      : b.conflict !== null &&
+        sameEndpoint(a.conflict, b.conflict) &&
+        a.conflict.lastHeard.getTime() === b.conflict.lastHeard.getTime())
+  );
 }

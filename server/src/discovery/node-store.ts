@@ -3,14 +3,7 @@ import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import type { AnnounceDatagram, DiscoveryNode } from '@svc/shared';
 import type { Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
-import {
-  isLive,
-  judge,
-  normalizeIp,
-  sameEndpoint,
-  type Claim,
-  type Endpoint,
-} from './identity/claims.js';
+import { isLive, judge, normalizeIp, type Claim, type Endpoint } from './identity/claims.js';
 import {
   COLUMNS,
   SELECT_NODES,
@@ -21,6 +14,9 @@ import {
   type Cached,
   type NodeRowRaw,
   type NodeState,
+  changedAt,
+  entryJson,
+  sameNode,
 } from './node-rows.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -41,38 +37,6 @@ const CHUNK = 500;
 const FRESH_MS = 15_000;
 /** Older than this, a request waits for a re-read instead of serving the previous one. */
 const STALE_MS = 60_000;
-
-function entryJson(n: Cached, since: number): string {
-  if (n.conflict && !isLive(n.conflict, since)) {
-    n.conflict = null;
-    n.json = undefined;
-  }
-  if (n.json === undefined) {
-    const c = n.conflict;
-    const node: DiscoveryNode = {
-      id: n.id,
-      kind: n.kind,
-      name: n.name,
-      model: n.model,
-      version: n.version,
-      address: n.address,
-      port: n.port,
-      configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
-      central: n.central,
-      lastSeen: n.lastSeen.toISOString(),
-      lastCheckin: n.lastCheckin?.toISOString() ?? null,
-      online: true,
-      conflict: c && {
-        address: c.address,
-        port: c.port,
-        firstHeard: c.firstHeard.toISOString(),
-        lastHeard: c.lastHeard.toISOString(),
-      },
-    };
-    n.json = JSON.stringify(node);
-  }
-  return n.json;
-}
 
 export interface NodeStoreDeps {
   sequelize: Sequelize;
@@ -240,6 +204,8 @@ export class NodeStore {
       });
       const next = new Map<string, Cached>();
       for (const r of rows) {
+        // Read before prune() deleted it, and not heard since.
+        if (this.pruned.has(r.id) && !this.snapshot?.has(r.id)) continue;
         const read = toCached(r);
         const known = this.snapshot?.get(r.id);
         // An unchanged node keeps its entry, and with it the JSON already made for it.
@@ -249,13 +215,12 @@ export class NodeStore {
       // node first written then is missing from the read altogether.
       for (const [id, n] of this.snapshot ?? []) {
         const read = next.get(id);
-        if (!read) {
-          if (!this.pruned.has(id)) next.set(id, n);
-        } else if (changedAt(n) > changedAt(read)) {
+        if (!read) next.set(id, n);
+        else if (changedAt(n) > changedAt(read)) {
           next.set(id, { ...n, lastCheckin: read.lastCheckin ?? n.lastCheckin });
         }
       }
-      this.pruned.clear();
+      if (startedAt > this.prunedAt) this.pruned.clear();
       this.snapshot = next;
       this.snapshotAt = startedAt;
       this.sortedIds = undefined;
@@ -265,26 +230,32 @@ export class NodeStore {
     return this.refreshing;
   }
 
+  /** Ids forgotten by prune(), until a re-read that began after it shows they are gone. */
   private readonly pruned = new Set<string>();
+  private prunedAt = -Infinity;
 
   /**
    * Forgets nodes that never received a token and were not heard for DISCOVERY_TIMEOUT, so
    * ids invented by a flood free their places under the limit once it stops.
    */
   async prune(): Promise<number> {
+    await this.load();
     const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.timeoutS * 1000);
     const where = { tokenHash: null, lastSeen: { [Op.lt]: cutoff } };
     const stale = await this.deps.models.DiscoveredNode.findAll({ attributes: ['id'], where });
     const ids = stale.map((r) => r.id).filter((id) => !this.pending.has(id));
+    // Out of the snapshot first, so new ids are accepted at once. An id heard again meanwhile
+    // has a newer last_seen than the cutoff, which keeps its row.
+    for (const id of ids) {
+      this.pruned.add(id);
+      if (this.snapshot?.delete(id)) this.sortedIds = undefined;
+    }
     for (let i = 0; i < ids.length; i += CHUNK) {
       await this.deps.models.DiscoveredNode.destroy({
         where: { ...where, id: { [Op.in]: ids.slice(i, i + CHUNK) } },
       });
     }
-    for (const id of ids) {
-      if (this.snapshot?.delete(id)) this.sortedIds = undefined;
-      if (this.refreshing) this.pruned.add(id);
-    }
+    this.prunedAt = performance.now();
     return ids.length;
   }
 
@@ -394,26 +365,4 @@ export class NodeStore {
     await this.flush();
     return { ok: true, from, node: moved };
   }
-}
-
-const changedAt = (n: NodeState) =>
-  Math.max(n.lastSeen.getTime(), n.conflict?.lastHeard.getTime() ?? 0);
-
-function sameNode(a: Cached, b: Cached): boolean {
-  return (
-    a.lastSeen.getTime() === b.lastSeen.getTime() &&
-    (a.lastCheckin?.getTime() ?? null) === (b.lastCheckin?.getTime() ?? null) &&
-    sameEndpoint(a, b) &&
-    a.kind === b.kind &&
-    a.name === b.name &&
-    a.model === b.model &&
-    a.version === b.version &&
-    a.central === b.central &&
-    a.organizationId === b.organizationId &&
-    (a.conflict === null
-      ? b.conflict === null
-      : b.conflict !== null &&
-        sameEndpoint(a.conflict, b.conflict) &&
-        a.conflict.lastHeard.getTime() === b.conflict.lastHeard.getTime())
-  );
 }

@@ -85,7 +85,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.statusCode, body: (await res.body.json()) };
+    return { status: res.statusCode, body: await res.body.json() };
   };
   const fromHere = (path: string, token: string, body: unknown) =>
     new TestClient(server.url, { authorization: `Bearer ${token}` }).post(path, body, {
@@ -255,5 +255,23 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
         where: { action: 'discovery.move', targetId: 'ENR-MOVE' },
       }),
     ).toBe(1);
+
+    // Configure may choose the claimant too: the node moves back and only T gets the token.
+    const unheard = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-MOVE'],
+      centralUrl: server.url,
+      addresses: { 'ENR-MOVE': '127.0.0.9' },
+    });
+    expect(unheard.status).toBe(409);
+    const pushesBefore = pushes.length;
+    const back = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-MOVE'],
+      centralUrl: server.url,
+      addresses: { 'ENR-MOVE': `127.0.0.1:${t.port}` },
+    });
+    expect(configureResponse.parse(back.body).results[0]).toMatchObject({ ok: true });
+    expect(pushes.slice(pushesBefore).map((p) => p.base)).toEqual([t.url]);
+    expect(await nodeOf('ENR-MOVE')).toMatchObject({ address: '127.0.0.1', port: t.port });
+    expect(next.state().hasToken).toBe(false);
   });
 });
