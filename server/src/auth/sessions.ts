@@ -43,7 +43,8 @@ export class SessionService {
     return token;
   }
 
-  async resolve(token: string): Promise<Resolved> {
+  /** `touch: false` checks without counting as activity (a status poll is not the user). */
+  async resolve(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Resolved> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { kind: 'none' };
     const { Session, Administrator } = this.deps.models;
     const session = await Session.findByPk(tokenId(token));
@@ -59,7 +60,7 @@ export class SessionService {
       await session.destroy();
       return { kind: 'expired' };
     }
-    if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    if (touch && now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
       await session.update({ lastSeenAt: new Date(now) });
     }
     return { kind: 'ok', session, admin };

@@ -5,7 +5,13 @@ import { personCreate, type PersonCreate } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
-import { openPhotoArchive, readCsv, type CsvRecord, type PhotoArchive } from './sources.js';
+import {
+  countCsv,
+  openPhotoArchive,
+  readCsv,
+  type CsvRecord,
+  type PhotoArchive,
+} from './sources.js';
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 const MAX_ERRORS_KEPT = 1000;
@@ -161,9 +167,11 @@ async function runImport(
     });
   };
   try {
-    const records = await readCsv(deps.csvFile);
+    // Counted first, streamed twice: the file is checked whole before a row is imported,
+    // and never held in memory (a 20 MB file can hold millions of rows).
+    const total = await countCsv(deps.csvFile);
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
-    await job.update({ total: records.length });
+    await job.update({ total });
     const spaces = new Map<string, string[]>();
     for (const s of await ctx.models.Space.findAll({
       where: { organizationId: deps.actor.organizationId },
@@ -173,7 +181,7 @@ async function runImport(
         spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
     }
     let lastSaved = Date.now();
-    for (const record of records) {
+    for await (const record of readCsv(deps.csvFile)) {
       const idNumber = record.values.idNumber ?? null;
       try {
         const input = toInput(record, spaces);

@@ -1,16 +1,35 @@
 import path from 'node:path';
-import { idParams, listOf } from '@svc/shared';
+import { ErrorCode, idParams, listOf } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
-import { httpErrors } from '../http/errors.js';
+import { HttpError, httpErrors } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
 import { exportAudit, exportPeople } from './export.js';
 import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
+import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
 
 const MB = 1024 * 1024;
+
+/** Refuses, before the import starts, a photos file that is no ZIP or holds too many entries. */
+async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Promise<void> {
+  const entries = await zipEntryCount(file).catch(() => undefined);
+  if (entries !== undefined && entries <= MAX_ZIP_ENTRIES) return;
+  await cleanup();
+  if (entries === undefined) {
+    throw httpErrors.invalidInput(
+      { photos: 'not a ZIP archive' },
+      'The photos file is not a ZIP archive.',
+    );
+  }
+  throw new HttpError(
+    413,
+    ErrorCode.payloadTooLarge,
+    `The ZIP of photos holds ${entries} entries; at most ${MAX_ZIP_ENTRIES} are accepted.`,
+  );
+}
 
 /** Bulk: CSV import of people with a ZIP of photos, CSV exports of people and the audit log. */
 export function registerBulkRoutes(api: Api, ctx: AppContext): void {
@@ -52,6 +71,7 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
         await upload.cleanup();
         throw httpErrors.invalidInput({ csv: 'required' }, 'Attach the CSV file as "csv".');
       }
+      if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
       const admin = req.auth!.admin;
       const { job, done } = await startImport(ctx, {
         upsert,

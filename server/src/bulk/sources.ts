@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
 import yauzl from 'yauzl';
 
 /** One CSV line of an import, by column name (header names are case-insensitive). */
@@ -19,21 +19,9 @@ export const IMPORT_COLUMNS = [
   'spaces',
 ] as const;
 
-/** Parses the import CSV; throws with a message for a person when the file itself is unusable. */
-export async function readCsv(file: string): Promise<CsvRecord[]> {
-  const text = (await readFile(file, 'utf8')).replace(/^\ufeff/, '');
-  let rows: string[][];
-  try {
-    const parsed: unknown = parse(text, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-    });
-    rows = parsed as string[][];
-  } catch (err) {
-    throw new Error(`the CSV file cannot be read: ${(err as Error).message}`, { cause: err });
-  }
-  const [header, ...body] = rows;
+type Columns = (typeof IMPORT_COLUMNS)[number] | undefined;
+
+function headerColumns(header: string[] | undefined): Columns[] {
   if (!header) throw new Error('the CSV file is empty');
   const known = new Map(IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
   const columns = header.map((h) => known.get(h.toLowerCase().replace(/[\s_-]/g, '')));
@@ -44,14 +32,56 @@ export async function readCsv(file: string): Promise<CsvRecord[]> {
       );
     }
   }
-  return body.map((cells, i) => ({
-    line: i + 2,
-    values: Object.fromEntries(
-      columns.flatMap((c, j) =>
-        c && cells[j] !== undefined && cells[j] !== '' ? [[c, cells[j]]] : [],
-      ),
-    ),
-  }));
+  return columns;
+}
+
+/** The file's rows of cells, streamed: a large file is never in memory as a whole. */
+async function* csvRows(file: string): AsyncGenerator<string[]> {
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true }),
+  );
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) yield cells;
+  } catch (err) {
+    throw new Error(`the CSV file cannot be read: ${(err as Error).message}`, { cause: err });
+  } finally {
+    parser.destroy();
+  }
+}
+
+/**
+ * Reads the whole import CSV once without keeping it, and returns its number of records; throws
+ * with a message for a person when the file itself is unusable (so nothing is imported from a
+ * file that breaks halfway).
+ */
+export async function countCsv(file: string): Promise<number> {
+  let n = -1;
+  for await (const cells of csvRows(file)) {
+    if (n === -1) headerColumns(cells);
+    n++;
+  }
+  if (n === -1) headerColumns(undefined);
+  return n;
+}
+
+/** The import CSV's records, by column name (header names are case-insensitive), streamed. */
+export async function* readCsv(file: string): AsyncGenerator<CsvRecord> {
+  let columns: Columns[] | undefined;
+  let line = 1;
+  for await (const cells of csvRows(file)) {
+    if (!columns) {
+      columns = headerColumns(cells);
+      continue;
+    }
+    line++;
+    const values: Record<string, string> = {};
+    columns.forEach((c, j) => {
+      const cell = cells[j];
+      if (c && cell !== undefined && cell !== '') values[c] = cell;
+    });
+    yield { line, values };
+  }
+  if (!columns) headerColumns(undefined);
 }
 
 export interface PhotoArchive {
@@ -62,13 +92,36 @@ export interface PhotoArchive {
 
 const PHOTO = /(?:^|\/)([^/]+)\.(jpe?g|png)$/i;
 
-/** Indexes a ZIP of photos without extracting it; entries are read on demand, size-limited. */
-export async function openPhotoArchive(file: string, maxEntryBytes: number): Promise<PhotoArchive> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+/**
+ * Entries a ZIP of photos may hold: one photo per person of the largest sites, with room for
+ * folders. Each entry is indexed in memory while the import runs, so a ZIP of millions of
+ * tiny entries is refused before anything is read.
+ */
+export const MAX_ZIP_ENTRIES = 100_000;
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) =>
       err ? reject(err) : resolve(z),
     ),
   );
+}
+
+/** The number of entries a ZIP declares (its central directory's end record; nothing else read). */
+export async function zipEntryCount(file: string): Promise<number> {
+  const zip = await openZip(file);
+  const n = zip.entryCount;
+  zip.close();
+  return n;
+}
+
+/** Indexes a ZIP of photos without extracting it; entries are read on demand, size-limited. */
+export async function openPhotoArchive(file: string, maxEntryBytes: number): Promise<PhotoArchive> {
+  const zip = await openZip(file);
+  if (zip.entryCount > MAX_ZIP_ENTRIES) {
+    zip.close();
+    throw new Error(`the ZIP holds ${zip.entryCount} entries; at most ${MAX_ZIP_ENTRIES}`);
+  }
   const entries = new Map<string, yauzl.Entry>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {

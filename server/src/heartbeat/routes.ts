@@ -33,7 +33,8 @@ async function mayReadDetails(ctx: AppContext, req: Request, db: DatabaseCheck):
   if (fromTrustedNetwork(ctx, req)) return true;
   const token = cookies(req)[SESSION_COOKIE];
   if (!token || !db.up) return false;
-  return (await ctx.sessions.resolve(token)).kind === 'ok';
+  // A page polling the status must not keep an idle session alive.
+  return (await ctx.sessions.resolve(token, { touch: false })).kind === 'ok';
 }
 
 function details(

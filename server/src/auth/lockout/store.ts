@@ -218,10 +218,13 @@ export class LoginFailureStore {
     const failures = await this.deps.models.LoginFailure.destroy({
       where: { at: { [Op.lt]: before } },
     });
-    await this.deps.sequelize.query('DELETE FROM login_guards WHERE used_at < :before', {
-      replacements: { before },
-      type: QueryTypes.BULKDELETE,
-    });
+    await this.deps.sequelize.query(
+      'DELETE FROM login_guards WHERE used_at IS NULL OR used_at < :before',
+      {
+        replacements: { before },
+        type: QueryTypes.BULKDELETE,
+      },
+    );
     return failures;
   }
 
