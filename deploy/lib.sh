@@ -310,6 +310,20 @@ check_images() {
 }
 
 # ---- start ----------------------------------------------------------------------------------
+# True when svc_db's healthcheck says the server refused DB_ROOT_PASSWORD. The healthcheck signs
+# in (compose.yaml), and its output is kept in the container's health log even during the start
+# period, when failures do not yet make the container unhealthy.
+db_access_denied() { # container id
+  docker inspect --format \
+    '{{if .State.Health}}{{range .State.Health.Log}}{{.Output}}{{end}}{{end}}' "$1" 2>/dev/null |
+    grep -q 'Access denied'
+}
+
+SVC_DB_PASSWORD_HINT="DB_ROOT_PASSWORD does not match the svc_db_data volume: the database refused it (Access denied).
+       The password was fixed when that volume was first initialized; export that one, e.g.
+         read -rs DB_ROOT_PASSWORD && export DB_ROOT_PASSWORD
+       and start again. Nothing was changed on the volume."
+
 wait_db_healthy() {
   local cid state status restarts health i
   cid=$(compose ps -q svc_db) || true
@@ -320,6 +334,10 @@ wait_db_healthy() {
     if [[ $health == healthy ]]; then
       info "svc_db healthy"
       return 0
+    fi
+    if db_access_denied "$cid"; then
+      error "$SVC_DB_PASSWORD_HINT"
+      exit 1
     fi
     if [[ $status == exited || $status == dead ]]; then break; fi
     if ((i < SVC_DB_WAIT_TRIES)); then sleep "$SVC_POLL_INTERVAL"; fi

@@ -65,6 +65,16 @@ PY
   check '"/healthz" in " ".join(c["services"]["svc_web"]["healthcheck"]["test"])'
   # The db healthcheck reads the password from the container environment, never a literal.
   check '"$$MYSQL_ROOT_PASSWORD" in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+  # It signs in: `mysqladmin ping` succeeds on "Access denied", so a wrong password looked healthy.
+  check '"mysqladmin status " in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+  check '" ping" not in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+}
+
+@test "the header does not claim docker-compose v1 accepts the file (v1 rejects its name:)" {
+  run grep -niE 'accepted by .*v1|v1 .*accepts' "$REPO_ROOT/compose.yaml"
+  [[ $status -ne 0 ]] || fail_with "compose.yaml still says v1 accepts it: $output"
+  grep -q '^name: svc$' "$REPO_ROOT/compose.yaml" || fail_with "top-level name: missing"
+  grep -qi 'Compose v2 .*is required' "$REPO_ROOT/compose.yaml" || fail_with "header does not say Compose v2 is required"
 }
 
 @test "server environment carries every seed parameter with the seed defaults" {
