@@ -9,7 +9,7 @@ load helpers
 setup() {
   command -v docker-compose >/dev/null 2>&1 || skip "docker-compose not installed"
   python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
-  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE
+  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE DB_IMAGE
   DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   export DB_ROOT_PASSWORD
   CONFIG="$BATS_TEST_TMPDIR/config.yaml"
@@ -56,6 +56,10 @@ PY
   check 'all(s["restart"] == "unless-stopped" for s in c["services"].values())'
   check 'all("healthcheck" in s for s in c["services"].values())'
   check 'c["services"]["svc_db"]["image"] == "mysql:8.4"'
+  # DB_IMAGE moves svc_db to another image (CI's engine test: mariadb:10.11).
+  DB_IMAGE=mariadb:10.11 compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["image"] == "mariadb:10.11"'
+  compose_config >"$CONFIG"
   check 'c["services"]["svc_server"]["image"] == "svc/server:latest"'
   check 'c["services"]["svc_web"]["image"] == "svc/web:latest"'
   # Time for the ordered shutdown (server) and the buffer pool's flush (db) before SIGKILL.
