@@ -2,15 +2,18 @@ import type { Response } from 'express';
 import { SERVICE_NAME, heartbeatResponse, type HeartbeatResponse } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
+import { createDbProbe } from './db-probe.js';
 
 /**
- * PROTOCOL §5 heartbeat. Reads and writes no business data: the database check is `SELECT 1`.
+ * PROTOCOL §5 heartbeat. Reads and writes no business data: the database check is `SELECT 1`,
+ * shared among concurrent requests and reused for up to a second (db-probe.ts).
  * 503 with state 0 while the database is unreachable (or not connected yet).
  */
 export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
+  const probe = createDbProbe(() => ctx.db.ping());
   const handler = async (_input: unknown, _req: unknown, res: Response) => {
     const started = process.hrtime.bigint();
-    const up = ctx.db.ready ? await ctx.db.ping() : false;
+    const up = ctx.db.ready ? await probe.check() : false;
     const state = ctx.db.ready ? ctx.db.state() : 'connecting';
     const body: HeartbeatResponse = {
       state: up ? 1 : 0,

@@ -33,9 +33,14 @@ export function helmetHeaders(): [string, string][] {
  * serializers, helmet's header functions, the session loader) cost more CPU than the event
  * itself. What stays: the request id (header and error logs), the same security and no-store
  * headers, the database readiness gate, and a log line per request: info for refusals (4xx),
- * error for 5xx (also logged by the error handler), debug for the accepted ones.
+ * error for 5xx (also logged by the error handler), debug for the accepted ones. The routes
+ * served while the database is down (the heartbeat, polled by monitoring) start with it too,
+ * without the readiness gate.
  */
-export function deviceEntry(ctx: Pick<AppContext, 'db' | 'logger'>): RequestHandler {
+export function deviceEntry(
+  ctx: Pick<AppContext, 'db' | 'logger'>,
+  { readinessGate = true }: { readinessGate?: boolean } = {},
+): RequestHandler {
   const headers = helmetHeaders();
   const { logger } = ctx;
   return (req, res, next) => {
@@ -48,7 +53,7 @@ export function deviceEntry(ctx: Pick<AppContext, 'db' | 'logger'>): RequestHand
     res.once('finish', () =>
       logDeviceRequest(logger, id, req.method, req.originalUrl, res.statusCode, started),
     );
-    next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
+    next(!readinessGate || ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };
 }
 
