@@ -327,3 +327,39 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_output_has "WARNING: DISCOVERY_HOST is a loopback address"
   assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL names a loopback host"
 }
+
+@test "HTTPS: only one of WEB_TLS_CERT and WEB_TLS_KEY is refused before anything starts" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem"
+  printf 'x\n' >"$WEB_TLS_CERT"
+  start
+  assert_failure
+  assert_output_has "HTTPS needs both WEB_TLS_CERT and WEB_TLS_KEY"
+  refute_started
+}
+
+@test "HTTPS: a missing key file or a clashing WEB_HTTPS_PORT is refused" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem" WEB_TLS_KEY="$BATS_TEST_TMPDIR/key.pem"
+  printf 'x\n' >"$WEB_TLS_CERT"
+  start
+  assert_failure
+  assert_output_has "TLS file not found, empty or not readable: $WEB_TLS_KEY"
+  printf 'x\n' >"$WEB_TLS_KEY"
+  WEB_HTTPS_PORT=80 start
+  assert_failure
+  assert_output_has "WEB_HTTPS_PORT (80) must differ"
+  refute_started
+}
+
+@test "HTTPS: both files given: the HTTPS port is checked free too, then the start goes on" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem" WEB_TLS_KEY="$BATS_TEST_TMPDIR/key.pem" WEB_HTTPS_PORT=8443
+  printf 'x\n' >"$WEB_TLS_CERT"
+  printf 'x\n' >"$WEB_TLS_KEY"
+  STUB_SS_BUSY="tcp:8443" start
+  assert_failure
+  assert_output_has "HTTPS port (WEB_HTTPS_PORT) 8443/tcp is in use"
+  refute_started
+  start
+  assert_status 0
+  assert_output_has "HTTPS on 8443"
+  assert_output_has "heartbeat OK"
+}
