@@ -158,7 +158,7 @@ device=$(expect 201 "$(api POST /api/devices '{"sn":"E2E-SN-1","name":"E2e devic
 device_key=$(json '["key"]' <<<"$device")
 device_beat() { curl -sS -o /dev/null -w '%{http_code}' -H "authorization: Bearer $device_key" -H 'content-type: application/json' -d '{"sn":"E2E-SN-1"}' "$base/api/device/heartbeat"; }
 [[ $(device_beat) == 200 ]] || fail "the new device's key is refused"
-migrations() { docker exec "$(compose ps -q svc_db)" sh -c 'MYSQL_PWD="$MYSQL_ROOT_PASSWORD" mysql -uroot -N -e "SELECT COUNT(*), COUNT(DISTINCT name) FROM SequelizeMeta" "$MYSQL_DATABASE"'; }
+migrations() { docker exec "$(compose ps -q svc_db)" sh -c 'MYSQL_PWD="$MYSQL_ROOT_PASSWORD" mysql -uroot -N -e "SELECT COUNT(*), COUNT(DISTINCT name) FROM schema_migrations" "$MYSQL_DATABASE"'; }
 # The state a re-initialization would change: the admin password, the person, the key, migrations.
 same_site() { # label
   csrf=""
