@@ -28,6 +28,7 @@ SVC_VOLUMES=(svc_db_data svc_server_data)
 WEB_PORT=${WEB_PORT:-80}
 DB_PORT=${DB_PORT:-3306}
 DISCOVERY_PORT=${DISCOVERY_PORT:-20785}
+WEB_HTTPS_PORT=${WEB_HTTPS_PORT:-443}
 # svc_server's HTTP port on the host's loopback, fixed in compose.yaml (HTTP_PORT, svc_web's
 # upstream, the healthcheck): svc_server and svc_web use the host network.
 SVC_SERVER_HTTP_PORT=8000
@@ -111,6 +112,25 @@ check_port_value() { # name value
   fi
 }
 
+# HTTPS is on when both files are named (compose.yaml mounts them into svc_web).
+tls_configured() { [[ -n ${WEB_TLS_CERT:-} || -n ${WEB_TLS_KEY:-} ]]; }
+
+check_tls() {
+  tls_configured || return 0
+  [[ -n ${WEB_TLS_CERT:-} && -n ${WEB_TLS_KEY:-} ]] ||
+    die "HTTPS needs both WEB_TLS_CERT and WEB_TLS_KEY (one is set): name the certificate and its key, or neither for plain HTTP"
+  local f
+  for f in "$WEB_TLS_CERT" "$WEB_TLS_KEY"; do
+    [[ $f == /* ]] || die "WEB_TLS_CERT and WEB_TLS_KEY must be absolute paths on this host, got '$f'"
+    [[ -f $f && -s $f && -r $f ]] || die "TLS file not found, empty or not readable: $f"
+  done
+  check_port_value WEB_HTTPS_PORT "$WEB_HTTPS_PORT"
+  if ((10#$WEB_HTTPS_PORT == 10#$WEB_PORT || 10#$WEB_HTTPS_PORT == 10#$DB_PORT || 10#$WEB_HTTPS_PORT == SVC_SERVER_HTTP_PORT)); then
+    die "WEB_HTTPS_PORT ($WEB_HTTPS_PORT) must differ from WEB_PORT, DB_PORT and $SVC_SERVER_HTTP_PORT: all are bound on this host"
+  fi
+  info "HTTPS on $WEB_HTTPS_PORT with $WEB_TLS_CERT; HTTP on $WEB_PORT redirects (machine endpoints excepted)"
+}
+
 check_parameters() {
   check_port_value WEB_PORT "$WEB_PORT"
   check_port_value DB_PORT "$DB_PORT"
@@ -124,6 +144,7 @@ check_parameters() {
     die "WEB_PORT and DB_PORT must differ (both are $WEB_PORT): both are bound on this host"
   fi
   [[ -f $SVC_COMPOSE_FILE ]] || die "compose.yaml not found at $SVC_COMPOSE_FILE (the scripts expect it in the package directory $SVC_PKG_DIR)"
+  check_tls
 }
 
 # The container engine client and daemon, and Compose v2.
@@ -265,11 +286,13 @@ check_ports_free() {
     info "svc containers are already running: free-port check skipped (it applies before the first start)"
     return 0
   fi
-  local busy=0 spec proto port label lines
-  for spec in "tcp $WEB_PORT Web port (WEB_PORT)" \
-    "tcp $DB_PORT database loopback port (DB_PORT)" \
-    "tcp $SVC_SERVER_HTTP_PORT server loopback HTTP port (fixed)" \
-    "udp $DISCOVERY_PORT discovery port (DISCOVERY_PORT)"; do
+  local busy=0 spec proto port label lines specs
+  specs=("tcp $WEB_PORT Web port (WEB_PORT)"
+    "tcp $DB_PORT database loopback port (DB_PORT)"
+    "tcp $SVC_SERVER_HTTP_PORT server loopback HTTP port (fixed)"
+    "udp $DISCOVERY_PORT discovery port (DISCOVERY_PORT)")
+  if tls_configured; then specs+=("tcp $WEB_HTTPS_PORT HTTPS port (WEB_HTTPS_PORT)"); fi
+  for spec in "${specs[@]}"; do
     read -r proto port label <<<"$spec"
     lines=$(port_listeners "$proto" "$port")
     if [[ -n $lines ]]; then
@@ -310,6 +333,20 @@ check_images() {
 }
 
 # ---- start ----------------------------------------------------------------------------------
+# True when svc_db's healthcheck says the server refused DB_ROOT_PASSWORD. The healthcheck signs
+# in (compose.yaml), and its output is kept in the container's health log even during the start
+# period, when failures do not yet make the container unhealthy.
+db_access_denied() { # container id
+  docker inspect --format \
+    '{{if .State.Health}}{{range .State.Health.Log}}{{.Output}}{{end}}{{end}}' "$1" 2>/dev/null |
+    grep -q 'Access denied'
+}
+
+SVC_DB_PASSWORD_HINT="DB_ROOT_PASSWORD does not match the svc_db_data volume: the database refused it (Access denied).
+       The password was fixed when that volume was first initialized; export that one, e.g.
+         read -rs DB_ROOT_PASSWORD && export DB_ROOT_PASSWORD
+       and start again. Nothing was changed on the volume."
+
 wait_db_healthy() {
   local cid state status restarts health i
   cid=$(compose ps -q svc_db) || true
@@ -320,6 +357,10 @@ wait_db_healthy() {
     if [[ $health == healthy ]]; then
       info "svc_db healthy"
       return 0
+    fi
+    if db_access_denied "$cid"; then
+      error "$SVC_DB_PASSWORD_HINT"
+      exit 1
     fi
     if [[ $status == exited || $status == dead ]]; then break; fi
     if ((i < SVC_DB_WAIT_TRIES)); then sleep "$SVC_POLL_INTERVAL"; fi

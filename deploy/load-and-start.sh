@@ -13,10 +13,11 @@ IMAGE_ARCHIVE=${IMAGE_ARCHIVE:-$SVC_PKG_DIR/svc-images.tar.gz}
 preflight
 [[ -f $IMAGE_ARCHIVE && -r $IMAGE_ARCHIVE ]] ||
   die "image archive not found or not readable: $IMAGE_ARCHIVE (put svc-images.tar.gz in $SVC_PKG_DIR or set IMAGE_ARCHIVE)"
+# Before the load: loading the archive takes minutes, and a busy port should stop the start at once.
+check_ports_free
 info "loading images from $IMAGE_ARCHIVE"
 docker load -i "$IMAGE_ARCHIVE" || die "docker load failed for $IMAGE_ARCHIVE"
 
-check_ports_free
 check_images
 ensure_volumes
 start_services

@@ -9,7 +9,7 @@ load helpers
 setup() {
   command -v docker-compose >/dev/null 2>&1 || skip "docker-compose not installed"
   python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
-  unset DB_PORT WEB_PORT DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE
+  unset DB_PORT WEB_PORT WEB_HTTPS_PORT WEB_TLS_CERT WEB_TLS_KEY DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE DB_IMAGE
   DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   export DB_ROOT_PASSWORD
   CONFIG="$BATS_TEST_TMPDIR/config.yaml"
@@ -56,6 +56,10 @@ PY
   check 'all(s["restart"] == "unless-stopped" for s in c["services"].values())'
   check 'all("healthcheck" in s for s in c["services"].values())'
   check 'c["services"]["svc_db"]["image"] == "mysql:8.4"'
+  # DB_IMAGE moves svc_db to another image (CI's engine test: mariadb:10.11).
+  DB_IMAGE=mariadb:10.11 compose_config >"$CONFIG"
+  check 'c["services"]["svc_db"]["image"] == "mariadb:10.11"'
+  compose_config >"$CONFIG"
   check 'c["services"]["svc_server"]["image"] == "svc/server:latest"'
   check 'c["services"]["svc_web"]["image"] == "svc/web:latest"'
   # Time for the ordered shutdown (server) and the buffer pool's flush (db) before SIGKILL.
@@ -65,6 +69,28 @@ PY
   check '"/healthz" in " ".join(c["services"]["svc_web"]["healthcheck"]["test"])'
   # The db healthcheck reads the password from the container environment, never a literal.
   check '"$$MYSQL_ROOT_PASSWORD" in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+  # It signs in: `mysqladmin ping` succeeds on "Access denied", so a wrong password looked healthy.
+  check '"mysqladmin status " in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+  check '" ping" not in " ".join(c["services"]["svc_db"]["healthcheck"]["test"])'
+}
+
+@test "svc_web: certificate and key mounted read-only when given, /dev/null (plain HTTP) when not" {
+  compose_config >"$CONFIG"
+  check '"/dev/null:/etc/nginx/svc-tls/cert.pem:ro" in c["services"]["svc_web"]["volumes"]'
+  check '"/dev/null:/etc/nginx/svc-tls/key.pem:ro" in c["services"]["svc_web"]["volumes"]'
+  check 'c["services"]["svc_web"]["environment"]["SVC_WEB_HTTPS_LISTEN"] == "443"'
+  WEB_TLS_CERT=/etc/svc/tls/fullchain.pem WEB_TLS_KEY=/etc/svc/tls/privkey.pem WEB_HTTPS_PORT=8443 \
+    compose_config >"$CONFIG"
+  check '"/etc/svc/tls/fullchain.pem:/etc/nginx/svc-tls/cert.pem:ro" in c["services"]["svc_web"]["volumes"]'
+  check '"/etc/svc/tls/privkey.pem:/etc/nginx/svc-tls/key.pem:ro" in c["services"]["svc_web"]["volumes"]'
+  check 'c["services"]["svc_web"]["environment"]["SVC_WEB_HTTPS_LISTEN"] == "8443"'
+}
+
+@test "the header does not claim docker-compose v1 accepts the file (v1 rejects its name:)" {
+  run grep -niE 'accepted by .*v1|v1 .*accepts' "$REPO_ROOT/compose.yaml"
+  [[ $status -ne 0 ]] || fail_with "compose.yaml still says v1 accepts it: $output"
+  grep -q '^name: svc$' "$REPO_ROOT/compose.yaml" || fail_with "top-level name: missing"
+  grep -qi 'Compose v2 .*is required' "$REPO_ROOT/compose.yaml" || fail_with "header does not say Compose v2 is required"
 }
 
 @test "server environment carries every seed parameter with the seed defaults" {

@@ -24,6 +24,16 @@ load_and_start() { run "$PKG/deploy/load-and-start.sh"; }
   assert_secret_kept
 }
 
+@test "a busy port stops the start before the archive is loaded" {
+  : >"$PKG/svc-images.tar.gz"
+  export STUB_SS_BUSY="tcp:80"
+  load_and_start
+  assert_failure
+  assert_output_has "Web port (WEB_PORT) 80/tcp is in use"
+  refute_output_has "loading images"
+  refute_started
+}
+
 @test "IMAGE_ARCHIVE overrides the archive path" {
   mkdir -p "$BATS_TEST_TMPDIR/media"
   export IMAGE_ARCHIVE="$BATS_TEST_TMPDIR/media/release-images.tar.gz"
@@ -76,6 +86,6 @@ load_and_start() { run "$PKG/deploy/load-and-start.sh"; }
   load_and_start
   assert_failure
   assert_output_has "svc_db is not healthy after 3 checks"
-  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 inspections"
+  [[ $(call_count '^docker inspect .*RestartCount.*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 inspections"
   assert_secret_kept
 }

@@ -89,7 +89,7 @@ start() { run "$PKG/deploy/start.sh"; }
   export STUB_DB_HEALTH=starting,starting,healthy
   start
   assert_status 0
-  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 inspections"
+  [[ $(call_count '^docker inspect .*RestartCount.*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 inspections"
 }
 
 @test "db never healthy: bounded failure with redacted db log, rest not started" {
@@ -97,7 +97,7 @@ start() { run "$PKG/deploy/start.sh"; }
   start
   assert_failure
   assert_output_has "svc_db is not healthy after 4 checks"
-  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 4 ]] || fail_with "expected exactly 4 inspections"
+  [[ $(call_count '^docker inspect .*RestartCount.*cid_svc_db$') -eq 4 ]] || fail_with "expected exactly 4 inspections"
   assert_output_has "last 30 log lines of svc_db"
   assert_output_has "stub log line of svc_db"
   # The stand-in log printed the password; the script shows it redacted.
@@ -107,12 +107,36 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_secret_kept
 }
 
+@test "wrong DB_ROOT_PASSWORD (health check output says Access denied): the password hint at once" {
+  # svc_db is still 'starting' (its start period), but its health check could not sign in.
+  export STUB_DB_HEALTH=starting SVC_DB_WAIT_TRIES=20 \
+    STUB_DB_HEALTH_LOG="mysqladmin: connect to server at '127.0.0.1' failed,Uptime: nothing yet,mysqladmin: connect to server at '127.0.0.1' failed error: 'Access denied for user 'root'@'localhost' (using password: YES)'"
+  start
+  assert_failure
+  assert_output_has "DB_ROOT_PASSWORD does not match the svc_db_data volume"
+  assert_output_has "read -rs DB_ROOT_PASSWORD"
+  # Stopped at the third check, the first whose output says Access denied; nothing else started.
+  [[ $(call_count '^docker inspect .*RestartCount.*cid_svc_db$') -eq 3 ]] || fail_with "expected 3 checks"
+  [[ $(call_count 'compose .* up -d --no-build$') -eq 0 ]] || fail_with "all services were started"
+  refute_called '^curl'
+  assert_secret_kept
+}
+
+@test "health check output without Access denied keeps waiting until healthy" {
+  export STUB_DB_HEALTH=starting,starting,healthy \
+    STUB_DB_HEALTH_LOG="mysqladmin: connect to server at '127.0.0.1' failed error: 'Can't connect to MySQL server on '127.0.0.1' (115)'"
+  start
+  assert_status 0
+  refute_output_has "does not match the svc_db_data volume"
+  assert_output_has "heartbeat OK"
+}
+
 @test "db container exits: fails at once" {
   export STUB_DB_HEALTH=starting STUB_DB_STATUS=exited
   start
   assert_failure
   assert_output_has "state: exited"
-  [[ $(call_count '^docker inspect .*cid_svc_db$') -eq 1 ]] || fail_with "expected one inspection"
+  [[ $(call_count '^docker inspect .*RestartCount.*cid_svc_db$') -eq 1 ]] || fail_with "expected one inspection"
 }
 
 @test "heartbeat never answers: bounded retries, non-zero, server and web logs" {
@@ -302,4 +326,40 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_status 0
   assert_output_has "WARNING: DISCOVERY_HOST is a loopback address"
   assert_output_has "WARNING: DISCOVERY_HTTP_BASE_URL names a loopback host"
+}
+
+@test "HTTPS: only one of WEB_TLS_CERT and WEB_TLS_KEY is refused before anything starts" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem"
+  printf 'x\n' >"$WEB_TLS_CERT"
+  start
+  assert_failure
+  assert_output_has "HTTPS needs both WEB_TLS_CERT and WEB_TLS_KEY"
+  refute_started
+}
+
+@test "HTTPS: a missing key file or a clashing WEB_HTTPS_PORT is refused" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem" WEB_TLS_KEY="$BATS_TEST_TMPDIR/key.pem"
+  printf 'x\n' >"$WEB_TLS_CERT"
+  start
+  assert_failure
+  assert_output_has "TLS file not found, empty or not readable: $WEB_TLS_KEY"
+  printf 'x\n' >"$WEB_TLS_KEY"
+  WEB_HTTPS_PORT=80 start
+  assert_failure
+  assert_output_has "WEB_HTTPS_PORT (80) must differ"
+  refute_started
+}
+
+@test "HTTPS: both files given: the HTTPS port is checked free too, then the start goes on" {
+  export WEB_TLS_CERT="$BATS_TEST_TMPDIR/cert.pem" WEB_TLS_KEY="$BATS_TEST_TMPDIR/key.pem" WEB_HTTPS_PORT=8443
+  printf 'x\n' >"$WEB_TLS_CERT"
+  printf 'x\n' >"$WEB_TLS_KEY"
+  STUB_SS_BUSY="tcp:8443" start
+  assert_failure
+  assert_output_has "HTTPS port (WEB_HTTPS_PORT) 8443/tcp is in use"
+  refute_started
+  start
+  assert_status 0
+  assert_output_has "HTTPS on 8443"
+  assert_output_has "heartbeat OK"
 }

@@ -8,11 +8,8 @@
 load helpers
 
 setup() {
-  SNIPPET="$BATS_TEST_TMPDIR/16-svc-resolvers.envsh"
-  # The heredoc body of `COPY ... <<'EOF' /docker-entrypoint.d/16-svc-resolvers.envsh`.
-  awk '/^COPY .*<<.EOF. \/docker-entrypoint\.d\/16-svc-resolvers\.envsh$/ { f = 1; next }
-       f && /^EOF$/ { exit }
-       f' "$REPO_ROOT/web/Dockerfile" >"$SNIPPET"
+  # Copied into /docker-entrypoint.d/ by web/Dockerfile.
+  SNIPPET="$REPO_ROOT/web/docker-entrypoint.d/16-svc-resolvers.envsh"
 }
 
 # Stops an nginx a test started, by its own pid file.
@@ -28,11 +25,17 @@ resolvers_after() {
 
 # Renders the template like the image's 20-envsubst-on-templates.sh (only these variables).
 render() { # listen upstream resolvers
+  mkdir -p "$BATS_TEST_TMPDIR/tls.d"
   SVC_WEB_LISTEN=$1 SVC_SERVER_UPSTREAM=$2 NGINX_LOCAL_RESOLVERS=$3 SVC_WEB_ROOT=$BATS_TEST_TMPDIR \
-    envsubst '${SVC_WEB_LISTEN} ${SVC_SERVER_UPSTREAM} ${SVC_WEB_ROOT} ${NGINX_LOCAL_RESOLVERS}' \
+    SVC_WEB_TLS_DIR=$BATS_TEST_TMPDIR/tls.d \
+    envsubst '${SVC_WEB_LISTEN} ${SVC_SERVER_UPSTREAM} ${SVC_WEB_ROOT} ${NGINX_LOCAL_RESOLVERS} ${SVC_WEB_TLS_DIR}' \
     <"$REPO_ROOT/web/nginx.conf.template" >"$BATS_TEST_TMPDIR/site.conf"
   local t=$BATS_TEST_TMPDIR
+  # As root, workers would run as nobody, who cannot read the test's directory.
+  local user=""
+  ((EUID != 0)) || user="user root root;"
   cat >"$t/nginx.conf" <<EOF
+$user
 pid $t/nginx.pid;
 error_log $t/error.log;
 events {}
@@ -50,10 +53,15 @@ need_nginx() {
   command -v envsubst >/dev/null 2>&1 || skip "envsubst (gettext-base) not installed"
 }
 
-@test "web/Dockerfile installs the resolver fix-up; shellcheck clean" {
-  [[ -s $SNIPPET ]] || fail_with "no 16-svc-resolvers.envsh heredoc found in web/Dockerfile"
+@test "web/Dockerfile installs the resolver fix-up, executable; shellcheck clean" {
+  [[ -s $SNIPPET ]] || fail_with "web/docker-entrypoint.d/16-svc-resolvers.envsh is missing"
   [[ $(head -n 1 "$SNIPPET") == '#!/bin/sh' ]] || fail_with "snippet does not start with #!/bin/sh"
-  grep -q -- '--chmod=0755 <<' "$REPO_ROOT/web/Dockerfile" || fail_with "snippet is not made executable (the entrypoint ignores it then)"
+  grep -qxF 'COPY web/docker-entrypoint.d/16-svc-resolvers.envsh /docker-entrypoint.d/' "$REPO_ROOT/web/Dockerfile" ||
+    fail_with "web/Dockerfile does not copy the snippet into /docker-entrypoint.d/"
+  # The entrypoint skips a snippet that is not executable; the mode is set in the image, not
+  # taken from the checkout (COPY --chmod needs BuildKit).
+  grep -qE '^RUN chmod 0755 /docker-entrypoint.d/16-svc-resolvers.envsh /docker-entrypoint.d/17-svc-tls.sh' "$REPO_ROOT/web/Dockerfile" ||
+    fail_with "the entrypoint scripts are not made executable in the image"
   if command -v shellcheck >/dev/null 2>&1; then
     run shellcheck -s sh "$SNIPPET"
     assert_status 0
@@ -107,4 +115,80 @@ need_nginx() {
   # The same check against a port nothing listens on fails: it really asks the listen port.
   run env SVC_WEB_LISTEN="127.0.0.1:1" sh -c "$cmd"
   [[ $status -ne 0 ]] || fail_with "healthcheck passed without a listener"
+}
+
+# The image's HTTPS step (web/docker-entrypoint.d/17-svc-tls.sh) with the given files.
+tls_step() { # cert key
+  SVC_WEB_TLS_DIR=$BATS_TEST_TMPDIR/tls.d SVC_WEB_TLS_CERT=$1 SVC_WEB_TLS_KEY=$2 \
+    SVC_WEB_LISTEN=8080 SVC_WEB_HTTPS_LISTEN=8443 sh "$REPO_ROOT/web/docker-entrypoint.d/17-svc-tls.sh"
+}
+
+@test "TLS step: nothing mounted (compose's /dev/null) is plain HTTP; a stale snippet is removed" {
+  mkdir -p "$BATS_TEST_TMPDIR/tls.d"
+  echo "listen 1 ssl;" >"$BATS_TEST_TMPDIR/tls.d/tls.conf"
+  run tls_step /dev/null /dev/null
+  assert_status 0
+  assert_output_has "plain HTTP on 8080"
+  [[ ! -e $BATS_TEST_TMPDIR/tls.d/tls.conf ]] || fail_with "stale snippet kept"
+  run shellcheck -s sh "$REPO_ROOT/web/docker-entrypoint.d/17-svc-tls.sh"
+  assert_status 0
+}
+
+@test "TLS step: a certificate without its key stops nginx's start with a clear message" {
+  printf 'x\n' >"$BATS_TEST_TMPDIR/cert.pem"
+  run tls_step "$BATS_TEST_TMPDIR/cert.pem" /dev/null
+  assert_failure
+  assert_output_has "HTTPS needs both WEB_TLS_CERT and WEB_TLS_KEY"
+  [[ ! -e $BATS_TEST_TMPDIR/tls.d/tls.conf ]] || fail_with "snippet written"
+}
+
+@test "TLS step with a generated certificate: nginx serves HTTPS with HSTS, HTTP redirects, machine endpoints stay" {
+  need_nginx
+  command -v openssl >/dev/null 2>&1 || skip "openssl not installed"
+  command -v curl >/dev/null 2>&1 || skip "curl not installed"
+  local t=$BATS_TEST_TMPDIR
+  openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=svc-test \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$t/key.pem" -out "$t/cert.pem" 2>/dev/null
+  run tls_step "$t/cert.pem" "$t/key.pem"
+  assert_status 0
+  grep -q 'listen 8443 ssl;' "$t/tls.d/tls.conf" || fail_with "no TLS listener in the snippet"
+  grep -qF 'return 308 https://$host:8443$request_uri;' "$t/tls.d/tls.conf" || fail_with "redirect target lacks the port"
+  # Ports of this test's own: the snippet's 8443 is rewritten to a free loopback port.
+  local http_port=$((20000 + RANDOM % 20000)) https_port=$((40000 + RANDOM % 20000))
+  sed -i "s/listen 8443 ssl;/listen 127.0.0.1:$https_port ssl;/; s/:8443\\$/:$https_port\\$/" "$t/tls.d/tls.conf"
+  echo '<html>site</html>' >"$t/index.html"
+  render "127.0.0.1:$http_port" 127.0.0.1:9 127.0.0.1
+  nginx -e "$t/error.log" -c "$t/nginx.conf" -p "$t" || fail_with "nginx did not start: $(cat "$t/error.log")"
+  local i
+  for ((i = 0; i < 50; i++)); do curl -fsS -o /dev/null "http://127.0.0.1:$http_port/healthz" && break; sleep 0.1; done
+
+  run curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' "http://127.0.0.1:$http_port/people?q=a"
+  [[ $output == "308 https://127.0.0.1:$https_port/people?q=a" ]] || fail_with "site over HTTP not redirected"
+  run curl -sS -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$http_port/api/auth/login"
+  [[ $output == 308 ]] || fail_with "sign-in over HTTP not redirected"
+  run curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/healthz"
+  [[ $output == 200 ]] || fail_with "health check redirected"
+  # Machine endpoints go to the upstream (none here: 502), never to a redirect.
+  local p
+  for p in "GET /api/heartbeat" "POST /api/heartbeat" "GET /api/device/online-count" "GET /api/discovery/nodes" \
+    "POST /api/device/heartbeat" "POST /api/recognition/events" "POST /api/enrollment/persons"; do
+    run curl -sS -o /dev/null -w '%{http_code}' -X "${p%% *}" "http://127.0.0.1:$http_port${p#* }"
+    [[ $output == 502 ]] || fail_with "$p over HTTP answered $output"
+  done
+  run curl -sS --cacert "$t/cert.pem" -D - -o /dev/null "https://127.0.0.1:$https_port/people"
+  assert_output_has "HTTP/1.1 200"
+  assert_output_has "Strict-Transport-Security: max-age=31536000"
+}
+
+@test "without the TLS snippet: no HSTS, no redirect" {
+  need_nginx
+  local t=$BATS_TEST_TMPDIR http_port=$((20000 + RANDOM % 20000))
+  echo '<html>site</html>' >"$t/index.html"
+  render "127.0.0.1:$http_port" 127.0.0.1:9 127.0.0.1
+  nginx -e "$t/error.log" -c "$t/nginx.conf" -p "$t" || fail_with "nginx did not start: $(cat "$t/error.log")"
+  local i
+  for ((i = 0; i < 50; i++)); do curl -fsS -o /dev/null "http://127.0.0.1:$http_port/healthz" && break; sleep 0.1; done
+  run curl -sS -D - -o /dev/null "http://127.0.0.1:$http_port/people"
+  assert_output_has "HTTP/1.1 200"
+  refute_output_has "Strict-Transport-Security"
 }

@@ -40,9 +40,12 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Expres
   entry.handle = (req, res, done) => {
     if (!api.fast.handle(req, res)) general(req, res, done);
   };
-  // Device-key routes start with their own lean prelude (http/device-entry.ts: request id,
-  // security headers, readiness gate, logging of refusals and failures); other requests fall
-  // through to the general chain below.
+  // The heartbeat (routes served without the database) comes first, and it and the device-key
+  // routes start with their own lean prelude (http/device-entry.ts: request id, security
+  // headers, the readiness gate for device routes, logging of refusals and failures): monitoring
+  // polls the heartbeat, and the general chain cost several times its answer. Other requests
+  // fall through to the general chain below.
+  app.use('/api', api.early);
   app.use('/api', api.device);
   // The site's files carry the nginx config's headers (http/site.ts), not helmet's API set.
   if (opts.siteRoot !== undefined) app.use(siteHandler(opts.siteRoot));
@@ -54,7 +57,6 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Expres
     next();
   });
 
-  app.use('/api', api.early);
   const whenReady: RequestHandler = (_req, _res, next) => {
     next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };

@@ -11,16 +11,23 @@ import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { fromTrustedNetwork } from '../http/trusted.js';
 import { cookies } from '../auth/middleware.js';
+import { createDbProbe, type DbProbe } from './db-probe.js';
 
 export interface DatabaseCheck {
   up: boolean;
   state: DatabaseState;
 }
 
-/** The heartbeat's database check: `SELECT 1` once connected (kept apart so it can be cached). */
-export async function checkDatabase(ctx: Pick<AppContext, 'db'>): Promise<DatabaseCheck> {
+/**
+ * The heartbeat's database check: `SELECT 1` once connected, shared among concurrent requests
+ * and reused for up to a second (db-probe.ts).
+ */
+export async function checkDatabase(
+  ctx: Pick<AppContext, 'db'>,
+  probe: DbProbe,
+): Promise<DatabaseCheck> {
   if (!ctx.db.ready) return { up: false, state: 'connecting' };
-  const up = await ctx.db.ping();
+  const up = await probe.check();
   return { up, state: ctx.db.state() };
 }
 
@@ -66,9 +73,10 @@ function details(
  * TRUSTED_NETWORKS get the summary (state, service, time, response time) only.
  */
 export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
+  const probe = createDbProbe(() => ctx.db.ping());
   const handler = async (_input: unknown, req: Request, res: Response) => {
     const started = process.hrtime.bigint();
-    const db = await checkDatabase(ctx);
+    const db = await checkDatabase(ctx, probe);
     const more = (await mayReadDetails(ctx, req, db)) ? details(ctx, db) : undefined;
     const body: HeartbeatSummary & Partial<HeartbeatResponse> = {
       state: db.up ? 1 : 0,

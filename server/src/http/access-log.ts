@@ -65,7 +65,7 @@ export function pollFilter(
  * The general chain's request id (X-Request-Id) and access line. Device-key routes log through
  * their own entry (device-entry.ts) with the same function.
  */
-export function accessLog(ctx: Pick<AppContext, 'config' | 'logger' | 'db'>): RequestHandler {
+export function accessLog(ctx: Pick<AppContext, 'config' | 'logger'>): RequestHandler {
   const quiet = pollFilter(ctx);
   return (req, res, next) => {
     const id = requestId(req);
@@ -81,8 +81,6 @@ export function accessLog(ctx: Pick<AppContext, 'config' | 'logger' | 'db'>): Re
         started,
         userId: req.auth?.admin.id,
         quiet: quiet(req, req.originalUrl),
-        // While migrations run the heartbeat answers 503 with state 0 by design.
-        expected: !ctx.db.ready && req.originalUrl.split('?')[0] === '/api/heartbeat',
         aborted: !res.writableFinished,
       }),
     );

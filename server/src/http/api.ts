@@ -102,7 +102,10 @@ const STATE_CHANGING = new Set<Method>(['post', 'put', 'patch', 'delete']);
  * access rule, and records the route for the OpenAPI document and the route-table test.
  */
 export class Api {
-  /** Routes that answer while the database is unavailable; mounted before the readiness gate. */
+  /**
+   * Routes that answer while the database is unavailable (the heartbeat, polled by monitoring):
+   * mounted first, with the device routes' lean prelude instead of the general chain (app.ts).
+   */
   readonly early = Router();
   readonly router = Router();
   /** Device-key routes (PROTOCOL §3); mounted ahead of request logging and sessions (app.ts). */
@@ -111,9 +114,11 @@ export class Api {
   readonly fast: DeviceFastPath;
   readonly routes: RegisteredRoute[] = [];
   private readonly deviceStart: RequestHandler;
+  private readonly earlyStart: RequestHandler;
 
   constructor(private readonly ctx: AppContext) {
     this.deviceStart = deviceEntry(ctx);
+    this.earlyStart = deviceEntry(ctx, { readinessGate: false });
     this.fast = new DeviceFastPath(ctx);
   }
 
@@ -123,7 +128,8 @@ export class Api {
     P extends Schema | undefined = undefined,
   >(spec: RouteSpec<B, Q, P>, handler: Handler<Out<B>, Out<Q>, Out<P>>): void {
     const onDevice = spec.access.kind === 'device' && !spec.withoutDatabase;
-    const chain: RequestHandler[] = [...(onDevice ? [this.deviceStart] : []), ...this.guard(spec)];
+    const start = spec.withoutDatabase ? [this.earlyStart] : onDevice ? [this.deviceStart] : [];
+    const chain: RequestHandler[] = [...start, ...this.guard(spec)];
     if (spec.bodyLimit !== false && STATE_CHANGING.has(spec.method)) {
       const limit = spec.bodyLimit ?? '64kb';
       // Device bodies arrive thousands per second: the lean reader for plain UTF-8 JSON.

@@ -25,9 +25,14 @@ export function helmetHeaders(): [string, string][] {
  * events per second the per-request work of the general chain (helmet's header functions,
  * the session loader) cost more CPU than the event itself. What stays: the request id (header
  * and error logs), the same security and no-store headers, the database readiness gate, and
- * the access line (access-log.ts; a heartbeat from a trusted address at debug).
+ * the access line (access-log.ts; a heartbeat from a trusted address at debug). The routes
+ * served while the database is down (the heartbeat, polled by monitoring) start with it too,
+ * without the readiness gate.
  */
-export function deviceEntry(ctx: Pick<AppContext, 'config' | 'db' | 'logger'>): RequestHandler {
+export function deviceEntry(
+  ctx: Pick<AppContext, 'config' | 'db' | 'logger'>,
+  { readinessGate = true }: { readinessGate?: boolean } = {},
+): RequestHandler {
   const headers = helmetHeaders();
   const { logger } = ctx;
   const quiet = pollFilter(ctx);
@@ -46,9 +51,11 @@ export function deviceEntry(ctx: Pick<AppContext, 'config' | 'db' | 'logger'>): 
         status: res.statusCode,
         started,
         quiet: quiet(req, req.originalUrl),
+        // While migrations run the heartbeat answers 503 with state 0 by design.
+        expected: !readinessGate && !ctx.db.ready,
         aborted: !res.writableFinished,
       }),
     );
-    next(ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
+    next(!readinessGate || ctx.db.ready ? undefined : httpErrors.databaseUnavailable());
   };
 }

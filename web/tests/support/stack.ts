@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { heartbeatResponse } from '@svc/shared';
-import { nginxTemplate, repoRoot, serverEntry, webDist } from './env';
+import { nginxTemplate, repoRoot, serverEntry, webDir, webDist } from './env';
 import { freePort, startProcess, waitUntilReady, type ManagedProcess } from './processes';
 
 const LETTERS = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -98,6 +98,8 @@ export async function startServer(
 
 export interface RunningNginx {
   url: string;
+  /** https://127.0.0.1:port when started with `tls`. */
+  httpsURL?: string;
   process: ManagedProcess;
 }
 
@@ -133,6 +135,31 @@ export interface NginxOptions {
   /** host:port of the upstream for /api/ (svc_server, or a test double). */
   upstream: string;
   webRoot?: string;
+  /** A certificate and key: HTTPS as in the image (web/docker-entrypoint.d/17-svc-tls.sh). */
+  tls?: { cert: string; key: string };
+}
+
+/** The image's HTTPS step: the real script writes (or removes) the snippet in `tlsDir`. */
+function prepareTls(
+  tlsDir: string,
+  listen: string,
+  httpsListen: string,
+  tls?: NginxOptions['tls'],
+) {
+  mkdirSync(tlsDir, { recursive: true });
+  const script = path.join(webDir, 'docker-entrypoint.d', '17-svc-tls.sh');
+  const result = spawnSync('sh', [script], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      SVC_WEB_TLS_DIR: tlsDir,
+      SVC_WEB_TLS_CERT: tls?.cert ?? '/dev/null',
+      SVC_WEB_TLS_KEY: tls?.key ?? '/dev/null',
+      SVC_WEB_LISTEN: listen,
+      SVC_WEB_HTTPS_LISTEN: httpsListen,
+    },
+  });
+  if (result.status !== 0) throw new Error(`17-svc-tls.sh failed: ${result.stderr}`);
 }
 
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
@@ -147,10 +174,14 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    const httpsPort = options.tls ? await freePort() : undefined;
+    const tlsDir = path.join(prefix, 'tls.d');
+    prepareTls(tlsDir, `127.0.0.1:${port}`, `127.0.0.1:${httpsPort ?? 0}`, options.tls);
     const site = renderTemplate(template, {
       SVC_WEB_LISTEN: `127.0.0.1:${port}`,
       SVC_SERVER_UPSTREAM: upstream,
       SVC_WEB_ROOT: webRoot,
+      SVC_WEB_TLS_DIR: tlsDir,
       // Never asked: the upstream is an IP address.
       NGINX_LOCAL_RESOLVERS: '127.0.0.1',
     });
@@ -197,7 +228,11 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
         proc,
         20_000,
       );
-      return { url, process: proc };
+      return {
+        url,
+        ...(httpsPort !== undefined && { httpsURL: `https://127.0.0.1:${httpsPort}` }),
+        process: proc,
+      };
     } catch (error) {
       lastError = error;
       await proc.stop();
