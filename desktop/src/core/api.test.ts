@@ -1,5 +1,10 @@
-import { createConsoleService, MIN_PROBE_INTERVAL_MS, type ConsoleServiceDeps } from './api.js';
-import { TerminalDirectory, type TerminalEntry } from './terminal-directory.js';
+import {
+  type ConsoleTerminal,
+  createConsoleService,
+  MIN_PROBE_INTERVAL_MS,
+  type ConsoleServiceDeps,
+} from './api.js';
+import { TerminalDirectory } from './terminal-directory.js';
 import { openNodeUdpSocket } from './udp.js';
 import { FakeClock } from './testing/fake-clock.js';
 import { announce, closeSocket, nextChange, openSender, sendTo } from './testing/udp.js';
@@ -68,7 +73,7 @@ describe('createConsoleService', () => {
 
   it('pushes the whole list on every terminal change, and stops after unsubscribe', async () => {
     const { clock, directory, sender, port, service } = await setup();
-    const pushes: TerminalEntry[][] = [];
+    const pushes: ConsoleTerminal[][] = [];
     const unsubscribe = service.onTerminalsChanged((terminals) => pushes.push(terminals));
 
     let online = nextChange(directory, 'terminal-online');
@@ -84,7 +89,11 @@ describe('createConsoleService', () => {
     expect(pushes.map((list) => list.map((terminal) => terminal.id))).toEqual([['B'], ['A', 'B']]);
 
     clock.advance(46_000);
-    expect(pushes.at(-1)).toEqual([]);
+    // Gone offline: still listed, marked offline, so the technician sees what went silent.
+    expect(pushes.at(-1)?.map((t) => [t.id, t.online])).toEqual([
+      ['A', false],
+      ['B', false],
+    ]);
     const count = pushes.length;
 
     unsubscribe();
