@@ -87,9 +87,9 @@ export class CentralClient {
       headers.set('cookie', [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     }
     if (method !== 'GET' && this.#csrf) headers.set(CSRF_HEADER, this.#csrf);
-    let payload: string | Uint8Array | undefined;
+    let payload: string | Uint8Array<ArrayBuffer> | undefined;
     if (body instanceof Uint8Array) {
-      payload = body;
+      payload = Uint8Array.from(body);
       headers.set('content-type', type ?? 'application/octet-stream');
     } else if (body !== undefined) {
       payload = JSON.stringify(body);
