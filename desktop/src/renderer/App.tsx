@@ -27,25 +27,23 @@ export function App() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <main>
-          <CentralPanel />
-          <Tabs defaultValue="terminals" mt="md">
-            <Tabs.List>
-              <Tabs.Tab value="terminals">Terminals</Tabs.Tab>
-              <Tabs.Tab value="diagnostics">Diagnostics</Tabs.Tab>
-              <Tabs.Tab value="acceptance">Acceptance</Tabs.Tab>
-            </Tabs.List>
-            <Tabs.Panel value="terminals" pt="md">
-              <TerminalsPage />
-            </Tabs.Panel>
-            <Tabs.Panel value="diagnostics" pt="md">
-              <DiagnosticsPage />
-            </Tabs.Panel>
-            <Tabs.Panel value="acceptance" pt="md">
-              <AcceptancePage />
-            </Tabs.Panel>
-          </Tabs>
-        </main>
+        <CentralPanel />
+        <Tabs defaultValue="terminals" mt="md">
+          <Tabs.List>
+            <Tabs.Tab value="terminals">Terminals</Tabs.Tab>
+            <Tabs.Tab value="diagnostics">Diagnostics</Tabs.Tab>
+            <Tabs.Tab value="acceptance">Acceptance</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="terminals" pt="md">
+            <TerminalsPage />
+          </Tabs.Panel>
+          <Tabs.Panel value="diagnostics" pt="md">
+            <DiagnosticsPage />
+          </Tabs.Panel>
+          <Tabs.Panel value="acceptance" pt="md">
+            <AcceptancePage />
+          </Tabs.Panel>
+        </Tabs>
       </AppShell.Main>
     </AppShell>
   );

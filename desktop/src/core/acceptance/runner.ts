@@ -193,7 +193,10 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   const sha = await c.putPhoto(person.id, Buffer.from(input.photoBase64, 'base64'));
   out.push(fact('photo stored', `sha256 ${sha.slice(0, 12)}…`, true));
   const synced = await poll(deps, async () => {
-    const items = (await c.personSync(person.id)).value.items.filter((i) => i.action === 'put');
+    // Only the tasks that carry this photo: the one made before the photo waits for it.
+    const items = (await c.personSync(person.id)).value.items.filter(
+      (i) => i.action === 'put' && i.photoSha256 === sha,
+    );
     return items.length > 0 && items.every((i) => i.state === 'succeeded' || i.state === 'failed')
       ? items
       : null;
@@ -214,7 +217,7 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
     out.push(
       fact(
         `device ${item.sn}`,
-        `${item.state}; device holds version ${item.resultVersion ?? '–'}, photo ${item.resultPhotoSha256?.slice(0, 12) ?? '–'}…`,
+        `${item.state}; device holds version ${item.resultVersion ?? '–'}, photo ${item.resultPhotoSha256?.slice(0, 12) ?? '–'}…${item.error ? ` (${item.error.message})` : ''}`,
         agree,
       ),
     );

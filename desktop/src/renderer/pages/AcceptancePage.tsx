@@ -1,3 +1,4 @@
+import { LAYER_COLOR } from './colors.js';
 import {
   Alert,
   Badge,
@@ -18,7 +19,7 @@ import { consoleApi } from '../api/console-api.js';
 import { download } from './download.js';
 
 type Layer = AcceptanceState['layers'][number];
-const color = { passed: 'green', failed: 'red', pending: 'gray' } as const;
+const color = LAYER_COLOR;
 
 async function fileBase64(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -35,7 +36,14 @@ export function AcceptancePage() {
   const layers = state.data?.layers ?? [];
   const update = (data: AcceptanceState) => qc.setQueryData(['acceptance'], data);
   return (
-    <Stepper active={active} onStepClick={setActive} orientation="vertical" allowNextStepsSelect>
+    <Stepper
+      active={active}
+      onStepClick={setActive}
+      orientation="vertical"
+      allowNextStepsSelect
+      // Mantine dims step descriptions below AA contrast; the status is worth reading.
+      styles={{ stepDescription: { color: 'var(--mantine-color-text)' } }}
+    >
       {layers.map((layer, i) => (
         <Stepper.Step
           key={layer.id}
@@ -118,60 +126,66 @@ function LayerStep({
     ),
   };
   return (
-    <Stack aria-label={`${layer.title} layer`}>
-      {needs[layer.id]}
-      <Group>
-        <Button onClick={() => run.mutate()} loading={run.isPending}>
-          Run {layer.title} check
-        </Button>
-        <Badge color={color[layer.status]}>{layer.status}</Badge>
-      </Group>
-      {run.error && <Alert color="red">{run.error.message}</Alert>}
-      {layer.error && <Alert color="red">{layer.error}</Alert>}
-      {layer.evidence.length > 0 && (
-        <List aria-label={`${layer.title} evidence`} size="sm">
-          {layer.evidence.map((e, i) => (
-            <List.Item key={i}>
-              {e.ok ? '✔' : '✘'} {e.label}: {e.value}
-            </List.Item>
-          ))}
-        </List>
-      )}
-      {layer.manualPrompt && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            confirm.mutate();
-          }}
-        >
-          <Text size="sm" fw={600}>
-            Confirm by hand: {layer.manualPrompt}
-          </Text>
-          <Group align="end">
-            <TextInput
-              label="Confirmed by"
-              value={who}
-              onChange={(e) => setWho(e.currentTarget.value)}
-              required
-            />
-            <Textarea label="Note" value={note} onChange={(e) => setNote(e.currentTarget.value)} />
-            <Button type="submit" variant="light">
-              Record confirmation
-            </Button>
-          </Group>
-          {layer.manual && (
-            <Text size="sm">
-              Confirmed by {layer.manual.who} at {layer.manual.at}
+    <section aria-label={`${layer.title} layer`}>
+      <Stack>
+        {needs[layer.id]}
+        <Group>
+          <Button onClick={() => run.mutate()} loading={run.isPending}>
+            Run {layer.title} check
+          </Button>
+          <Badge color={color[layer.status]}>{layer.status}</Badge>
+        </Group>
+        {run.error && <Alert color="red">{run.error.message}</Alert>}
+        {layer.error && <Alert color="red">{layer.error}</Alert>}
+        {layer.evidence.length > 0 && (
+          <List aria-label={`${layer.title} evidence`} size="sm">
+            {layer.evidence.map((e, i) => (
+              <List.Item key={i}>
+                {e.ok ? '✔' : '✘'} {e.label}: {e.value}
+              </List.Item>
+            ))}
+          </List>
+        )}
+        {layer.manualPrompt && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              confirm.mutate();
+            }}
+          >
+            <Text size="sm" fw={600}>
+              Confirm by hand: {layer.manualPrompt}
             </Text>
-          )}
-        </form>
-      )}
-      <Group>
-        <Button variant="subtle" onClick={onNext}>
-          Next layer
-        </Button>
-      </Group>
-    </Stack>
+            <Group align="end">
+              <TextInput
+                label="Confirmed by"
+                value={who}
+                onChange={(e) => setWho(e.currentTarget.value)}
+                required
+              />
+              <Textarea
+                label="Note"
+                value={note}
+                onChange={(e) => setNote(e.currentTarget.value)}
+              />
+              <Button type="submit" variant="default">
+                Record confirmation
+              </Button>
+            </Group>
+            {layer.manual && (
+              <Text size="sm">
+                Confirmed by {layer.manual.who} at {layer.manual.at}
+              </Text>
+            )}
+          </form>
+        )}
+        <Group>
+          <Button variant="subtle" onClick={onNext}>
+            Next layer
+          </Button>
+        </Group>
+      </Stack>
+    </section>
   );
 }
 
@@ -194,51 +208,53 @@ function ReportStep({
       .then((f) => download(f.filename, f.mime, { base64: f.base64 }));
   const report = state?.report;
   return (
-    <Stack aria-label="Handover report">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          finish.mutate();
-        }}
-      >
-        <Group align="end">
-          <TextInput
-            label="Technician"
-            value={technician}
-            onChange={(e) => setTechnician(e.currentTarget.value)}
-            required
-          />
-          <TextInput
-            label="Site"
-            value={site}
-            onChange={(e) => setSite(e.currentTarget.value)}
-            required
-          />
-          <Button type="submit" loading={finish.isPending}>
-            Finish acceptance
-          </Button>
-        </Group>
-      </form>
-      {finish.error && <Alert color="red">{finish.error.message}</Alert>}
-      {report && (
-        <>
-          <Text>
-            Report SHA-256: <code>{report.sha256}</code>
-          </Text>
-          {report.recordedAt ? (
-            <Alert color="green">
-              Digest recorded in the central audit log at {report.recordedAt}
-            </Alert>
-          ) : (
-            <Alert color="red">Digest not recorded: {report.recordError}</Alert>
-          )}
-          <Group>
-            <Button onClick={() => save('html')}>Download HTML</Button>
-            <Button onClick={() => save('json')}>Download JSON</Button>
-            <Button onClick={() => save('pdf')}>Download PDF</Button>
+    <section aria-label="Handover report">
+      <Stack>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            finish.mutate();
+          }}
+        >
+          <Group align="end">
+            <TextInput
+              label="Technician"
+              value={technician}
+              onChange={(e) => setTechnician(e.currentTarget.value)}
+              required
+            />
+            <TextInput
+              label="Site"
+              value={site}
+              onChange={(e) => setSite(e.currentTarget.value)}
+              required
+            />
+            <Button type="submit" loading={finish.isPending}>
+              Finish acceptance
+            </Button>
           </Group>
-        </>
-      )}
-    </Stack>
+        </form>
+        {finish.error && <Alert color="red">{finish.error.message}</Alert>}
+        {report && (
+          <>
+            <Text>
+              Report SHA-256: <code>{report.sha256}</code>
+            </Text>
+            {report.recordedAt ? (
+              <Alert color="green">
+                Digest recorded in the central audit log at {report.recordedAt}
+              </Alert>
+            ) : (
+              <Alert color="red">Digest not recorded: {report.recordError}</Alert>
+            )}
+            <Group>
+              <Button onClick={() => save('html')}>Download HTML</Button>
+              <Button onClick={() => save('json')}>Download JSON</Button>
+              <Button onClick={() => save('pdf')}>Download PDF</Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </section>
   );
 }

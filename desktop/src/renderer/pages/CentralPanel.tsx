@@ -1,3 +1,4 @@
+import { STATUS_COLOR } from './colors.js';
 import { Alert, Badge, Button, Group, Paper, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -51,7 +52,7 @@ export function CentralPanel() {
           {heard.data?.map((h) => (
             <Button
               key={h.url}
-              variant="light"
+              variant="default"
               onClick={() => {
                 setUrl(h.url);
                 setCentral.mutate(h.url);
@@ -71,11 +72,11 @@ export function CentralPanel() {
         <Group mt="sm" aria-label="Central status">
           <Text>Central: {c.url}</Text>
           {c.heartbeat ? (
-            <Badge color={c.heartbeat.state === 1 ? 'green' : 'red'}>
+            <Badge color={c.heartbeat.state === 1 ? STATUS_COLOR.ok : STATUS_COLOR.bad}>
               heartbeat state={c.heartbeat.state}, {c.heartbeat.responseTimeMs} ms
             </Badge>
           ) : (
-            <Badge color="red">unreachable{c.error ? `: ${c.error}` : ''}</Badge>
+            <Badge color={STATUS_COLOR.bad}>unreachable{c.error ? `: ${c.error}` : ''}</Badge>
           )}
           {c.user && (
             <Text>
@@ -108,9 +109,7 @@ export function CentralPanel() {
               Sign in
             </Button>
           </Group>
-          <Text size="xs" c="dimmed">
-            The console never stores credentials.
-          </Text>
+          <Text size="xs">The console never stores credentials.</Text>
         </form>
       )}
       {signIn.error && (

@@ -1,3 +1,4 @@
+import { STATUS_COLOR } from './colors.js';
 import {
   Alert,
   Badge,
@@ -18,7 +19,7 @@ import { consoleApi } from '../api/console-api.js';
 import { download } from './download.js';
 
 const mark = (ok: boolean, label: string) => (
-  <Badge color={ok ? 'green' : 'red'}>{ok ? label : `not ${label}`}</Badge>
+  <Badge color={ok ? STATUS_COLOR.ok : STATUS_COLOR.bad}>{ok ? label : `not ${label}`}</Badge>
 );
 
 export function TerminalsPage() {
@@ -73,7 +74,7 @@ export function TerminalsPage() {
           onChange={(e) => setFilter(e.currentTarget.value)}
         />
         <Button
-          variant="light"
+          variant="default"
           onClick={() =>
             void consoleApi
               .terminalsCsv()
