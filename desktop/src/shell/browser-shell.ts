@@ -4,7 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConsoleApi } from '../core/api.js';
 import { createIpcHandlers, IpcArgumentError } from '../core/ipc.js';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/security.js';
+import {
+  CONTENT_SECURITY_POLICY,
+  NONCE_PLACEHOLDER,
+  contentTypeFor,
+  cspWithStyleNonce,
+} from '../core/security.js';
 import path from 'node:path';
 
 export interface BrowserShell {
@@ -18,10 +23,10 @@ const COOKIE = 'svc_console';
 
 /** The page's CSP: the Electron one, plus fetch/SSE to this origin and Mantine's nonce'd style tag. */
 function pageCsp(nonce: string): string {
-  return CONTENT_SECURITY_POLICY.replace(
-    "style-src 'self'",
-    `style-src 'self' 'nonce-${nonce}'`,
-  ).replace("connect-src 'none'", "connect-src 'self'");
+  return cspWithStyleNonce(
+    nonce,
+    CONTENT_SECURITY_POLICY.replace("connect-src 'none'", "connect-src 'self'"),
+  );
 }
 
 function same(a: string, b: string): boolean {
@@ -197,7 +202,7 @@ async function serveFile(res: http.ServerResponse, rendererDir: string, pathname
   }
   const nonce = randomBytes(16).toString('base64');
   if (relative === 'index.html') {
-    content = Buffer.from(content.toString('utf8').replace('__CSP_NONCE__', nonce));
+    content = Buffer.from(content.toString('utf8').replace(NONCE_PLACEHOLDER, nonce));
   }
   res.writeHead(200, {
     'content-type': type,
