@@ -126,6 +126,8 @@ export interface ConsoleServiceDeps {
   siteUrl?: string;
   platform?: NodeJS.Platform;
   procRoot?: string;
+  /** Terminal changes within this window reach a listener as one list. */
+  changeBatchMs?: number;
 }
 
 const CSV_COLUMNS = [
@@ -162,6 +164,7 @@ export function createConsoleService({
   siteUrl,
   platform = process.platform,
   procRoot = '/proc',
+  changeBatchMs = 100,
 }: ConsoleServiceDeps): ConsoleApi {
   const offline = new Map<string, TerminalEntry>();
   let lastHeardAt: number | null = null;
@@ -274,9 +277,20 @@ export function createConsoleService({
       return inFlight;
     },
     onTerminalsChanged(listener) {
-      return directory.onChange((change) => {
-        if (change.type.startsWith('terminal-')) listener(terminals());
+      // One list per burst: 500 terminals answering a probe are 500 changes within
+      // milliseconds, and building the list for each would starve the socket.
+      let pending: ReturnType<typeof setTimeout> | null = null;
+      const off = directory.onChange((change) => {
+        if (!change.type.startsWith('terminal-') || pending) return;
+        pending = setTimeout(() => {
+          pending = null;
+          listener(terminals());
+        }, changeBatchMs);
       });
+      return () => {
+        off();
+        if (pending) clearTimeout(pending);
+      };
     },
     terminalsCsv: () =>
       Promise.resolve(
