@@ -32,6 +32,7 @@ const app = Object.assign(new EventEmitter(), {
   },
   requestSingleInstanceLock: () => true,
   whenReady: () => Promise.resolve(),
+  getVersion: () => '0.1.0',
   quit: () => undefined,
   exit(code: number) {
     app.exitCode = code;

@@ -83,7 +83,10 @@ async function main(): Promise<void> {
   await directory.start().catch((error: unknown) => report('cannot listen for terminals', error));
   const service = createConsoleService({
     directory,
+    discoveryPort: settings.discoveryPort,
     probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
+    release: app.getVersion(),
+    ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
   });
 
   for (const { channel, handle } of createIpcHandlers(service)) {
