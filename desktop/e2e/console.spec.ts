@@ -178,6 +178,13 @@ test.describe('the console end to end, through its browser shell', () => {
       .toEqual(['DSP-E2E', 'ENR-E2E']);
     await page.getByLabel('Select ENR-E2E').check();
     await page.getByLabel('Select DSP-E2E').check();
+    // A bad address is refused by the shared rule before anything is sent.
+    await page.getByLabel('Central address to push').fill('http://10.0.0.1/path');
+    await page.getByRole('button', { name: 'Push to 2 selected' }).click();
+    await expect(
+      page.getByText('must be http://host[:port] with no path, query or credentials'),
+    ).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Push results' })).toHaveCount(0);
     await page.getByLabel('Central address to push').fill(central.url);
     await page.getByLabel('Panel address (displays)').fill(`${central.url}/panel`);
     await page.getByRole('button', { name: 'Push to 2 selected' }).click();

@@ -14,7 +14,8 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { PushResult } from '../../core/api.js';
+import type { PushRequestInput, PushResult } from '../../core/api.js';
+import { pushRequest } from '../../core/ipc.js';
 import { consoleApi } from '../api/console-api.js';
 import { download } from './download.js';
 
@@ -34,16 +35,26 @@ export function TerminalsPage() {
   const [panelUrl, setPanelUrl] = useState('');
   const [key, setKey] = useState('');
   const probe = useMutation({ mutationFn: () => consoleApi.probe() });
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const push = useMutation({
-    mutationFn: () =>
-      consoleApi.push({
-        ids: [...selected],
-        centralUrl: centralUrl || central.data?.url || '',
-        ...(panelUrl && { panelUrl }),
-        ...(key && { key }),
-      }),
+    mutationFn: (request: PushRequestInput) => consoleApi.push(request),
     onSuccess: () => setKey(''),
   });
+  // Checked with the schema the core checks with (the shared centralUrl rule), field by field.
+  const submitPush = () => {
+    const parsed = pushRequest.safeParse({
+      ids: [...selected],
+      centralUrl: centralUrl || central.data?.url || '',
+      ...(panelUrl && { panelUrl }),
+      ...(key && { key }),
+    });
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    setErrors({});
+    push.mutate(parsed.data);
+  };
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();
     return (terminals.data ?? []).filter(
@@ -144,7 +155,7 @@ export function TerminalsPage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          push.mutate();
+          submitPush();
         }}
       >
         <Group align="end">
@@ -153,11 +164,13 @@ export function TerminalsPage() {
             placeholder={central.data?.url ?? 'http://192.168.1.10'}
             value={centralUrl}
             onChange={(e) => setCentralUrl(e.currentTarget.value)}
+            error={errors.centralUrl}
           />
           <TextInput
             label="Panel address (displays)"
             value={panelUrl}
             onChange={(e) => setPanelUrl(e.currentTarget.value)}
+            error={errors.panelUrl}
           />
           <PasswordInput
             label="Terminal key (if set)"
