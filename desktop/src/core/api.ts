@@ -198,6 +198,8 @@ export function createConsoleService({
     release,
     ...(checkinTimeoutMs !== undefined && { checkinTimeoutMs }),
     ...(siteUrl !== undefined && { siteUrl }),
+    // Declared below; called only after construction.
+    probe: () => probe(),
   });
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;
@@ -220,6 +222,17 @@ export function createConsoleService({
     }
     lastProbe = { at, report };
     return report;
+  }
+
+  function probe(): Promise<ProbeReport> {
+    if (inFlight) return inFlight;
+    if (lastProbe && clock.now() - lastProbe.at < MIN_PROBE_INTERVAL_MS) {
+      return Promise.resolve({ ...lastProbe.report, throttled: true });
+    }
+    inFlight = sendProbe().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
   }
 
   async function diagnostics(expectedAddress: string | null): Promise<DiagnosticsReport> {
@@ -266,16 +279,7 @@ export function createConsoleService({
     listCentrals: () => Promise.resolve(directory.centrals()),
     getDropCounts: () => Promise.resolve(directory.dropCounts()),
     getStatus: () => Promise.resolve(directory.status()),
-    probe() {
-      if (inFlight) return inFlight;
-      if (lastProbe && clock.now() - lastProbe.at < MIN_PROBE_INTERVAL_MS) {
-        return Promise.resolve({ ...lastProbe.report, throttled: true });
-      }
-      inFlight = sendProbe().finally(() => {
-        inFlight = null;
-      });
-      return inFlight;
-    },
+    probe,
     onTerminalsChanged(listener) {
       // One list per burst: 500 terminals answering a probe are 500 changes within
       // milliseconds, and building the list for each would starve the socket.

@@ -79,6 +79,7 @@ export class Workbench {
       release: string;
       checkinTimeoutMs?: number;
       siteUrl?: string;
+      probe?: () => Promise<unknown>;
     },
   ) {}
 
@@ -137,6 +138,7 @@ export class Workbench {
             terminals: this.deps.terminalClient,
             central: this.#central,
             clock: this.deps.clock,
+            ...(this.deps.probe && { probe: this.deps.probe }),
             ...(this.deps.checkinTimeoutMs !== undefined && {
               checkinTimeoutMs: this.deps.checkinTimeoutMs,
             }),

@@ -50,6 +50,10 @@ export interface PushDeps {
   checkinTimeoutMs?: number;
   pollMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Asks terminals to announce now (so the central service hears them too). */
+  probe?: () => Promise<unknown>;
+  /** How long to wait for the central service to list a terminal before pushing directly. */
+  centralListWaitMs?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -136,6 +140,7 @@ async function save(
   // in with. A terminal key cannot go that way (the central service does not hold it).
   if (central?.user && !request.key) {
     try {
+      await untilCentralLists(deps, central, target.id);
       const [answer] = await central.configure({ ids: [target.id], ...body });
       if (answer?.ok) {
         result.via = 'central';
@@ -160,6 +165,27 @@ async function save(
       ok: false,
       detail: centralProblem + (err instanceof ReachError ? err.message : why(err)),
     };
+  }
+}
+
+/**
+ * The central service pushes only to terminals it lists; one the console heard a moment ago may
+ * not be there yet. Probe once and give it a few seconds before falling back to a direct push.
+ */
+async function untilCentralLists(
+  deps: PushDeps,
+  central: CentralClient,
+  id: string,
+): Promise<void> {
+  const deadline = deps.clock.now() + (deps.centralListWaitMs ?? 5_000);
+  let probed = false;
+  while (!(await central.nodes()).value.some((n) => n.id === id)) {
+    if (deps.clock.now() >= deadline) return;
+    if (!probed) {
+      probed = true;
+      await deps.probe?.();
+    }
+    await (deps.sleep ?? sleep)(250);
   }
 }
 
