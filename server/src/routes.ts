@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
 import { Api } from './http/api.js';
+import { registerAcceptanceRoutes } from './acceptance/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerDiscoveryRoutes } from './discovery/routes.js';
@@ -37,6 +38,7 @@ export const FEATURES: ((api: Api, ctx: AppContext) => void)[] = [
   registerBulkRoutes,
   registerSyncRoutes,
   registerRecognitionRoutes,
+  registerAcceptanceRoutes,
   // Last: the OpenAPI document describes every route registered before it.
   registerDocsRoutes,
 ];

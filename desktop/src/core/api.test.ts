@@ -1,5 +1,10 @@
-import { createConsoleService, MIN_PROBE_INTERVAL_MS, type ConsoleServiceDeps } from './api.js';
-import { TerminalDirectory, type TerminalEntry } from './terminal-directory.js';
+import {
+  type ConsoleTerminal,
+  createConsoleService,
+  MIN_PROBE_INTERVAL_MS,
+  type ConsoleServiceDeps,
+} from './api.js';
+import { TerminalDirectory } from './terminal-directory.js';
 import { openNodeUdpSocket } from './udp.js';
 import { FakeClock } from './testing/fake-clock.js';
 import { announce, closeSocket, nextChange, openSender, sendTo } from './testing/udp.js';
@@ -66,11 +71,17 @@ describe('createConsoleService', () => {
     expect(await service.getStatus()).toMatchObject({ listening: true, lastError: null });
   });
 
-  it('pushes the whole list on every terminal change, and stops after unsubscribe', async () => {
+  it('pushes the whole list after terminal changes, one list per burst, and stops after unsubscribe', async () => {
     const { clock, directory, sender, port, service } = await setup();
-    const pushes: TerminalEntry[][] = [];
-    const unsubscribe = service.onTerminalsChanged((terminals) => pushes.push(terminals));
+    const pushes: ConsoleTerminal[][] = [];
+    let waiting: (() => void) | null = null;
+    const nextPush = () => new Promise<void>((resolve) => (waiting = resolve));
+    const unsubscribe = service.onTerminalsChanged((terminals) => {
+      pushes.push(terminals);
+      waiting?.();
+    });
 
+    let pushed = nextPush();
     let online = nextChange(directory, 'terminal-online');
     await sendTo(sender, announce({ id: 'B' }), port);
     await online;
@@ -81,16 +92,30 @@ describe('createConsoleService', () => {
     const dropped = nextChange(directory, 'dropped');
     await sendTo(sender, 'garbage', port);
     await dropped;
-    expect(pushes.map((list) => list.map((terminal) => terminal.id))).toEqual([['B'], ['A', 'B']]);
+    await pushed;
+    expect(pushes.map((list) => list.map((terminal) => terminal.id))).toEqual([['A', 'B']]);
 
+    pushed = nextPush();
     clock.advance(46_000);
-    expect(pushes.at(-1)).toEqual([]);
+    await pushed;
+    // Gone offline: still listed, marked offline, so the technician sees what went silent.
+    expect(pushes.at(-1)?.map((t) => [t.id, t.online])).toEqual([
+      ['A', false],
+      ['B', false],
+    ]);
     const count = pushes.length;
 
     unsubscribe();
-    online = nextChange(directory, 'terminal-online');
+    const other: string[][] = [];
+    const otherPushed = new Promise<void>((resolve) => {
+      service.onTerminalsChanged((list) => {
+        other.push(list.map((t) => t.id));
+        resolve();
+      });
+    });
     await sendTo(sender, announce({ id: 'C' }), port);
-    await online;
+    await otherPushed;
+    expect(other).toEqual([['A', 'B', 'C']]);
     expect(pushes).toHaveLength(count);
   });
 

@@ -1,5 +1,25 @@
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import type { AcceptanceState, LayerId } from './acceptance/layers.js';
+import type { LayerInput } from './acceptance/runner.js';
+import { createTerminalClient, type TerminalClient } from './clients/terminal-client.js';
 import { systemClock, type Clock } from './clock.js';
+import { diagnose, type Finding } from './diagnostics/diagnostics.js';
+import { udpPortHolders } from './diagnostics/port-holders.js';
+import {
+  interfaceFor,
+  localInterfaces,
+  type InterfaceTable,
+  type LocalInterface,
+} from './interfaces.js';
 import { LIMITED_BROADCAST } from './network.js';
+import type { PushResult } from './push/push.js';
+import {
+  Workbench,
+  type CentralState,
+  type PushRequestInput,
+  type ReportFile,
+} from './workbench.js';
 import type {
   CentralEntry,
   DirectoryStatus,
@@ -10,6 +30,33 @@ import type {
 } from './terminal-directory.js';
 
 export type { CentralEntry, DirectoryStatus, DropCounts, ProbeOutcome, TerminalEntry };
+export type {
+  AcceptanceState,
+  CentralState,
+  Finding,
+  LayerId,
+  LayerInput,
+  LocalInterface,
+  PushRequestInput,
+  PushResult,
+  ReportFile,
+};
+
+/** A terminal as the console lists it: what it announced, where it was heard, whether online. */
+export interface ConsoleTerminal extends TerminalEntry {
+  /** The laptop interface whose subnet holds the terminal's address, e.g. "eth1 (10.1.0.0/24)". */
+  heardOn: string | null;
+  /** False once silent for longer than DISCOVERY_TIMEOUT (kept in the list, marked offline). */
+  online: boolean;
+}
+
+export interface DiagnosticsReport {
+  at: string;
+  port: number;
+  listening: boolean;
+  interfaces: LocalInterface[];
+  findings: Finding[];
+}
 
 export interface ProbeReport {
   /** When the probe was sent (for a throttled call: when the earlier one was), ISO-8601. */
@@ -26,8 +73,8 @@ export interface ProbeReport {
  * (`window.svcConsole`), and the browser harness implements it too. Every value is plain data.
  */
 export interface ConsoleApi {
-  /** Online terminals, sorted by id. */
-  listTerminals(): Promise<TerminalEntry[]>;
+  /** Terminals heard (online first, then those gone offline since), sorted by id. */
+  listTerminals(): Promise<ConsoleTerminal[]>;
   /** Central services heard answering on the LAN. */
   listCentrals(): Promise<CentralEntry[]>;
   /** Datagrams dropped since start, by reason. */
@@ -37,7 +84,25 @@ export interface ConsoleApi {
   /** Asks every terminal on the LAN to announce at once. */
   probe(): Promise<ProbeReport>;
   /** Calls `listener` with the whole list whenever a terminal appears, changes or goes offline. */
-  onTerminalsChanged(listener: (terminals: TerminalEntry[]) => void): () => void;
+  onTerminalsChanged(listener: (terminals: ConsoleTerminal[]) => void): () => void;
+  /** The terminal list as CSV (what the table shows). */
+  terminalsCsv(): Promise<string>;
+  /** Why a terminal may not be seen, from facts measured now. */
+  diagnose(expectedAddress: string | null): Promise<DiagnosticsReport>;
+  getCentral(): Promise<CentralState>;
+  setCentral(url: string): Promise<CentralState>;
+  /** The password goes to the central service's login and is not kept. */
+  signIn(username: string, password: string): Promise<CentralState>;
+  signOut(): Promise<CentralState>;
+  /** Pushes the central (and, to displays, panel) address and proves each push. */
+  push(request: PushRequestInput): Promise<PushResult[]>;
+  listPushes(): Promise<PushResult[]>;
+  getAcceptance(): Promise<AcceptanceState>;
+  runLayer(id: LayerId, input: LayerInput): Promise<AcceptanceState>;
+  confirmLayer(id: LayerId, who: string, note: string): Promise<AcceptanceState>;
+  /** Builds the handover report and records its SHA-256 at the central service. */
+  finishAcceptance(technician: string, site: string): Promise<AcceptanceState>;
+  getReport(format: 'html' | 'json' | 'pdf'): Promise<ReportFile>;
 }
 
 /** Probes closer together than this are answered with the previous report. */
@@ -51,6 +116,39 @@ export interface ConsoleServiceDeps {
   clock?: Clock;
   /** Where a probe goes; asked at each probe, since interfaces come and go in the field. */
   probeAddresses?: () => readonly string[];
+  /** This laptop's interfaces, asked each time (they come and go). */
+  interfaces?: () => InterfaceTable;
+  terminalClient?: TerminalClient;
+  discoveryPort?: number;
+  release?: string;
+  checkinTimeoutMs?: number;
+  /** Where the site's pages are fetched in the web layer (default: the central address). */
+  siteUrl?: string;
+  platform?: NodeJS.Platform;
+  procRoot?: string;
+  /** Terminal changes within this window reach a listener as one list. */
+  changeBatchMs?: number;
+}
+
+const CSV_COLUMNS = [
+  'kind',
+  'id',
+  'name',
+  'model',
+  'version',
+  'address',
+  'port',
+  'heardOn',
+  'central',
+  'lastSeen',
+  'online',
+] as const;
+
+function csvCell(value: string | number | boolean | null): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  // A leading = + - @ would be a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** The core behind `ConsoleApi`; the main process wires it to IPC. */
@@ -58,7 +156,51 @@ export function createConsoleService({
   directory,
   clock = systemClock,
   probeAddresses = () => [LIMITED_BROADCAST],
+  interfaces = () => networkInterfaces(),
+  terminalClient = createTerminalClient(),
+  discoveryPort,
+  release = 'unknown',
+  checkinTimeoutMs,
+  siteUrl,
+  platform = process.platform,
+  procRoot = '/proc',
+  changeBatchMs = 100,
 }: ConsoleServiceDeps): ConsoleApi {
+  const offline = new Map<string, TerminalEntry>();
+  let lastHeardAt: number | null = null;
+  let listeningSince: number | null = directory.status().listening ? clock.now() : null;
+  directory.onChange((change) => {
+    if (change.type === 'terminal-offline') offline.set(change.terminal.id, change.terminal);
+    if (change.type === 'terminal-online') offline.delete(change.terminal.id);
+    if (change.type === 'status') {
+      listeningSince = change.status.listening ? (listeningSince ?? clock.now()) : null;
+    } else if (change.type !== 'terminal-offline' && change.type !== 'central-offline') {
+      lastHeardAt = clock.now();
+    }
+  });
+  const terminals = (): ConsoleTerminal[] => {
+    const locals = localInterfaces(interfaces());
+    const mark = (t: TerminalEntry, online: boolean): ConsoleTerminal => {
+      const i = interfaceFor(t.address, locals);
+      return { ...t, heardOn: i ? `${i.name} (${i.cidr})` : null, online };
+    };
+    const on = directory.list();
+    const ids = new Set(on.map((t) => t.id));
+    const off = [...offline.values()].filter((t) => !ids.has(t.id));
+    return [...on.map((t) => mark(t, true)), ...off.map((t) => mark(t, false))].sort((a, b) =>
+      a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+    );
+  };
+  const workbench = new Workbench({
+    clock,
+    terminalClient,
+    terminals: () => directory.list(),
+    release,
+    ...(checkinTimeoutMs !== undefined && { checkinTimeoutMs }),
+    ...(siteUrl !== undefined && { siteUrl }),
+    // Declared below; called only after construction.
+    probe: () => probe(),
+  });
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;
 
@@ -82,25 +224,96 @@ export function createConsoleService({
     return report;
   }
 
+  function probe(): Promise<ProbeReport> {
+    if (inFlight) return inFlight;
+    if (lastProbe && clock.now() - lastProbe.at < MIN_PROBE_INTERVAL_MS) {
+      return Promise.resolve({ ...lastProbe.report, throttled: true });
+    }
+    inFlight = sendProbe().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  }
+
+  async function diagnostics(expectedAddress: string | null): Promise<DiagnosticsReport> {
+    const status = directory.status();
+    const port = discoveryPort ?? status.local?.port ?? 0;
+    const locals = localInterfaces(interfaces());
+    const busy = !status.listening && /EADDRINUSE/.test(status.lastError ?? '');
+    const productName =
+      platform === 'linux'
+        ? await readFile('/sys/class/dmi/id/product_name', 'utf8').then(
+            (t) => t.trim(),
+            () => null,
+          )
+        : null;
+    const findings = diagnose({
+      port,
+      listening: status.listening,
+      lastError: status.lastError,
+      holders: busy ? await udpPortHolders(port, procRoot) : [],
+      ownPid: process.pid,
+      interfaces: locals,
+      expectedAddress,
+      routed: directory
+        .list()
+        .filter((t) => !interfaceFor(t.address, locals))
+        .map((t) => ({ id: t.id, address: t.address })),
+      listeningSince,
+      lastHeardAt,
+      now: clock.now(),
+      platform,
+      productName,
+    });
+    return {
+      at: new Date(clock.now()).toISOString(),
+      port,
+      listening: status.listening,
+      interfaces: locals,
+      findings,
+    };
+  }
+
   return {
-    listTerminals: () => Promise.resolve(directory.list()),
+    listTerminals: () => Promise.resolve(terminals()),
     listCentrals: () => Promise.resolve(directory.centrals()),
     getDropCounts: () => Promise.resolve(directory.dropCounts()),
     getStatus: () => Promise.resolve(directory.status()),
-    probe() {
-      if (inFlight) return inFlight;
-      if (lastProbe && clock.now() - lastProbe.at < MIN_PROBE_INTERVAL_MS) {
-        return Promise.resolve({ ...lastProbe.report, throttled: true });
-      }
-      inFlight = sendProbe().finally(() => {
-        inFlight = null;
-      });
-      return inFlight;
-    },
+    probe,
     onTerminalsChanged(listener) {
-      return directory.onChange((change) => {
-        if (change.type.startsWith('terminal-')) listener(directory.list());
+      // One list per burst: 500 terminals answering a probe are 500 changes within
+      // milliseconds, and building the list for each would starve the socket.
+      let pending: ReturnType<typeof setTimeout> | null = null;
+      const off = directory.onChange((change) => {
+        if (!change.type.startsWith('terminal-') || pending) return;
+        pending = setTimeout(() => {
+          pending = null;
+          listener(terminals());
+        }, changeBatchMs);
       });
+      return () => {
+        off();
+        if (pending) clearTimeout(pending);
+      };
     },
+    terminalsCsv: () =>
+      Promise.resolve(
+        [
+          CSV_COLUMNS.join(','),
+          ...terminals().map((t) => CSV_COLUMNS.map((c) => csvCell(t[c])).join(',')),
+        ].join('\r\n') + '\r\n',
+      ),
+    diagnose: diagnostics,
+    getCentral: () => workbench.centralState(),
+    setCentral: (url) => workbench.setCentral(url),
+    signIn: (username, password) => workbench.signIn(username, password),
+    signOut: () => workbench.signOut(),
+    push: (request) => workbench.push(request),
+    listPushes: () => Promise.resolve(workbench.pushes()),
+    getAcceptance: () => Promise.resolve(workbench.acceptance()),
+    runLayer: (id, input) => workbench.runLayer(id, input),
+    confirmLayer: (id, who, note) => Promise.resolve(workbench.confirmLayer(id, { who, note })),
+    finishAcceptance: (technician, site) => workbench.finish({ technician, site }),
+    getReport: (format) => workbench.reportFile(format),
   };
 }

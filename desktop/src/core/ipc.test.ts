@@ -1,6 +1,9 @@
 import type { ConsoleApi } from './api.js';
 import { createIpcHandlers, IPC_CHANNELS, IpcArgumentError } from './ipc.js';
 
+const central = { url: null, user: null, heartbeat: null, error: null };
+const acceptance = { layers: [], report: null };
+
 function fakeApi(calls: string[]): ConsoleApi {
   const record =
     <T>(name: string, value: T) =>
@@ -23,6 +26,25 @@ function fakeApi(calls: string[]): ConsoleApi {
     getStatus: record('getStatus', { listening: true, local: null, lastError: null }),
     probe: record('probe', { sentAt: 'now', throttled: false, outcomes: [], error: null }),
     onTerminalsChanged: () => () => undefined,
+    terminalsCsv: record('terminalsCsv', ''),
+    diagnose: record('diagnose', {
+      at: '',
+      port: 0,
+      listening: true,
+      interfaces: [],
+      findings: [],
+    }),
+    getCentral: record('getCentral', central),
+    setCentral: record('setCentral', central),
+    signIn: record('signIn', central),
+    signOut: record('signOut', central),
+    push: record('push', []),
+    listPushes: record('listPushes', []),
+    getAcceptance: record('getAcceptance', acceptance),
+    runLayer: record('runLayer', acceptance),
+    confirmLayer: record('confirmLayer', acceptance),
+    finishAcceptance: record('finishAcceptance', acceptance),
+    getReport: record('getReport', { filename: 'r.json', mime: 'application/json', base64: '' }),
   };
 }
 
@@ -30,13 +52,9 @@ describe('IPC handlers', () => {
   it('have one distinct channel per request method', () => {
     const handlers = createIpcHandlers(fakeApi([]));
     expect(handlers.map((handler) => handler.channel).sort()).toEqual(
-      [
-        IPC_CHANNELS.getDropCounts,
-        IPC_CHANNELS.getStatus,
-        IPC_CHANNELS.listCentrals,
-        IPC_CHANNELS.listTerminals,
-        IPC_CHANNELS.probe,
-      ].sort(),
+      Object.values(IPC_CHANNELS)
+        .filter((channel) => channel !== IPC_CHANNELS.terminalsChanged)
+        .sort(),
     );
     expect(new Set(Object.values(IPC_CHANNELS)).size).toBe(Object.keys(IPC_CHANNELS).length);
   });
@@ -54,9 +72,39 @@ describe('IPC handlers', () => {
     async (args) => {
       const calls: string[] = [];
       for (const handler of createIpcHandlers(fakeApi(calls))) {
+        // diagnose takes exactly one IPv4 address
+        if (handler.channel === IPC_CHANNELS.diagnose && typeof args[0] === 'string') continue;
         await expect(handler.handle(args)).rejects.toBeInstanceOf(IpcArgumentError);
       }
       expect(calls).toEqual([]);
     },
   );
+
+  it.each([
+    ['push', [{ ids: [], centralUrl: 'http://10.0.0.1' }]],
+    ['push', [{ ids: ['A'], centralUrl: 'ftp://x' }]],
+    ['push', [{ ids: ['A'], centralUrl: 'http://10.0.0.1', extra: 1 }]],
+    ['runLayer', ['nine', {}]],
+    ['runLayer', ['data', { password: 'x' }]],
+    ['confirmLayer', ['services', '', 'note']],
+    ['diagnose', ['10.0.0.300']],
+    ['getReport', ['docx']],
+  ] as const)('refuse %s%j', async (method, args) => {
+    const calls: string[] = [];
+    const handler = createIpcHandlers(fakeApi(calls)).find(
+      (h) => h.channel === IPC_CHANNELS[method],
+    );
+    await expect(handler?.handle(args)).rejects.toBeInstanceOf(IpcArgumentError);
+    expect(calls).toEqual([]);
+  });
+
+  it('pass valid push and layer arguments on', async () => {
+    const calls: string[] = [];
+    const handlers = createIpcHandlers(fakeApi(calls));
+    const push = handlers.find((h) => h.channel === IPC_CHANNELS.push);
+    await push?.handle([{ ids: ['ENR-1'], centralUrl: 'http://10.0.0.1:8000', key: 'k' }]);
+    const run = handlers.find((h) => h.channel === IPC_CHANNELS.runLayer);
+    await run?.handle(['data', { organization: 'Org', person: 'Ann' }]);
+    expect(calls).toEqual(['push(1)', 'runLayer(2)']);
+  });
 });

@@ -98,5 +98,10 @@ describe('window policy', () => {
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
     });
+    // The page: one nonce'd style tag allowed, scripts still only from the app.
+    const page = responseHeaders('/r/index.html', 'abc123')['content-security-policy'];
+    expect(page).toContain("style-src 'self' 'nonce-abc123'");
+    expect(page).toContain("script-src 'self';");
+    expect(page).not.toMatch(/unsafe-/);
   });
 });

@@ -100,11 +100,19 @@ export function resolveAppAsset(rootDir: string, requestUrl: string): string | n
   return contentTypeFor(resolved) ? resolved : null;
 }
 
-/** Headers for every renderer response. */
-export function responseHeaders(file: string): Record<string, string> {
+/** The placeholder in index.html that each page load replaces with a fresh nonce. */
+export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+
+/** The CSP with one nonce'd style tag allowed: Mantine's CSS variables (no inline code else). */
+export function cspWithStyleNonce(nonce: string, csp = CONTENT_SECURITY_POLICY): string {
+  return csp.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`);
+}
+
+/** Headers for every renderer response; the page itself gets its nonce. */
+export function responseHeaders(file: string, nonce?: string): Record<string, string> {
   return {
     'content-type': contentTypeFor(file) ?? 'application/octet-stream',
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': nonce ? cspWithStyleNonce(nonce) : CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
     'cross-origin-opener-policy': 'same-origin',
     'referrer-policy': 'no-referrer',

@@ -6,6 +6,7 @@ describe('settingsFromEnv', () => {
       discoveryPort: 20785,
       discoveryTimeoutS: 45,
       probeAddresses: null,
+      siteUrl: null,
     });
   });
 
@@ -14,7 +15,15 @@ describe('settingsFromEnv', () => {
       discoveryPort: 21000,
       discoveryTimeoutS: 90,
       probeAddresses: null,
+      siteUrl: null,
     });
+  });
+
+  it('takes CONSOLE_SITE_URL for the web layer, and refuses one that is not http(s)', () => {
+    expect(settingsFromEnv({ CONSOLE_SITE_URL: 'http://10.0.0.5' }).siteUrl).toBe(
+      'http://10.0.0.5',
+    );
+    expect(() => settingsFromEnv({ CONSOLE_SITE_URL: 'ftp://10.0.0.5' })).toThrow(SettingsError);
   });
 
   it('takes a list of probe addresses', () => {

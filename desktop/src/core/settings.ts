@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DISCOVERY_PORT, DEFAULT_DISCOVERY_TIMEOUT_S, port } from '@svc/shared';
+import { DEFAULT_DISCOVERY_PORT, DEFAULT_DISCOVERY_TIMEOUT_S, httpUrl, port } from '@svc/shared';
 
 export interface ConsoleSettings {
   /** UDP port terminals announce on (the central service's DISCOVERY_PORT). */
@@ -11,6 +11,8 @@ export interface ConsoleSettings {
    * broadcast; null: 255.255.255.255 plus every local subnet broadcast.
    */
   probeAddresses: string[] | null;
+  /** Where the web layer fetches the site's pages (CONSOLE_SITE_URL); null: the central address. */
+  siteUrl: string | null;
 }
 
 const fromText = (schema: z.ZodType<number, number>) =>
@@ -37,6 +39,7 @@ const envSchema = z.object({
   DISCOVERY_PORT: fromText(port),
   DISCOVERY_TIMEOUT: fromText(z.number().int().min(1).max(86_400)),
   DISCOVERY_PROBE_ADDRESSES: addressList,
+  CONSOLE_SITE_URL: httpUrl.optional(),
 });
 
 export class SettingsError extends Error {}
@@ -57,5 +60,6 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Consol
     discoveryPort: parsed.data.DISCOVERY_PORT ?? DEFAULT_DISCOVERY_PORT,
     discoveryTimeoutS: parsed.data.DISCOVERY_TIMEOUT ?? DEFAULT_DISCOVERY_TIMEOUT_S,
     probeAddresses: parsed.data.DISCOVERY_PROBE_ADDRESSES ?? null,
+    siteUrl: parsed.data.CONSOLE_SITE_URL ?? null,
   };
 }

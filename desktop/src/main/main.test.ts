@@ -32,6 +32,7 @@ const app = Object.assign(new EventEmitter(), {
   },
   requestSingleInstanceLock: () => true,
   whenReady: () => Promise.resolve(),
+  getVersion: () => '0.1.0',
   quit: () => undefined,
   exit(code: number) {
     app.exitCode = code;
@@ -189,6 +190,18 @@ describe('main process', () => {
     ]) {
       expect((await handler({ url })).status).toBe(404);
     }
+    // Run from src/main, the renderer directory is src/renderer: its page gets a fresh nonce.
+    const pages = [await handler({ url: APP_ENTRY_URL }), await handler({ url: APP_ENTRY_URL })];
+    const nonces = await Promise.all(
+      pages.map(async (page) => {
+        expect(page.status).toBe(200);
+        const nonce = /name="csp-nonce" content="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+        expect(page.headers.get('content-security-policy')).toContain(`'nonce-${nonce}'`);
+        return nonce;
+      }),
+    );
+    expect(nonces[0]).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(nonces[0]).not.toBe(nonces[1]);
   });
 
   it('answers IPC from the console page only, with validated arguments', async () => {

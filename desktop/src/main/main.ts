@@ -1,5 +1,6 @@
 // Electron main process: thin glue between Electron and the core (src/core), which imports no
 // electron and is tested on its own. Everything decided here is a call into the core.
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import {
   APP_ENTRY_URL,
   APP_SCHEME,
   isAppUrl,
+  NONCE_PLACEHOLDER,
   resolveAppAsset,
   responseHeaders,
   secureWebPreferences,
@@ -53,7 +55,13 @@ async function main(): Promise<void> {
     const file = resolveAppAsset(rendererDir, request.url);
     if (!file) return new Response('not found', { status: 404 });
     try {
-      return new Response(await readFile(file), { headers: responseHeaders(file) });
+      if (path.basename(file) !== 'index.html') {
+        return new Response(await readFile(file), { headers: responseHeaders(file) });
+      }
+      // A fresh nonce per page load for Mantine's one style tag (the CSP allows no other).
+      const nonce = randomBytes(16).toString('base64');
+      const html = (await readFile(file, 'utf8')).replace(NONCE_PLACEHOLDER, nonce);
+      return new Response(html, { headers: responseHeaders(file, nonce) });
     } catch {
       return new Response('not found', { status: 404 });
     }
@@ -75,7 +83,10 @@ async function main(): Promise<void> {
   await directory.start().catch((error: unknown) => report('cannot listen for terminals', error));
   const service = createConsoleService({
     directory,
+    discoveryPort: settings.discoveryPort,
     probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
+    release: app.getVersion(),
+    ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
   });
 
   for (const { channel, handle } of createIpcHandlers(service)) {

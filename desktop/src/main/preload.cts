@@ -3,7 +3,7 @@
 // are typed against src/core/ipc.ts so they cannot drift from the main process.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS is what a sandboxed preload runs
 import electron = require('electron');
-import type { ConsoleApi, TerminalEntry } from '../core/api.js';
+import type { ConsoleApi, ConsoleTerminal } from '../core/api.js';
 import type { IPC_CHANNELS } from '../core/ipc.js';
 
 const { contextBridge, ipcRenderer } = electron;
@@ -14,6 +14,19 @@ const channels: typeof IPC_CHANNELS = {
   getDropCounts: 'svc-console:get-drop-counts',
   getStatus: 'svc-console:get-status',
   probe: 'svc-console:probe',
+  terminalsCsv: 'svc-console:terminals-csv',
+  diagnose: 'svc-console:diagnose',
+  getCentral: 'svc-console:get-central',
+  setCentral: 'svc-console:set-central',
+  signIn: 'svc-console:sign-in',
+  signOut: 'svc-console:sign-out',
+  push: 'svc-console:push',
+  listPushes: 'svc-console:list-pushes',
+  getAcceptance: 'svc-console:get-acceptance',
+  runLayer: 'svc-console:run-layer',
+  confirmLayer: 'svc-console:confirm-layer',
+  finishAcceptance: 'svc-console:finish-acceptance',
+  getReport: 'svc-console:get-report',
   terminalsChanged: 'svc-console:terminals-changed',
 };
 
@@ -27,9 +40,32 @@ const svcConsole = {
     ipcRenderer.invoke(channels.getDropCounts) as Promise<Result<'getDropCounts'>>,
   getStatus: () => ipcRenderer.invoke(channels.getStatus) as Promise<Result<'getStatus'>>,
   probe: () => ipcRenderer.invoke(channels.probe) as Promise<Result<'probe'>>,
+  terminalsCsv: () => ipcRenderer.invoke(channels.terminalsCsv) as Promise<Result<'terminalsCsv'>>,
+  diagnose: (address) =>
+    ipcRenderer.invoke(channels.diagnose, address) as Promise<Result<'diagnose'>>,
+  getCentral: () => ipcRenderer.invoke(channels.getCentral) as Promise<Result<'getCentral'>>,
+  setCentral: (url) =>
+    ipcRenderer.invoke(channels.setCentral, url) as Promise<Result<'setCentral'>>,
+  signIn: (username, password) =>
+    ipcRenderer.invoke(channels.signIn, username, password) as Promise<Result<'signIn'>>,
+  signOut: () => ipcRenderer.invoke(channels.signOut) as Promise<Result<'signOut'>>,
+  push: (request) => ipcRenderer.invoke(channels.push, request) as Promise<Result<'push'>>,
+  listPushes: () => ipcRenderer.invoke(channels.listPushes) as Promise<Result<'listPushes'>>,
+  getAcceptance: () =>
+    ipcRenderer.invoke(channels.getAcceptance) as Promise<Result<'getAcceptance'>>,
+  runLayer: (id, input) =>
+    ipcRenderer.invoke(channels.runLayer, id, input) as Promise<Result<'runLayer'>>,
+  confirmLayer: (id, who, note) =>
+    ipcRenderer.invoke(channels.confirmLayer, id, who, note) as Promise<Result<'confirmLayer'>>,
+  finishAcceptance: (technician, site) =>
+    ipcRenderer.invoke(channels.finishAcceptance, technician, site) as Promise<
+      Result<'finishAcceptance'>
+    >,
+  getReport: (format) =>
+    ipcRenderer.invoke(channels.getReport, format) as Promise<Result<'getReport'>>,
   onTerminalsChanged(listener) {
     // The renderer gets the data only, never the IPC event (which carries the sender).
-    const forward = (_event: Electron.IpcRendererEvent, terminals: TerminalEntry[]): void =>
+    const forward = (_event: Electron.IpcRendererEvent, terminals: ConsoleTerminal[]): void =>
       listener(terminals);
     ipcRenderer.on(channels.terminalsChanged, forward);
     return () => {

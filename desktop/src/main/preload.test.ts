@@ -69,6 +69,19 @@ describe('preload', () => {
       'getStatus',
       'probe',
       'onTerminalsChanged',
+      'terminalsCsv',
+      'diagnose',
+      'getCentral',
+      'setCentral',
+      'signIn',
+      'signOut',
+      'push',
+      'listPushes',
+      'getAcceptance',
+      'runLayer',
+      'confirmLayer',
+      'finishAcceptance',
+      'getReport',
     ];
     expect(Object.keys(api).sort()).toEqual([...methods].sort());
 
@@ -83,6 +96,23 @@ describe('preload', () => {
       { channel: IPC_CHANNELS.getDropCounts, args: [] },
       { channel: IPC_CHANNELS.getStatus, args: [] },
       { channel: IPC_CHANNELS.probe, args: [] },
+    ]);
+    invoked.length = 0;
+    await api.diagnose('10.0.0.5');
+    await api.signIn('tech', 'pw');
+    await api.push({ ids: ['A'], centralUrl: 'http://10.0.0.1' });
+    await api.runLayer('data', { person: 'Ann' });
+    await api.confirmLayer('services', 'Ann', 'ok');
+    await api.finishAcceptance('Ann', 'North');
+    await api.getReport('pdf');
+    expect(invoked).toEqual([
+      { channel: IPC_CHANNELS.diagnose, args: ['10.0.0.5'] },
+      { channel: IPC_CHANNELS.signIn, args: ['tech', 'pw'] },
+      { channel: IPC_CHANNELS.push, args: [{ ids: ['A'], centralUrl: 'http://10.0.0.1' }] },
+      { channel: IPC_CHANNELS.runLayer, args: ['data', { person: 'Ann' }] },
+      { channel: IPC_CHANNELS.confirmLayer, args: ['services', 'Ann', 'ok'] },
+      { channel: IPC_CHANNELS.finishAcceptance, args: ['Ann', 'North'] },
+      { channel: IPC_CHANNELS.getReport, args: ['pdf'] },
     ]);
     // Every invoke channel the preload uses has a handler in the main process.
     const handled = new Set<string>(createIpcHandlers(api).map((handler) => handler.channel));

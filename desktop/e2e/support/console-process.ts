@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const cli = path.resolve(import.meta.dirname, '..', '..', 'dist', 'shell', 'cli.js');
+
+export interface ConsoleProcess {
+  /** The one-time URL the console printed. */
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs the browser shell as a technician would (`npm run console`), and reads its URL. */
+export async function startConsole(env: Record<string, string>): Promise<ConsoleProcess> {
+  const child: ChildProcess = spawn(process.execPath, [cli], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the console printed no URL:\n${out}`)),
+      20_000,
+    );
+    const check = () => {
+      const m = /^console: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`the console exited (${code}):\n${out}`)));
+  });
+  return {
+    url,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { networkInterfaces } from 'node:os';
+import { createConsoleService } from '../api.js';
+import { TerminalDirectory } from '../terminal-directory.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { closeSocket, openSender, sendTo } from '../testing/udp.js';
+import { openNodeUdpSocket } from '../udp.js';
+import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics.js';
+import { localInterfaces } from '../interfaces.js';
+
+/** A separate process holding a UDP port without SO_REUSEADDR; resolves with its port. */
+async function holdPort(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('dgram').createSocket('udp4');s.bind(0,'0.0.0.0',()=>console.log(s.address().port));setInterval(()=>{},1000)",
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  return { child, port: Number(line.toString().trim()) };
+}
+
+const base: DiagnosticFacts = {
+  port: 20785,
+  listening: true,
+  lastError: null,
+  holders: [],
+  ownPid: 1,
+  interfaces: [],
+  expectedAddress: null,
+  routed: [],
+  listeningSince: 0,
+  lastHeardAt: 0,
+  now: 1000,
+  platform: 'linux',
+  productName: null,
+};
+
+describe('diagnostics, each from a condition created here', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const undo of cleanups.splice(0).reverse()) await undo();
+  });
+
+  it('port held by another process: the bind fails and the holder is named (pid and program)', async () => {
+    const { child, port } = await holdPort();
+    cleanups.push(() => {
+      child.kill();
+    });
+    const clock = new FakeClock(Date.parse('2026-11-22T06:30:00.000Z'));
+    const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port });
+    await expect(directory.start()).rejects.toThrow(/EADDRINUSE/);
+    const service = createConsoleService({ directory, clock, discoveryPort: port });
+    const report = await service.diagnose(null);
+    const finding = report.findings.find((f) => f.code === 'port_held');
+    expect(finding?.title).toContain(`UDP port ${port}`);
+    if (process.platform === 'linux') {
+      expect(finding?.facts.join('\n')).toContain(`held by pid ${child.pid} (node)`);
+    }
+    expect(finding?.advice.join('\n')).toMatch(/Close that program/);
+  });
+
+  it('terminal on a subnet the laptop lacks: says so and lists every interface with its mask', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-22T06:30:00.000Z'));
+    const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port: 0 });
+    await directory.start();
+    cleanups.push(() => directory.close());
+    const table = {
+      lo: networkInterfaces().lo ?? [],
+      eth9: [
+        {
+          address: '192.168.77.20',
+          netmask: '255.255.255.0',
+          family: 'IPv4' as const,
+          mac: '3c:52:82:00:00:01',
+          internal: false,
+          cidr: '192.168.77.20/24',
+        },
+      ],
+    };
+    const service = createConsoleService({ directory, clock, interfaces: () => table });
+    const missing = await service.diagnose('10.40.0.15');
+    const finding = missing.findings.find((f) => f.code === 'no_subnet');
+    expect(finding?.title).toContain('10.40.0.15');
+    expect(finding?.facts).toEqual(['eth9: 192.168.77.20 mask 255.255.255.0 (192.168.77.0/24)']);
+    const present = await service.diagnose('192.168.77.99');
+    expect(present.findings.map((f) => f.code)).not.toContain('no_subnet');
+  });
+
+  it('silence: nothing heard for 60 s on a listening port gives firewall advice; a datagram clears it', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-22T06:30:00.000Z'));
+    const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port: 0 });
+    await directory.start();
+    cleanups.push(() => directory.close());
+    const service = createConsoleService({ directory, clock, platform: 'win32' });
+    clock.advance(SILENCE_MS - 1000);
+    expect((await service.diagnose(null)).findings.map((f) => f.code)).not.toContain('silence');
+    clock.advance(1000);
+    const silent = (await service.diagnose(null)).findings.find((f) => f.code === 'silence');
+    expect(silent?.title).toMatch(/Nothing heard on UDP \d+ for 60 s/);
+    expect(silent?.advice.join('\n')).toContain('New-NetFirewallRule');
+
+    const sender = await openSender();
+    cleanups.push(() => closeSocket(sender));
+    const heard = new Promise<void>((resolve) => {
+      const off = directory.onChange(() => {
+        off();
+        resolve();
+      });
+    });
+    await sendTo(sender, 'not a datagram', directory.status().local!.port);
+    await heard;
+    expect((await service.diagnose(null)).findings.map((f) => f.code)).not.toContain('silence');
+  });
+
+  it('a VM behind NAT: a hypervisor MAC on its NAT network; bridged is not flagged', () => {
+    const nat = localInterfaces({
+      enp0s3: [
+        {
+          address: '10.0.2.15',
+          netmask: '255.255.255.0',
+          family: 'IPv4',
+          mac: '08:00:27:aa:bb:cc',
+          internal: false,
+          cidr: '10.0.2.15/24',
+        },
+      ],
+    });
+    const finding = diagnose({ ...base, interfaces: nat }).find((f) => f.code === 'vm_nat');
+    expect(finding?.title).toContain('VirtualBox');
+    expect(finding?.facts).toContain('enp0s3: 10.0.2.15 is in a hypervisor NAT network');
+    const bridged = localInterfaces({
+      enp0s3: [
+        {
+          address: '192.168.1.40',
+          netmask: '255.255.255.0',
+          family: 'IPv4',
+          mac: '08:00:27:aa:bb:cc',
+          internal: false,
+          cidr: '192.168.1.40/24',
+        },
+      ],
+    });
+    expect(diagnose({ ...base, interfaces: bridged }).map((f) => f.code)).not.toContain('vm_nat');
+  });
+});

@@ -1,0 +1,124 @@
+import { startTerminal, type TerminalHandle } from '@svc/sim';
+import { createConsoleService, type ConsoleApi } from '../api.js';
+import { systemClock } from '../clock.js';
+import { TerminalDirectory } from '../terminal-directory.js';
+import { openNodeUdpSocket } from '../udp.js';
+import {
+  centralUnavailable,
+  startCentral,
+  type CentralProcess,
+} from '../../testing/central-process.js';
+
+const skip = centralUnavailable();
+const d = skip ? describe.skip : describe;
+if (skip) console.warn(`push tests skipped: ${skip}`);
+
+/** Resolves once the console lists every id; driven by announces, not by a fixed wait. */
+async function heard(api: ConsoleApi, ids: string[]): Promise<void> {
+  const has = (list: { id: string }[]) => ids.every((id) => list.some((t) => t.id === id));
+  if (has(await api.listTerminals())) return;
+  await new Promise<void>((resolve) => {
+    const off = api.onTerminalsChanged((list) => {
+      if (has(list)) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+d('push with proof, against the real central service and simulated terminals', () => {
+  const discoveryPort = 30000 + (process.pid % 20000);
+  let central: CentralProcess;
+  let directory: TerminalDirectory;
+  let api: ConsoleApi;
+  const terminals: TerminalHandle[] = [];
+  const terminal = async (id: string, kind: 'enrollment' | 'display', extra: object = {}) => {
+    const t = await startTerminal({
+      id,
+      kind,
+      httpPort: 0,
+      discoveryPort,
+      bindAddress: '127.0.0.1',
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 1000,
+      checkinIntervalMs: 0,
+      ...extra,
+    });
+    terminals.push(t);
+    return t;
+  };
+
+  beforeAll(async () => {
+    central = await startCentral({ discoveryPort });
+    directory = new TerminalDirectory(
+      { openSocket: openNodeUdpSocket, clock: systemClock },
+      { port: discoveryPort },
+    );
+    await directory.start();
+    api = createConsoleService({
+      directory,
+      probeAddresses: () => ['127.255.255.255'],
+      checkinTimeoutMs: 8000,
+    });
+    await terminal('ENR-P1', 'enrollment');
+    await terminal('DSP-P1', 'display');
+    await terminal('ENR-KEY', 'enrollment', { managementKey: 'terminal-key-for-this-test' });
+    await terminal('ENR-BAD', 'enrollment', { faults: { saveDifferent: true } });
+    await heard(api, ['ENR-P1', 'DSP-P1', 'ENR-KEY', 'ENR-BAD']);
+  });
+  afterAll(async () => {
+    for (const t of terminals) await t.stop();
+    await directory.close();
+    await central.stop();
+  });
+
+  it('signed in: saved through central, read back, and checked in after the push', async () => {
+    await api.setCentral(central.url);
+    const state = await api.signIn(central.username, central.password);
+    expect(state.user?.username).toBe('admin');
+    // Pushed at once: the console waits (and probes) until the central service lists them.
+    const results = await api.push({
+      ids: ['ENR-P1', 'DSP-P1'],
+      centralUrl: central.url,
+      panelUrl: 'http://127.0.0.1:9/panel',
+    });
+    expect(results.map((r) => [r.id, r.via, r.saved.ok, r.readBack.ok, r.checkedIn.ok])).toEqual([
+      ['ENR-P1', 'central', true, true, true],
+      ['DSP-P1', 'central', true, true, true],
+    ]);
+    const display = results.find((r) => r.id === 'DSP-P1');
+    expect(display?.readBack.config?.panelUrl).toBe('http://127.0.0.1:9/panel');
+    // The panel address goes to displays only.
+    expect(results.find((r) => r.id === 'ENR-P1')?.readBack.config?.panelUrl).toBe('');
+    for (const r of results) expect(r.checkedIn.at! >= r.pushedAt).toBe(true);
+    expect(terminals[0]!.config().centralUrl).toBe(central.url);
+  });
+
+  it('a terminal with a key: refused without it, saved and read back with it; no token, so no check-in, with the reason', async () => {
+    const [without] = await api.push({ ids: ['ENR-KEY'], centralUrl: central.url });
+    expect(without?.saved.ok).toBe(false);
+    expect(without?.saved.detail).toMatch(/401/);
+    const [withKey] = await api.push({
+      ids: ['ENR-KEY'],
+      centralUrl: central.url,
+      key: 'terminal-key-for-this-test',
+    });
+    expect(withKey?.via).toBe('direct');
+    expect(withKey?.saved.ok).toBe(true);
+    expect(withKey?.readBack.ok).toBe(true);
+    expect(withKey?.checkedIn.ok).toBe(false);
+    expect(withKey?.checkedIn.detail).toMatch(/no check-in within 8 s.*token/);
+    expect(JSON.stringify(await api.listPushes())).not.toContain('terminal-key-for-this-test');
+  });
+
+  it('a terminal that saves another address fails the read-back, naming both addresses', async () => {
+    await api.signOut();
+    const [bad] = await api.push({ ids: ['ENR-BAD'], centralUrl: central.url });
+    expect(bad?.saved.ok).toBe(true);
+    expect(bad?.readBack.ok).toBe(false);
+    expect(bad?.readBack.detail).toContain(`pushed "${central.url}"`);
+    expect(bad?.checkedIn.detail).toBe('not tried');
+    expect(bad?.ok).toBe(false);
+  });
+});
