@@ -7,7 +7,7 @@ import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
 import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
 
-type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 
 const CHUNK = 1000;
 /** Rows per INSERT of new tasks (values are inlined: no bound-parameter limit applies). */
@@ -28,7 +28,7 @@ export async function applyDiffs(
   /** False: the caller inserts the missing tasks itself (planSync, range by range). */
   withMissing = true,
 ): Promise<Lane[]> {
-  const { SyncTask } = deps.models;
+  const { SyncTask } = deps.sync.db.models;
   const lanes = entries.map(({ diff }): Lane =>
     diffSize(diff) > BULK_THRESHOLD ? 'bulk' : 'priority',
   );
@@ -36,7 +36,7 @@ export async function applyDiffs(
   const fresh = entries.flatMap(({ device, diff }, i) =>
     diff.puts.filter((p) => p.taskId === null).map((p) => ({ device, lane: lanes[i]!, p })),
   );
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const ignore = sequelize.getDialect() === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
   if (withMissing) {
     const missing = entries.flatMap(({ device, diff }, i) =>
@@ -234,7 +234,7 @@ export async function insertMissing(
   now: Date,
 ): Promise<void> {
   if (deviceIds.length === 0 || spaces.length === 0) return;
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const mysql = sequelize.getDialect() === 'mysql';
   const columns = `id, organization_id, person_id, device_id, action, lane, state, person_version,
     photo_sha256, attempts, next_attempt_at, created_at, updated_at`;

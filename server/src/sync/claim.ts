@@ -5,7 +5,7 @@ import { onlineWhere } from '../devices/service.js';
 import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
 
-type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
+type Deps = Pick<AppContext, 'sync' | 'clock'>;
 
 /**
  * Tasks left `running` by a version of svc that claimed each task (before migration 0051),
@@ -13,11 +13,11 @@ type Deps = Pick<AppContext, 'models' | 'db' | 'clock'>;
  * after an upgrade this finds them once, then nothing.
  */
 export async function recoverExpiredLeases(deps: Deps, now: Date): Promise<number> {
-  const devices = await deps.models.Device.findAll({ attributes: ['id'], raw: true });
+  const devices = await deps.sync.db.models.Device.findAll({ attributes: ['id'], raw: true });
   if (devices.length === 0) return 0;
   // Idempotent: run again when it loses a deadlock to a claim or a plan (MySQL).
   const [count] = await retryOnDeadlock(() =>
-    deps.models.SyncTask.update(
+    deps.sync.db.models.SyncTask.update(
       { state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: now, updatedAt: now },
       {
         where: {
@@ -39,7 +39,7 @@ export async function devicesWithDueWork(
   now: Date,
   heartbeatTimeoutS: number,
 ): Promise<string[]> {
-  const online = await deps.models.Device.findAll({
+  const online = await deps.sync.db.models.Device.findAll({
     attributes: ['id'],
     where: onlineWhere(now, heartbeatTimeoutS),
     raw: true,
@@ -50,13 +50,13 @@ export async function devicesWithDueWork(
   // read every due row of a backfill (0.3–1 s a call at 400,000 tasks).
   const due = (lane: string) => `(SELECT 1 FROM sync_tasks t WHERE t.device_id = d.id
     AND t.state = 'pending' AND t.lane = '${lane}' AND t.next_attempt_at <= :now LIMIT 1) = 1`;
-  const rows = await deps.db.sequelize.query<{ id: string }>(
+  const rows = await deps.sync.db.sequelize.query<{ id: string }>(
     `SELECT d.id FROM devices d WHERE d.id IN (:online)
       AND (${due('priority')} OR ${due('bulk')}) ORDER BY d.id`,
     {
       // With its milliseconds: a bare Date loses them on MySQL, and work planned within the
       // current second would not be due until the next one.
-      replacements: { online: online.map((d) => d.id), now: sqlDate(deps.db.sequelize, now) },
+      replacements: { online: online.map((d) => d.id), now: sqlDate(deps.sync.db.sequelize, now) },
       type: QueryTypes.SELECT,
     },
   );
@@ -173,7 +173,7 @@ export async function readDueTasks(
   now: Date,
   { cursor = {}, skip }: { cursor?: ReadCursor; skip?: (id: string) => boolean } = {},
 ): Promise<TaskRow[]> {
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const mysql = sequelize.getDialect() === 'mysql';
   // The due index ends with the row's key: the primary key on MySQL, the rowid on SQLite.
   const key = mysql ? 'id' : 'rowid';

@@ -5,7 +5,7 @@ import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs } from './apply.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './desired.js';
 
-type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 
 interface PersonFacts {
   organizationId: string;
@@ -42,11 +42,11 @@ export async function planPeople(
   personIds: readonly string[],
 ): Promise<{ devices: number; queued: number }> {
   const now = deps.clock.now();
-  const devices = await deps.models.Device.findAll({
+  const devices = await deps.sync.db.models.Device.findAll({
     attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
   });
   if (personIds.length === 0) return { devices: devices.length, queued: 0 };
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const select = <T extends object>(sql: string) =>
     sequelize.query<T>(sql, { replacements: { ids: personIds }, type: QueryTypes.SELECT });
   const [people, access, tasks] = await Promise.all([
@@ -94,7 +94,7 @@ export async function planPeople(
   for (const device of devices) {
     let tree = trees.get(device.organizationId);
     if (!tree) {
-      tree = await loadSpaceTree(deps, device.organizationId);
+      tree = await loadSpaceTree(deps.sync.db, device.organizationId);
       trees.set(device.organizationId, tree);
     }
     const spaces = deviceSpaces(device, tree);

@@ -6,7 +6,7 @@ import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './
 import { planPeople } from './delta.js';
 import { COMMIT_MARGIN_MS, peoplePart, type Fingerprint } from './fingerprint.js';
 
-type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 
 /**
  * A device whose plan changes more people than this at once (new, moved or re-enabled device,
@@ -84,7 +84,7 @@ export async function diffDevice(
   /** Whether a pending bulk task of these people moves to the priority lane. */
   promoteBulk = personIds !== undefined,
 ): Promise<DeviceDiff> {
-  const sequelize: Sequelize = deps.db.sequelize;
+  const sequelize: Sequelize = deps.sync.db.sequelize;
   if (personIds?.length === 0) return { puts: [], deletes: [] };
   const replacements = { spaces, org: device.organizationId, now, dev: device.id, personIds };
   const desired = desiredIdsSql(spaces, personIds !== undefined);
@@ -138,7 +138,7 @@ const FEW_TASKS = 1000;
 
 /** The people of the device's tasks, when it has at most FEW_TASKS (sync_tasks_device_due). */
 async function fewTaskPeople(deps: Deps, deviceId: string): Promise<string[] | undefined> {
-  const rows = await deps.db.sequelize.query<{ person_id: string }>(
+  const rows = await deps.sync.db.sequelize.query<{ person_id: string }>(
     `SELECT person_id FROM sync_tasks WHERE device_id = :dev LIMIT ${FEW_TASKS + 1}`,
     { replacements: { dev: deviceId }, type: QueryTypes.SELECT },
   );
@@ -163,7 +163,7 @@ async function fewTasksDiff(
   counts: Map<string, Promise<number>>,
 ): Promise<DeviceDiff> {
   const count = async (personIds?: readonly string[]) => {
-    const rows = await deps.db.sequelize.query<{ n: number | string }>(
+    const rows = await deps.sync.db.sequelize.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM people p WHERE p.id IN (${desiredIdsSql(spaces, personIds !== undefined)})`,
       {
         replacements: { spaces, org: device.organizationId, now, personIds },
@@ -210,7 +210,7 @@ export async function planSync(
     return planPeople(deps, opts.personIds);
   }
   const now = deps.clock.now();
-  const devices = await deps.models.Device.findAll({
+  const devices = await deps.sync.db.models.Device.findAll({
     attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
     where: {
       ...(opts.organizationId && { organizationId: opts.organizationId }),
@@ -224,7 +224,7 @@ export async function planSync(
   for (const device of devices) {
     let tree = trees.get(device.organizationId);
     if (!tree) {
-      tree = await loadSpaceTree(deps, device.organizationId);
+      tree = await loadSpaceTree(deps.sync.db, device.organizationId);
       trees.set(device.organizationId, tree);
     }
     const spaces = deviceSpaces(device, tree);
@@ -304,7 +304,7 @@ export async function changesSince(
 export async function peopleUpdatedSince(deps: Deps, since: Date): Promise<string[] | undefined> {
   // Updated a little before the last plan too: a transaction that stamped its rows just
   // before that plan's clock reading may have committed after its read.
-  const rows = await deps.db.sequelize.query<{ id: string }>(
+  const rows = await deps.sync.db.sequelize.query<{ id: string }>(
     `SELECT id FROM people WHERE updated_at >= :margin LIMIT ${DELTA_MAX + 1}`,
     {
       replacements: { margin: new Date(since.getTime() - COMMIT_MARGIN_MS) },

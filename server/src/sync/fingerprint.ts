@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
 import { SettingKey } from '../settings/runtime-settings.js';
 
-type Deps = Pick<AppContext, 'db'>;
+type Deps = Pick<AppContext, 'sync'>;
 
 export interface Fingerprint extends Record<string, unknown> {
   /** Device id → its space and enabled flag. */
@@ -25,7 +25,7 @@ interface People {
 }
 
 async function readPeople(deps: Deps, now: Date): Promise<People> {
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const [row] = await sequelize.query<Record<string, unknown>>(
     `SELECT COUNT(*) AS people, SUM(version) AS versions,
       COALESCE(SUM(CASE WHEN enabled = 1 AND (valid_from IS NULL OR valid_from <= :now)
@@ -53,7 +53,7 @@ async function readPeople(deps: Deps, now: Date): Promise<People> {
 
 /** Devices and spaces: few rows, read in full every time. */
 async function placement(deps: Deps): Promise<Pick<Fingerprint, 'devices' | 'spaces'>> {
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
     'SELECT id, space_id, enabled FROM devices ORDER BY id',
     { type: QueryTypes.SELECT },
@@ -97,7 +97,7 @@ export const COMMIT_MARGIN_MS = 5_000;
 
 /** The people stamped since `anchor` and the deletion mark: a range of people_updated_at. */
 async function recentPeople(deps: Deps, anchor: Date): Promise<string> {
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   const [row] = await sequelize.query(
     `SELECT COUNT(*) AS n, SUM(version) AS versions, MAX(updated_at) AS newest,
       (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted

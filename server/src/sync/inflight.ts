@@ -1,5 +1,4 @@
 import { Op, type WhereOptions } from 'sequelize';
-import type { AppContext } from '../context.js';
 import type { SyncState, SyncTaskRow } from '../db/business-models.js';
 
 /**
@@ -44,16 +43,4 @@ export class InFlight {
     if (deviceId === undefined) return [...this.device.keys()];
     return [...this.device].filter(([, d]) => d === deviceId).map(([id]) => id);
   }
-}
-
-const registries = new WeakMap<AppContext, InFlight>();
-
-/** The process's tasks in flight: what the worker pushes, what the API shows as running. */
-export function inFlightOf(ctx: AppContext): InFlight {
-  let registry = registries.get(ctx);
-  if (!registry) {
-    registry = new InFlight();
-    registries.set(ctx, registry);
-  }
-  return registry;
 }

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
-import { syncWorkerOf } from './worker.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,7 +14,7 @@ export function kickSyncAfterChanges(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     if (!READS.has(req.method)) {
       res.once('finish', () => {
-        if (res.statusCode < 400) syncWorkerOf(ctx)?.kick();
+        if (res.statusCode < 400) ctx.sync.worker?.kick();
       });
     }
     next();

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { rowLease, type RowLease } from '../db/row-lease.js';
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 
 /**
  * How long a process holds a device unless renewed (renewed while its run lasts); a process
@@ -49,7 +49,7 @@ export class DeviceLeases {
     const lease =
       this.held.get(deviceId) ??
       rowLease(
-        { sequelize: this.deps.db.sequelize, clock: this.deps.clock },
+        { sequelize: this.deps.sync.db.sequelize, clock: this.deps.clock },
         { table: 'sync_device_leases', keyColumn: 'device_id', key: deviceId },
         { ttlMs: LEASE_MS, owner: this.claimant },
       );

@@ -1,5 +1,5 @@
 import type { SyncTaskRow } from '../db/business-models.js';
-import { liveHub } from '../recognition/hub.js';
+import type { AppContext } from '../context.js';
 
 /** The `sync` event of the live stream (`GET /api/recognition/stream`): one task's new state. */
 export interface SyncLiveEvent {
@@ -18,11 +18,11 @@ export interface SyncLiveEvent {
  * when no stream is open (a bulk backfill runs millions of these).
  */
 export function publishSyncState(
-  ctx: object,
+  ctx: Pick<AppContext, 'live'>,
   task: Pick<SyncTaskRow, 'id' | 'organizationId' | 'personId' | 'deviceId' | 'action'>,
   change: Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'>,
 ): void {
-  const hub = liveHub(ctx);
+  const hub = ctx.live;
   if (hub.listenerCount() === 0) return;
   const data: SyncLiveEvent = {
     id: task.id,

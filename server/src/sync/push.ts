@@ -4,7 +4,7 @@ import type { DeviceRow, FileRow, PersonRow } from '../db/business-models.js';
 import type { TaskRow } from './claim.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../devices/service.js';
 
-type Deps = Pick<AppContext, 'models' | 'photos'>;
+type Deps = Pick<AppContext, 'sync' | 'photos'>;
 
 /** What became of one push, before it is written to the task. */
 export type Outcome =
@@ -51,8 +51,8 @@ export interface PushReads {
 
 export function directReads(deps: Deps): PushReads {
   return {
-    person: (id) => deps.models.Person.findByPk(id),
-    file: (sha256) => deps.models.File.findByPk(sha256),
+    person: (id) => deps.sync.db.models.Person.findByPk(id),
+    file: (sha256) => deps.sync.db.models.File.findByPk(sha256),
     photoBase64: async (sha256) => (await deps.photos.read(sha256))?.toString('base64'),
   };
 }

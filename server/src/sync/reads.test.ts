@@ -22,7 +22,7 @@ function peopleConnection(versions: Map<string, number>) {
       );
     },
   } as unknown as Sequelize;
-  const deps = { db: { sequelize } } as unknown as Pick<AppContext, 'models' | 'photos' | 'db'>;
+  const deps = { sync: { db: { sequelize } } } as unknown as Pick<AppContext, 'sync' | 'photos'>;
   return { deps, reads };
 }
 

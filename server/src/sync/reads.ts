@@ -5,7 +5,7 @@ import { fromSqlDate } from '../db/sql-dates.js';
 import type { TaskRow } from './claim.js';
 import { directReads, type PushPerson, type PushReads } from './push.js';
 
-type Deps = Pick<AppContext, 'models' | 'photos' | 'db'>;
+type Deps = Pick<AppContext, 'sync' | 'photos'>;
 
 /** Photos kept per run (base64 characters); a run that reads more starts over. */
 const PHOTO_CACHE_CHARS = 64 * 1024 * 1024;
@@ -58,7 +58,7 @@ export class RunReads implements PushReads {
     const all = [...ids];
     for (let i = 0; i < all.length; i += PEOPLE_QUERY) {
       // Plain rows: model instances cost more than the rest of a claim.
-      const rows = await this.deps.db.sequelize.query<Record<keyof PushPerson, unknown>>(
+      const rows = await this.deps.sync.db.sequelize.query<Record<keyof PushPerson, unknown>>(
         `SELECT id, name, id_number AS idNumber, photo_sha256 AS photoSha256, version,
           valid_from AS validFrom, valid_until AS validUntil FROM people WHERE id IN (:ids)`,
         { replacements: { ids: all.slice(i, i + PEOPLE_QUERY) }, type: QueryTypes.SELECT },

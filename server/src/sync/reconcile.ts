@@ -106,14 +106,14 @@ async function readBack(
   // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
   // by page as they are checked; one still succeeded when its page is read.
   const ids = (
-    await ctx.models.SyncTask.findAll({
+    await ctx.sync.db.models.SyncTask.findAll({
       attributes: ['id'],
       where: { deviceId: device.id, state: 'succeeded' },
       raw: true,
     })
   ).map((t) => t.id);
   for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
-    tasks = await ctx.models.SyncTask.findAll({
+    tasks = await ctx.sync.db.models.SyncTask.findAll({
       attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
       where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
       raw: true,
@@ -142,7 +142,7 @@ async function requeueIfDrifted(
   }
   if (!problem) return false;
   const now = ctx.clock.now();
-  const [count] = await ctx.models.SyncTask.update(
+  const [count] = await ctx.sync.db.models.SyncTask.update(
     {
       state: 'pending',
       lane: 'priority',

@@ -5,7 +5,7 @@ import type { TestClient } from '../test/http-client.js';
 import { waitFor } from '../test/udp.js';
 import { RECONCILIATION_STOPPED } from './reconcile.js';
 import { periodicDue } from './claim.js';
-import { reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { reconcileAll } from './reconciliations.js';
 import { planSync } from './desired.js';
 import { deviceSyncOut, reconciliationStarted } from './schemas.js';
 import { gatedClient, startFleetSite, until, type Fleet, type FleetSite } from './test-fleet.js';
@@ -28,11 +28,12 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
     // The routes use the worker's client: the gated one. Not started: no periodic pass.
     gated = gatedClient();
     worker = new SyncWorker(server.ctx, { client: gated.client });
+    server.ctx.sync.worker = worker;
     await worker.runUntilIdle();
   });
   afterEach(async () => {
     gated.open();
-    await reconciliationsOf(server.ctx).stop();
+    await server.ctx.sync.reconciliations.stop();
     await worker.stop();
     await site?.close();
     site = undefined;
@@ -82,7 +83,7 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
     const [d0] = fleet.devices;
     let stopped: Promise<void> | undefined;
     gated.onRead((n) => {
-      if (n === 25) stopped = reconciliationsOf(server.ctx).stop();
+      if (n === 25) stopped = server.ctx.sync.reconciliations.stop();
     });
     await ask(d0!.id);
     await until('the stop was asked for', () => stopped !== undefined);
@@ -147,18 +148,18 @@ describe.each(DIALECTS)('reconciliations on request on %s', (dialect) => {
 
   test('the periodic pass waits for a device being reconciled on request instead of reading it twice', async () => {
     const [d0, d1] = fleet.devices;
-    const registry = reconciliationsOf(server.ctx);
+    const registry = server.ctx.sync.reconciliations;
     const joined: string[] = [];
     const run = registry.run.bind(registry);
-    registry.run = (device, request) => {
-      const started = run(device, request);
+    registry.run = (ctx, device, request) => {
+      const started = run(ctx, device, request);
       if (started.alreadyRunning) joined.push(device.id);
       return started;
     };
     // Only d0's read-back is held: the pass gets to it whichever device it takes first.
     gated.shut(d0!.sn);
     const started = await ask(d0!.id);
-    const pass = reconcileAll(server.ctx, registry, { client: gated.client });
+    const pass = reconcileAll(server.ctx, { client: gated.client });
     await until('the pass joined the run in progress', () => joined.includes(d0!.id));
     gated.open();
     await pass;

@@ -13,8 +13,6 @@ export interface ReconcileRun {
 
 export interface RunRequest {
   client: DeviceClient;
-  /** The context to work with (the sync worker's has a database connection of its own). */
-  ctx?: AppContext;
   /** Ends this run at its next read, besides this registry's own stop(). */
   stopping?: AbortSignal;
   pageSize?: number;
@@ -32,13 +30,14 @@ export class Reconciliations implements Job {
   private readonly runs = new Map<string, ReconcileRun>();
   private stopping = new AbortController();
 
-  constructor(private readonly ctx: AppContext) {}
-
   /** The device's run in progress, or a new one. */
-  run(device: DeviceRow, request: RunRequest): ReconcileRun & { alreadyRunning: boolean } {
+  run(
+    ctx: AppContext,
+    device: DeviceRow,
+    request: RunRequest,
+  ): ReconcileRun & { alreadyRunning: boolean } {
     const current = this.runs.get(device.id);
     if (current) return { ...current, alreadyRunning: true };
-    const ctx = request.ctx ?? this.ctx;
     const stopping = request.stopping
       ? AbortSignal.any([this.stopping.signal, request.stopping])
       : this.stopping.signal;
@@ -72,35 +71,20 @@ export class Reconciliations implements Job {
   }
 }
 
-const registries = new WeakMap<AppContext, Reconciliations>();
-
-/** The service's registry (made on first use; the server registers it as a job). */
-export function reconciliationsOf(ctx: AppContext): Reconciliations {
-  let registry = registries.get(ctx);
-  if (!registry) {
-    registry = new Reconciliations(ctx);
-    registries.set(ctx, registry);
-  }
-  return registry;
-}
-
 /**
  * Every online device, one after another (the worker's periodic pass), until `stopping` (or
  * the registry's stop) aborts; a device already being reconciled is waited for, not read twice.
  * Resolves with how many tasks were queued again.
  */
-export async function reconcileAll(
-  ctx: AppContext,
-  registry: Reconciliations,
-  request: RunRequest,
-): Promise<number> {
-  const devices = await ctx.models.Device.findAll({
+export async function reconcileAll(ctx: AppContext, request: RunRequest): Promise<number> {
+  const registry = ctx.sync.reconciliations;
+  const devices = await ctx.sync.db.models.Device.findAll({
     where: onlineWhere(ctx.clock.now(), ctx.config.heartbeatTimeoutS),
   });
   let requeued = 0;
   for (const device of devices) {
     if (request.stopping?.aborted || registry.stopped) break;
-    const run = registry.run(device, { ...request, ctx });
+    const run = registry.run(ctx, device, request);
     // A run someone else started does not end with `stopping`: stop waiting for it instead.
     const summary =
       run.alreadyRunning && request.stopping

@@ -3,7 +3,7 @@ import type { TaskRow } from './claim.js';
 import { publishSyncState, type SyncLiveEvent } from './live.js';
 import type { Outcome } from './push.js';
 
-type Deps = Pick<AppContext, 'models' | 'clock'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'live'>;
 
 /** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
 export const freshAttempts = (now: Date) =>
@@ -41,7 +41,7 @@ export async function recordOutcome(deps: Deps, task: TaskRow, outcome: Outcome)
 type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
 
 async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
-  const { SyncTask } = deps.models;
+  const { SyncTask } = deps.sync.db.models;
   const now = deps.clock.now();
   const stamped = { updatedAt: now };
   const mine = { id: task.id, state: 'pending' as const };
@@ -156,7 +156,7 @@ export async function releaseTasks(
 ): Promise<void> {
   if (tasks.length === 0) return;
   const now = deps.clock.now();
-  await deps.models.SyncTask.update(
+  await deps.sync.db.models.SyncTask.update(
     { updatedAt: now, nextAttemptAt: new Date(now.getTime() + pauseMs) },
     { where: { id: tasks.map((t) => t.id), state: 'pending' } },
   );

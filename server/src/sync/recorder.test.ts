@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from './claim.js';
+import { LiveHub } from '../recognition/hub.js';
 import { InFlight } from './inflight.js';
 import { SUCCESS_WRITE_TRIES, SuccessRecorder } from './recorder.js';
 
@@ -13,21 +14,24 @@ describe('SuccessRecorder', () => {
   const statements: number[] = [];
   let release: () => void = () => undefined;
   const fakeDeps = {
-    db: {
-      sequelize: {
-        getDialect: () => 'sqlite',
-        // SQLite form: [now, now, then 7 values per task]; answers "all written".
-        query: async (_sql: string, opts: { replacements: unknown[] }) => {
-          const tasks = (opts.replacements.length - 2) / 7;
-          statements.push(tasks);
-          await new Promise<void>((resolve) => (release = resolve));
-          return [undefined, tasks];
+    live: new LiveHub(),
+    sync: {
+      db: {
+        models: { SyncTask: { update: () => Promise.resolve([0]) } },
+        sequelize: {
+          getDialect: () => 'sqlite',
+          // SQLite form: [now, now, then 7 values per task]; answers "all written".
+          query: async (_sql: string, opts: { replacements: unknown[] }) => {
+            const tasks = (opts.replacements.length - 2) / 7;
+            statements.push(tasks);
+            await new Promise<void>((resolve) => (release = resolve));
+            return [undefined, tasks];
+          },
         },
       },
     },
     clock: { now: () => new Date() },
     logger: { warn: () => undefined },
-    models: { SyncTask: { update: () => Promise.resolve([0]) } },
   } as unknown as AppContext;
 
   const task = (n: number): TaskRow => ({
@@ -150,15 +154,17 @@ describe('SuccessRecorder', () => {
     let tries = 0;
     const mysqlDeps = {
       ...fakeDeps,
-      db: {
-        sequelize: {
-          getDialect: () => 'mysql',
-          // MySQL form: [7 values per task, then now, now]; deadlocks before it is written.
-          query: (_sql: string, opts: { replacements: unknown[] }) => {
-            if (++tries < SUCCESS_WRITE_TRIES) {
-              return Promise.reject(Object.assign(new Error('deadlock'), { errno: 1213 }));
-            }
-            return Promise.resolve([undefined, (opts.replacements.length - 2) / 7]);
+      sync: {
+        db: {
+          sequelize: {
+            getDialect: () => 'mysql',
+            // MySQL form: [7 values per task, then now, now]; deadlocks before it is written.
+            query: (_sql: string, opts: { replacements: unknown[] }) => {
+              if (++tries < SUCCESS_WRITE_TRIES) {
+                return Promise.reject(Object.assign(new Error('deadlock'), { errno: 1213 }));
+              }
+              return Promise.resolve([undefined, (opts.replacements.length - 2) / 7]);
+            },
           },
         },
       },

@@ -8,7 +8,7 @@ import type { Outcome } from './push.js';
 import { sqlDate } from '../db/sql-dates.js';
 import { retryOnDeadlock } from '../db/deadlock.js';
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'logger'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger' | 'live'>;
 
 /** A rejection as an Error, to be thrown again later. */
 export const asError = (err: unknown): Error =>
@@ -179,7 +179,7 @@ export class SuccessRecorder {
  * device now holds) where the planner changed the target while the push was in flight.
  */
 export async function recordDone(
-  deps: Pick<AppContext, 'db' | 'clock'>,
+  deps: Pick<AppContext, 'sync' | 'clock' | 'live'>,
   items: readonly DoneItem[],
 ): Promise<void> {
   for (let i = 0; i < items.length; i += STATEMENT_MAX) {
@@ -188,11 +188,11 @@ export async function recordDone(
 }
 
 async function recordChunk(
-  deps: Pick<AppContext, 'db' | 'clock'>,
+  deps: Pick<AppContext, 'sync' | 'clock' | 'live'>,
   items: readonly DoneItem[],
 ): Promise<void> {
   if (items.length === 0) return;
-  const sequelize = deps.db.sequelize;
+  const sequelize = deps.sync.db.sequelize;
   // With its milliseconds (a bare Date loses them on MySQL).
   const now = sqlDate(sequelize, deps.clock.now());
   const ids = items.map((i) => i.task.id);

@@ -92,7 +92,7 @@ async function serveDevice(
   shared: RunShared,
 ): Promise<StreamResult> {
   const idle = { pushed: 0, stalled: false };
-  const device = await ctx.models.Device.findByPk(deviceId);
+  const device = await ctx.sync.db.models.Device.findByPk(deviceId);
   if (!device || !isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS)) return idle;
   let run: DeviceRun;
   try {
@@ -103,7 +103,7 @@ async function serveDevice(
       held:
         device.capacity === null
           ? 0
-          : await ctx.models.SyncTask.count({
+          : await ctx.sync.db.models.SyncTask.count({
               where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
             }),
       reads: shared.reads,

@@ -1,15 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import schedule from 'node-schedule';
-import type { Sequelize } from 'sequelize';
-import type { Database } from '../db/database.js';
-import { SQLITE_CACHE_KIB } from '../db/sequelize.js';
-import type { Models } from '../db/models.js';
-import { shareLiveHub } from '../recognition/hub.js';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { devicesWithDueWork, periodicDue, recoverExpiredLeases } from './claim.js';
-import { inFlightOf } from './inflight.js';
 import { Planner, REPLAN_CHECK_MS } from './planner.js';
 import { DeviceLeases, newClaimant } from './lease.js';
 import { RunReads } from './reads.js';
@@ -18,16 +12,10 @@ import { RunDevices } from './run-devices.js';
 import type { RunShared } from './stream.js';
 import { Waker } from './waker.js';
 import { keepAliveFetch } from './device-fetch.js';
-import { reconcileAll, reconciliationsOf, type Reconciliations } from './reconciliations.js';
+import { reconcileAll } from './reconciliations.js';
 
 export interface SyncWorkerOptions {
   client?: DeviceClient;
-  /**
-   * A database connection of the worker's own (SQLite): the worker's many small statements
-   * then queue on it, not in front of every request's (the sqlite3 driver runs one statement
-   * of a connection at a time). Closed by closeConnection().
-   */
-  connection?: { sequelize: Sequelize; models: Models };
   /** Pushes in flight per device. */
   perDevice?: number;
   /** Devices served at the same time. */
@@ -75,27 +63,14 @@ export class SyncWorker implements Job {
   /** Aborted by stop(): the run, its plan and the reconciliation end without finishing. */
   private stopping = new AbortController();
 
-  private readonly ctx: AppContext;
-  /** The service's reconciliations: a device reconciled on request is not read twice. */
-  private readonly reconciliations: Reconciliations;
-  private readonly connection: SyncWorkerOptions['connection'];
-
-  constructor(ctx: AppContext, opts: SyncWorkerOptions = {}) {
-    this.connection = opts.connection;
-    this.ctx = ctx;
-    this.reconciliations = reconciliationsOf(ctx);
-    if (opts.connection) {
-      // Everything else read through to the service's context as it is then.
-      const db = Object.create(ctx.db, {
-        sequelize: { value: opts.connection.sequelize },
-      }) as Database;
-      this.ctx = Object.create(ctx, {
-        db: { value: db },
-        models: { value: opts.connection.models },
-      }) as AppContext;
-      // The live stream and the routes' kick() know the service's own context.
-      shareLiveHub(this.ctx, ctx);
-    }
+  /**
+   * Its statements go through `ctx.sync.db` (a connection of its own on SQLite); its tasks in
+   * flight are `ctx.sync.inFlight`, the ones the API shows `running`.
+   */
+  constructor(
+    private readonly ctx: AppContext,
+    opts: SyncWorkerOptions = {},
+  ) {
     this.perDevice = opts.perDevice ?? 4;
     if (opts.client) this.client = opts.client;
     else {
@@ -112,17 +87,6 @@ export class SyncWorker implements Job {
       fullPlanEveryMs: opts.fullPlanEveryMs ?? 10 * 60_000,
     });
     this.reconcileEveryMs = opts.reconcileEveryMs ?? 10 * 60_000;
-    workers.set(ctx, this);
-  }
-
-  /** Readies the worker's own connection, if it has one (the database is migrated by now). */
-  async prepareConnection(): Promise<void> {
-    await this.connection?.sequelize.query('PRAGMA busy_timeout = 5000');
-    await this.connection?.sequelize.query(`PRAGMA cache_size = ${SQLITE_CACHE_KIB}`);
-  }
-
-  async closeConnection(): Promise<void> {
-    await this.connection?.sequelize.close();
   }
 
   /**
@@ -138,7 +102,7 @@ export class SyncWorker implements Job {
     const { ctx } = this;
     const budgetMs = opts.budgetMs ?? 60_000;
     const leases = new DeviceLeases(ctx, this.claimant);
-    const inFlight = inFlightOf(ctx);
+    const inFlight = ctx.sync.inFlight;
     const shared: RunShared = {
       ctx,
       client: this.client,
@@ -293,7 +257,7 @@ export class SyncWorker implements Job {
       // people back (minutes), and a person created meanwhile must not wait for it. The
       // period counts from the end of a pass, so a pass longer than the period still leaves
       // the devices and the database a period of rest.
-      this.reconciling = reconcileAll(this.ctx, this.reconciliations, {
+      this.reconciling = reconcileAll(this.ctx, {
         client: this.client,
         stopping: this.stopping.signal,
       })
@@ -339,11 +303,4 @@ class PlanStopped extends Error {
   constructor() {
     super('sync plan stopped: the worker is stopping');
   }
-}
-
-const workers = new WeakMap<object, SyncWorker>();
-
-/** The worker of this service, when it runs (SVC_PUSH_WORKER); routes kick it after a change. */
-export function syncWorkerOf(ctx: AppContext): SyncWorker | undefined {
-  return workers.get(ctx);
 }
