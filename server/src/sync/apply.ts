@@ -114,8 +114,16 @@ export async function applyDiffs(
           where: {
             id: { [Op.in]: ids.slice(i, i + CHUNK) },
             // A plan whose read is older than a concurrent one's write never moves a task back
-            // to an older version (versions only grow: every change a device sees raises it).
-            [Op.not]: { action: 'put', personVersion: { [Op.gt]: version } },
+            // to an older version (versions only grow: every change a device sees raises it),
+            // nor sends a task already done at this version again: a push recorded since the
+            // read (at this version, perhaps newer than the task's then) is not repeated.
+            [Op.not]: {
+              action: 'put',
+              [Op.or]: [
+                { personVersion: { [Op.gt]: version } },
+                { personVersion: version, state: { [Op.ne]: 'pending' } },
+              ],
+            },
           },
         },
       );

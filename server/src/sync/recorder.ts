@@ -336,8 +336,11 @@ async function writeRetargeted(
   const set = (t: string) => `${t}state = 'succeeded', ${t}updated_at = ?, ${t}finished_at = ?,
     ${t}error_code = NULL, ${t}error_message = NULL, ${t}result_version = v.rv,
     ${t}result_photo_sha256 = v.rp, ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
-  const unchanged = (t: string) => `${t}state = 'pending'
-    AND ${t}action = v.act AND ${t}person_version = v.pv`;
+  // Still aimed at what was read, or already at what was pushed (a plan retargeted it to the
+  // same newer version meanwhile): pushing that again would repeat it on the device.
+  const unchanged = (t: string) => `${t}state = 'pending' AND ${t}action = v.act
+    AND (${t}person_version = v.pv OR (${t}person_version = v.npv
+      AND COALESCE(${t}photo_sha256, '') = COALESCE(v.np, '')))`;
   return mysql
     ? writeSuccesses(
         sequelize,
