@@ -5,7 +5,7 @@ import { readCommittedRetried } from '../db/deadlock.js';
 import { orderedUuid, orderedUuidSql, randomHexColumn } from '../db/ordered-ids.js';
 import { sqlDate } from '../db/sql-dates.js';
 import { freshAttempts } from './record.js';
-import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './desired.js';
+import { BULK_THRESHOLD, diffSize, type DeviceDiff } from './diff.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 

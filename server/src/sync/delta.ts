@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { fromSqlDate } from '../db/sql-dates.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs } from './apply.js';
-import { deviceSpaces, diffSize, type DeviceDiff } from './desired.js';
+import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 

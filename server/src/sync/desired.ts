@@ -4,29 +4,10 @@ import type { DeviceRow } from '../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../spaces/tree.js';
 import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './apply.js';
 import { planPeople } from './delta.js';
+import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';
 import { COMMIT_MARGIN_MS, peoplePart, type Fingerprint } from './fingerprint.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
-
-/**
- * A device whose plan changes more people than this at once (new, moved or re-enabled device,
- * an import) gets its work in the bulk lane; smaller changes — one person edited — go to the
- * priority lane and are pushed first.
- */
-export const BULK_THRESHOLD = 50;
-
-/**
- * The spaces whose people belong on a device: its own and every ancestor (access to a space
- * includes the spaces below it). Empty when the device is disabled or has no space: then it
- * should hold nobody.
- */
-export function deviceSpaces(
-  device: Pick<DeviceRow, 'enabled' | 'spaceId'>,
-  tree: SpaceTree,
-): string[] {
-  if (!device.enabled || !device.spaceId) return [];
-  return tree.spaceAndAncestors(device.spaceId);
-}
 
 /**
  * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
@@ -43,35 +24,6 @@ function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
       AND (p.valid_from IS NULL OR p.valid_from <= :now)
       AND (p.valid_until IS NULL OR p.valid_until > :now)`;
 }
-
-export interface PutNeed {
-  personId: string;
-  version: number;
-  photoSha256: string | null;
-  taskId: string | null;
-}
-
-export interface DeleteNeed {
-  taskId: string;
-  /** The task's person version when the diff read it. */
-  version: number;
-}
-
-export interface DeviceDiff {
-  puts: PutNeed[];
-  /** Tasks whose device holds (or is about to hold) a person it should not. */
-  deletes: DeleteNeed[];
-  /**
-   * People of the device's spaces without any task on it yet (a full plan): written by one
-   * INSERT … SELECT in the database instead of as rows through the service — a new device of
-   * 100,000 people is 100,000 rows.
-   */
-  missing?: { count: number; spaces: readonly string[] };
-}
-
-/** Everything a diff queues. */
-export const diffSize = (diff: DeviceDiff): number =>
-  diff.puts.length + diff.deletes.length + (diff.missing?.count ?? 0);
 
 /** What must change on one device for it to hold exactly the people it should. */
 export async function diffDevice(
