@@ -9,7 +9,7 @@ import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
 import { requestId } from './http/device-entry.js';
-import { kickSyncAfterChanges } from './sync/kick.js';
+import { kickSyncAfterChanges } from './sync/worker/kick-after-changes.js';
 
 type ExpressEntry = (
   req: IncomingMessage,

@@ -21,9 +21,9 @@ import type { EventWriter } from './recognition/event-writer.js';
 import type { PanelDelivery } from './recognition/delivery.js';
 import type { DeviceKeyVault } from './devices/key-vault.js';
 import type { SyncDb } from './sync/connection.js';
-import type { InFlight } from './sync/inflight.js';
-import type { Reconciliations } from './sync/reconciliations.js';
-import type { SyncWorker } from './sync/worker.js';
+import type { InFlight } from './sync/delivery/inflight.js';
+import type { Reconciliations } from './sync/reconciliation/runs.js';
+import type { SyncWorker } from './sync/worker/worker.js';
 
 /**
  * The named dependencies every route and job receives. Infrastructure sits behind these

@@ -4,11 +4,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import {
-  DELIVERY_EXPIRY_MS,
-  DELIVERY_MAX_DELAY_MS,
-  retryDelay,
-} from './delivery.js';
+import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './delivery.js';
 import { createPerson, simulatedDevice, simulatedDisplay, waitUntil } from './test-fixtures.js';
 
 describe('retry delay', () => {

@@ -14,7 +14,7 @@ import {
   registerSim,
   type SimDevice,
 } from './test-setup.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 import { openEventStream } from '../test/sse.js';
 
 interface Stream {

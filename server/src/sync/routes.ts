@@ -7,7 +7,7 @@ import { httpErrors } from '../http/errors.js';
 import { auditActor, byIdWhere, orgWhere, visible } from '../http/scope.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
 import { publishSyncState } from './live.js';
-import { lastReconciliation } from './reconcile.js';
+import { lastReconciliation } from './reconciliation/read-back.js';
 import {
   deviceSyncOut,
   idParams,
@@ -19,7 +19,7 @@ import {
   syncTasksQuery,
   toTaskOut,
 } from './schemas.js';
-import { freshAttempts } from './record.js';
+import { freshAttempts } from './delivery/failures.js';
 
 const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
 

@@ -1,8 +1,8 @@
 import { createDeviceClient } from '../devices/client.js';
 import { DIALECTS } from '../test/dialects.js';
 import type { TestServer } from '../test/harness.js';
-import { lastReconciliation, RECONCILIATION_STOPPED } from './reconcile.js';
-import { reconcileAll } from './reconciliations.js';
+import { lastReconciliation, RECONCILIATION_STOPPED } from './reconciliation/read-back.js';
+import { reconcileAll } from './reconciliation/runs.js';
 import {
   expectConverged,
   gatedClient,
@@ -13,7 +13,7 @@ import {
   type Fleet,
   type FleetSite,
 } from './test-fleet.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 
 const PEOPLE = 300;
 
