@@ -110,6 +110,12 @@ async function serveDevice(
     };
   } catch (err) {
     if (!(err instanceof DeviceKeyUnavailable)) throw err;
+    if (err.local) {
+      // This process's setup cannot open the key; another process (sharing the database, with
+      // the right files) may: the tasks stay pending, and this process says so loudly.
+      warnOnce(ctx, `device ${device.sn}: ${err.message}`);
+      return idle;
+    }
     // Without its key nothing reaches the device: say so on every task instead of retrying.
     if (!(await shared.leases.acquire(deviceId))) return idle;
     const failed = await readDueTasks(ctx, deviceId, 1000, ctx.clock.now());
@@ -124,4 +130,11 @@ async function serveDevice(
     return idle;
   }
   return streamDevice(shared, run);
+}
+
+/** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
+function warnOnce(ctx: AppContext, warning: string): void {
+  if (ctx.warnings.includes(warning)) return;
+  ctx.warnings.push(warning);
+  ctx.logger.error({ warning }, 'sync cannot push to a device from this server process');
 }
