@@ -8,7 +8,7 @@ import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
 import { accessLog } from './http/access-log.js';
-import { kickSyncAfterChanges } from './sync/kick.js';
+import { kickSyncAfterChanges } from './sync/worker/kick-after-changes.js';
 import { siteHandler } from './http/site.js';
 
 export interface AppOptions {

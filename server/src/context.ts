@@ -17,6 +17,15 @@ import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
 import type { DeviceClocks } from './devices/clock.js';
+import type { LiveHub } from './recognition/hub.js';
+import type { IntakeLookups } from './recognition/lookups.js';
+import type { EventWriter } from './recognition/event-writer.js';
+import type { PanelDelivery } from './recognition/delivery.js';
+import type { DeviceKeyVault } from './devices/key-vault.js';
+import type { SyncDb } from './sync/connection.js';
+import type { InFlight } from './sync/delivery/inflight.js';
+import type { Reconciliations } from './sync/reconciliation/runs.js';
+import type { SyncWorker } from './sync/worker/worker.js';
 
 /**
  * The named dependencies every route and job receives. Infrastructure sits behind these
@@ -48,6 +57,28 @@ export interface AppContext {
   photos: PhotoStore;
   /** Device clock drift, measured from heartbeats and events (a job refreshes its summary). */
   deviceClocks: DeviceClocks;
+  /** The live stream's in-process hub (recognition, delivery and sync events). */
+  live: LiveHub;
+  /** The outbound device keys, sealed in the database. */
+  deviceKeys: DeviceKeyVault;
+  recognition: {
+    lookups: IntakeLookups;
+    writer: EventWriter;
+    /** The panel delivery job (registered by server.ts). */
+    delivery?: PanelDelivery;
+  };
+  sync: {
+    /**
+     * The connection the sync worker's statements go through: its own on SQLite (see
+     * sync/README.md), the service's pool on MySQL or when the worker is off.
+     */
+    db: SyncDb;
+    /** Tasks this process is pushing: the worker adds them, the API shows them `running`. */
+    inFlight: InFlight;
+    reconciliations: Reconciliations;
+    /** Absent when SVC_PUSH_WORKER=0 (tests build their own). */
+    worker?: SyncWorker;
+  };
   /** Conditions an operator should fix, shown in the heartbeat. */
   warnings: string[];
   startedAt: Date;

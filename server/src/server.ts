@@ -9,8 +9,7 @@ import type { AppContext } from './context.js';
 import { systemClock, type Clock } from './clock.js';
 import { createDatabase, connectWithRetry } from './db/database.js';
 import { defineModels } from './db/models.js';
-import { createSequelize, SQLITE_CACHE_KIB } from './db/sequelize.js';
-import { prioritized } from './db/urgency.js';
+import { SQLITE_CACHE_KIB } from './db/sequelize.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
 import { periodicJob } from './jobs/periodic.js';
@@ -34,9 +33,15 @@ import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
 import { failInterruptedImports } from './bulk/import-job.js';
-import { reconciliationsOf } from './sync/reconciliations.js';
-import { SyncWorker, syncWorkerOf } from './sync/worker.js';
-import { panelDeliveryJob } from './recognition/delivery.js';
+import { Reconciliations } from './sync/reconciliation/runs.js';
+import { SyncWorker } from './sync/worker/worker.js';
+import { InFlight } from './sync/delivery/inflight.js';
+import { closeSyncDb, prepareSyncDb, syncDb } from './sync/connection.js';
+import { PanelDelivery } from './recognition/delivery.js';
+import { LiveHub } from './recognition/hub.js';
+import { intakeLookups } from './recognition/lookups.js';
+import { EventWriter } from './recognition/event-writer.js';
+import { DeviceKeyVault } from './devices/key-vault.js';
 import { retentionJob } from './recognition/retention.js';
 import { DeviceClocks } from './devices/clock.js';
 
@@ -100,6 +105,13 @@ export function buildContext(
   });
   let csrf: CsrfTokens | undefined;
   let deviceCookies: DeviceCookies | undefined;
+  const photos = createPhotoStore({
+    dataDir: config.dataDir,
+    sequelize: db.sequelize,
+    models,
+    clock,
+    logger,
+  });
   const ctx: AppContext = {
     config,
     logger,
@@ -132,14 +144,19 @@ export function buildContext(
       client: infra.terminalClient ?? createTerminalClient(),
       host: infra.host ?? realHost,
     },
-    photos: createPhotoStore({
-      dataDir: config.dataDir,
-      sequelize: db.sequelize,
-      models,
-      clock,
-      logger,
-    }),
+    photos,
     deviceClocks: new DeviceClocks({ models, clock, logger }),
+    live: new LiveHub(),
+    deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),
+    recognition: {
+      lookups: intakeLookups({ db, settings }),
+      writer: new EventWriter({ db, photos }),
+    },
+    sync: {
+      db: syncDb(config, db, models),
+      inFlight: new InFlight(),
+      reconciliations: new Reconciliations(),
+    },
     warnings: [],
     startedAt: new Date(),
     version: VERSION,
@@ -175,23 +192,15 @@ export function buildContext(
     stop: () => undefined,
   });
   ctx.jobs.register(ctx.deviceClocks);
-  ctx.jobs.register(panelDeliveryJob(ctx));
+  ctx.recognition.delivery = new PanelDelivery(ctx);
+  ctx.jobs.register(ctx.recognition.delivery);
   ctx.jobs.register(retentionJob(ctx));
-  // On SQLite the worker's statements get a connection of their own (see SyncWorkerOptions).
-  const syncConnection =
-    config.db.dialect === 'sqlite' && config.push.enabled
-      ? (() => {
-          const sequelize = prioritized(createSequelize(config.db));
-          return { sequelize, models: defineModels(sequelize) };
-        })()
-      : undefined;
-  ctx.jobs.register(
-    new SyncWorker(ctx, syncConnection && { connection: syncConnection }),
-    config.push.enabled,
-  );
+  const syncWorker = new SyncWorker(ctx);
+  ctx.jobs.register(syncWorker, config.push.enabled);
+  if (config.push.enabled) ctx.sync.worker = syncWorker;
   // After the worker, so stopped before it: a reconciliation the worker's periodic pass joined
   // ends here rather than being waited for.
-  ctx.jobs.register(reconciliationsOf(ctx));
+  ctx.jobs.register(ctx.sync.reconciliations);
   if (config.discovery.enabled) {
     const worker = new DiscoveryWorker({
       config: { ...config.discovery, webPort: config.webPort },
@@ -256,7 +265,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   });
   shutdown.add(Phase.closeDatabase, 'database', async () => {
     connecting.abort();
-    await syncWorkerOf(ctx)?.closeConnection();
+    await closeSyncDb(ctx.sync.db);
     await ctx.db.close();
   });
 
@@ -273,7 +282,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       // SQLite's default page cache is 2 MB; a site of 100,000 people on 20 devices is a 1 GB
       // file whose task indexes take random writes, each a read through the OS otherwise.
       await ctx.db.sequelize.query(`PRAGMA cache_size = ${SQLITE_CACHE_KIB}`);
-      await syncWorkerOf(ctx)?.prepareConnection();
+      await prepareSyncDb(ctx.sync.db);
     }
     const result = await prepareDatabase({
       config,

@@ -156,7 +156,8 @@ export const VARS = {
       name: 'SVC_PUSH_INTERVAL',
       type: 'seconds',
       default: String(DEFAULT_PUSH_INTERVAL_S),
-      purpose: 'Person synchronization interval',
+      purpose:
+        'How often an idle sync worker looks for work (a change through the API starts it at once)',
     },
     DEFAULT_PUSH_INTERVAL_S,
     3600,

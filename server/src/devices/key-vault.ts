@@ -19,7 +19,19 @@ export const SECRET_FILE = 'device-key-secret';
 const SETTING_PREFIX = 'device_key.';
 const FORMAT = 'v1';
 
-export class DeviceKeyUnavailable extends Error {}
+export class DeviceKeyUnavailable extends Error {
+  /**
+   * True when it is this process's setup that cannot open the key (its DATA_DIR holds another
+   * secret: a replica that does not share the files), not the stored key itself: another process
+   * may push, and this one must say so rather than fail the device's tasks for good.
+   */
+  constructor(
+    message: string,
+    readonly local = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface DeviceKeyVaultDeps {
   models: Models;
@@ -77,7 +89,8 @@ export class DeviceKeyVault {
       ]).toString('utf8');
     } catch {
       throw new DeviceKeyUnavailable(
-        `the stored device key cannot be opened with ${SECRET_FILE} in DATA_DIR (was the data volume replaced?): rotate the device key`,
+        `the stored device key cannot be opened with ${SECRET_FILE} in DATA_DIR (was the data volume replaced, or does another server process use another DATA_DIR?): share DATA_DIR between the server processes, or rotate the device key`,
+        true,
       );
     }
   }

@@ -21,7 +21,7 @@ import { httpErrors } from '../http/errors.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
 import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';
-import { deviceKeyVault, hashDeviceKey, newDeviceKey, toDeviceOut } from './service.js';
+import { hashDeviceKey, newDeviceKey, toDeviceOut } from './service.js';
 
 const tags = ['devices'];
 
@@ -94,7 +94,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
           },
           { transaction },
         );
-        await deviceKeyVault(ctx).seal(row.id, key, transaction);
+        await ctx.deviceKeys.seal(row.id, key, transaction);
         await audit.record(
           {
             action: 'device.create',
@@ -183,7 +183,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
       try {
         await ctx.db.sequelize.transaction(async (transaction) => {
           await device.destroy({ transaction });
-          await deviceKeyVault(ctx).forget(device.id, transaction);
+          await ctx.deviceKeys.forget(device.id, transaction);
           await audit.record(
             {
               action: 'device.delete',
@@ -227,7 +227,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
           { keyHash: hashDeviceKey(key), keyRotatedAt: now, updatedAt: now },
           { transaction },
         );
-        await deviceKeyVault(ctx).seal(device.id, key, transaction);
+        await ctx.deviceKeys.seal(device.id, key, transaction);
         await audit.record(
           {
             action: 'device.key_rotate',

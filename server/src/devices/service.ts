@@ -5,7 +5,7 @@ import type { DeviceRow } from '../db/business-models.js';
 import type { DeviceTarget } from './client.js';
 import { driftWarning } from './clock.js';
 import { hashDeviceKey } from './keys.js';
-import { DeviceKeyUnavailable, DeviceKeyVault } from './key-vault.js';
+import { DeviceKeyUnavailable } from './key-vault.js';
 
 export {
   createDeviceClient,
@@ -66,33 +66,15 @@ export async function findDeviceByKey(
   return device && device.sn === sn ? device : null;
 }
 
-const vaults = new WeakMap<object, DeviceKeyVault>();
-
-/** The per-service store of outbound device keys (see key-vault.ts for the decision). */
-export function deviceKeyVault(
-  ctx: Pick<AppContext, 'models' | 'clock' | 'config'>,
-): DeviceKeyVault {
-  let vault = vaults.get(ctx);
-  if (!vault) {
-    vault = new DeviceKeyVault({
-      models: ctx.models,
-      clock: ctx.clock,
-      dataDir: ctx.config.dataDir,
-    });
-    vaults.set(ctx, vault);
-  }
-  return vault;
-}
-
 /**
  * What a DeviceClient needs to call this device, with its current key. Throws
  * DeviceKeyUnavailable when the key cannot be recovered (the device then needs a rotation).
  */
 export async function deviceTarget(
-  ctx: Pick<AppContext, 'models' | 'clock' | 'config'>,
+  ctx: Pick<AppContext, 'deviceKeys'>,
   device: Pick<DeviceRow, 'id' | 'sn' | 'baseUrl' | 'keyHash'>,
 ): Promise<DeviceTarget> {
-  const key = await deviceKeyVault(ctx).open(device.id);
+  const key = await ctx.deviceKeys.open(device.id);
   // A sealed copy that no longer matches the hash is stale (e.g. restored from another backup).
   if (hashDeviceKey(key) !== device.keyHash) {
     throw new DeviceKeyUnavailable(

@@ -16,7 +16,6 @@ import { createOrganization } from '../test/org-fixtures.js';
 import { waitFor } from '../test/udp.js';
 import { createTerminalClient } from '../discovery/terminal-client.js';
 import { until } from '../sync/test-fleet.js';
-import { syncWorkerOf } from '../sync/worker.js';
 import { beat, createSpace, registerSim, type SimDevice } from '../sync/test-setup.js';
 
 /**
@@ -188,7 +187,7 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
 
     // A full planning and push pass later the devices still hold the original, and no task
     // carries the new photo.
-    await syncWorkerOf(server.ctx)!.runOnce({ forcePlan: true });
+    await server.ctx.sync.worker!.runOnce({ forcePlan: true });
     expect(onDevices(id)).toEqual([original, original]);
     expect(
       await server.ctx.models.SyncTask.count({

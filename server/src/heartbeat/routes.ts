@@ -9,7 +9,7 @@ import {
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { fromTrustedNetwork } from '../http/trusted.js';
+import { trustedNetwork } from '../http/trusted.js';
 import { cookies } from '../auth/middleware.js';
 import { createDbProbe, type DbProbe } from './db-probe.js';
 
@@ -36,8 +36,13 @@ export async function checkDatabase(
  * administrator (the route is served ahead of the session loader, so the cookie is read here;
  * while the database is down a session cannot be checked and the summary is all there is).
  */
-async function mayReadDetails(ctx: AppContext, req: Request, db: DatabaseCheck): Promise<boolean> {
-  if (fromTrustedNetwork(ctx, req)) return true;
+async function mayReadDetails(
+  ctx: AppContext,
+  trusted: (req: Request) => boolean,
+  req: Request,
+  db: DatabaseCheck,
+): Promise<boolean> {
+  if (trusted(req)) return true;
   const token = cookies(req)[SESSION_COOKIE];
   if (!token || !db.up) return false;
   // A page polling the status must not keep an idle session alive.
@@ -74,10 +79,11 @@ function details(
  */
 export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
   const probe = createDbProbe(() => ctx.db.ping());
+  const trusted = trustedNetwork(ctx);
   const handler = async (_input: unknown, req: Request, res: Response) => {
     const started = process.hrtime.bigint();
     const db = await checkDatabase(ctx, probe);
-    const more = (await mayReadDetails(ctx, req, db)) ? details(ctx, db) : undefined;
+    const more = (await mayReadDetails(ctx, trusted, req, db)) ? details(ctx, db) : undefined;
     const body: HeartbeatSummary & Partial<HeartbeatResponse> = {
       state: db.up ? 1 : 0,
       service: SERVICE_NAME,

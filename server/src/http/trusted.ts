@@ -5,21 +5,16 @@ import { clientIp, requireAdmin } from '../auth/middleware.js';
 import { HttpError } from './errors.js';
 import { cidrMatcher } from './net.js';
 
-const matchers = new WeakMap<AppContext, (ip: string) => boolean>();
-
 /** Whether the real client address (PROTOCOL §5) is inside TRUSTED_NETWORKS. */
-export function fromTrustedNetwork(ctx: AppContext, req: Request): boolean {
-  let match = matchers.get(ctx);
-  if (!match) {
-    match = cidrMatcher(ctx.config.trustedNetworks);
-    matchers.set(ctx, match);
-  }
-  return match(clientIp(req));
+export function trustedNetwork(ctx: AppContext): (req: Request) => boolean {
+  const match = cidrMatcher(ctx.config.trustedNetworks);
+  return (req) => match(clientIp(req));
 }
 
 export function requireTrustedNetwork(ctx: AppContext): RequestHandler {
+  const trusted = trustedNetwork(ctx);
   return (req, _res, next) => {
-    if (fromTrustedNetwork(ctx, req)) return next();
+    if (trusted(req)) return next();
     next(
       new HttpError(
         403,
@@ -33,5 +28,6 @@ export function requireTrustedNetwork(ctx: AppContext): RequestHandler {
 /** Reads open to a signed-in administrator or to any client on a trusted network. */
 export function sessionOrTrustedNetwork(ctx: AppContext): RequestHandler {
   const admin = requireAdmin();
-  return (req, res, next) => (fromTrustedNetwork(ctx, req) ? next() : admin(req, res, next));
+  const trusted = trustedNetwork(ctx);
+  return (req, res, next) => (trusted(req) ? next() : admin(req, res, next));
 }

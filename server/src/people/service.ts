@@ -383,7 +383,7 @@ export async function deletePerson(
     if (!row) throw httpErrors.notFound('Person not found.');
     await deps.models.PersonSpace.destroy({ where: { personId: row.id }, transaction: t });
     await row.destroy({ transaction: t });
-    // The sync planner's sign that someone is gone (sync/desired.ts: changedPeople).
+    // The sync planner's sign that someone is gone (sync/planning/full-plan.ts).
     await deps.settings.set(SettingKey.peopleDeleted, randomUUID(), t);
     await deps.audit.record(
       {

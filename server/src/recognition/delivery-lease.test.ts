@@ -7,7 +7,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { DELIVERY_MAX_DELAY_MS, PANEL_LANE, panelDelivery } from './delivery.js';
+import { DELIVERY_MAX_DELAY_MS, PANEL_LANE } from './delivery.js';
 import { DELIVERY_LEASE_MS, laneLease } from './lease.js';
 import { createPerson, postEvent, simulatedDisplay, waitUntil } from './test-fixtures.js';
 
@@ -99,10 +99,10 @@ describe.each(DIALECTS)('panel delivery lease on %s', (dialect) => {
       );
       // Both workers stopped while the clock jumps past the backoff: a jump in the middle of
       // a pass would look like a holder stalled beyond its lease (which may resend, by design).
-      await Promise.all(servers.map((s) => panelDelivery(s.ctx)!.stop()));
+      await Promise.all(servers.map((s) => s.ctx.recognition.delivery!.stop()));
       await display.setFaults({});
       clock.advance(DELIVERY_MAX_DELAY_MS + 1);
-      for (const s of servers) panelDelivery(s.ctx)!.start();
+      for (const s of servers) s.ctx.recognition.delivery!.start();
       // And more while both run: each server's intake wakes its own worker.
       const live = await emit(40);
       const ids = [...queued, ...live];
@@ -121,14 +121,14 @@ describe.each(DIALECTS)('panel delivery lease on %s', (dialect) => {
     });
     expect(await dead.acquire()).toBe(true);
     const ids = await emit(5);
-    for (const s of servers) await panelDelivery(s.ctx)!.runNow();
+    for (const s of servers) await s.ctx.recognition.delivery!.runNow();
     expect(shown).toEqual([]);
     expect(
       (await rows(ids)).every((r) => r.deliveryState === 'pending' && r.deliveryAttempts === 0),
     ).toBe(true);
 
     clock.advance(DELIVERY_LEASE_MS);
-    for (const s of servers) panelDelivery(s.ctx)!.wake();
+    for (const s of servers) s.ctx.recognition.delivery!.wake();
     await allDelivered(ids);
     expect(shown).toEqual(ids);
     // The dead process's name is gone from the lease (free again once the queue is empty).

@@ -4,12 +4,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import {
-  DELIVERY_EXPIRY_MS,
-  DELIVERY_MAX_DELAY_MS,
-  panelDelivery,
-  retryDelay,
-} from './delivery.js';
+import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './delivery.js';
 import { createPerson, simulatedDevice, simulatedDisplay, waitUntil } from './test-fixtures.js';
 
 describe('retry delay', () => {
@@ -59,7 +54,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
   /** Moves past any backoff and runs a delivery pass now. */
   const retryNow = () => {
     clock.advance(DELIVERY_MAX_DELAY_MS + 1);
-    panelDelivery(server.ctx)!.wake();
+    server.ctx.recognition.delivery!.wake();
   };
   const emit = async (offsetMs: number) => {
     const sent = await gate.emitEvent({ personId, time: new Date(base + offsetMs).toISOString() });
@@ -121,7 +116,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
       (r) => r.deliveryAttempts >= 1,
     );
     clock.advance(DELIVERY_EXPIRY_MS);
-    panelDelivery(server.ctx)!.wake();
+    server.ctx.recognition.delivery!.wake();
     const expired = await waitUntil(
       () => row(lost),
       (r) => r.deliveryState === 'expired',
@@ -153,7 +148,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
 
     clock = new ManualClock(new Date(clock.now().getTime() + DELIVERY_MAX_DELAY_MS + 1));
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-    panelDelivery(server.ctx)!.wake();
+    server.ctx.recognition.delivery!.wake();
     await waitUntil(
       async () => Promise.all([a, b].map(row)),
       (rows) => rows.every((r) => r.deliveryState === 'delivered'),

@@ -3,7 +3,6 @@ import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../context.js';
 import type { Job } from '../jobs/registry.js';
 import { SettingKey } from '../settings/runtime-settings.js';
-import { liveHub } from './hub.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
 import { toEventOut, toPanelEvent } from './records.js';
@@ -296,7 +295,7 @@ export class PanelDelivery implements Job {
          WHERE id IN (${marks(ids.length)}) AND delivery_state = 'pending'`,
       { type: QueryTypes.UPDATE, replacements: [...values, ...ids] },
     );
-    const hub = liveHub(this.ctx);
+    const hub = this.ctx.live;
     for (const row of rows) {
       Object.assign(row, changes, counted && { deliveryAttempts: row.deliveryAttempts + 1 });
       hub.publish({
@@ -306,18 +305,4 @@ export class PanelDelivery implements Job {
       });
     }
   }
-}
-
-const jobs = new WeakMap<object, PanelDelivery>();
-
-/** Creates the job of one running service (server.ts registers it). */
-export function panelDeliveryJob(ctx: AppContext, opts?: DeliveryOptions): PanelDelivery {
-  const job = new PanelDelivery(ctx, opts);
-  jobs.set(ctx, job);
-  return job;
-}
-
-/** The service's delivery job, if it has one (intake wakes it). */
-export function panelDelivery(ctx: object): PanelDelivery | undefined {
-  return jobs.get(ctx);
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { eventWriter } from './event-writer.js';
 
 describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -39,7 +38,7 @@ describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
   });
 
   test('events added together are all stored; a duplicate among them fails alone', async () => {
-    const writer = eventWriter(server.ctx);
+    const writer = server.ctx.recognition.writer;
     const taken = randomUUID();
     await writer.add(values(taken));
     const fresh = Array.from({ length: 20 }, () => randomUUID());

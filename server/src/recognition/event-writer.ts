@@ -99,14 +99,3 @@ export class EventWriter {
     }
   }
 }
-
-const writers = new WeakMap<object, EventWriter>();
-
-export function eventWriter(ctx: Pick<AppContext, 'db' | 'photos'>): EventWriter {
-  let writer = writers.get(ctx);
-  if (!writer) {
-    writer = new EventWriter(ctx);
-    writers.set(ctx, writer);
-  }
-  return writer;
-}

@@ -32,22 +32,3 @@ export class LiveHub {
     return this.emitter.listenerCount('message');
   }
 }
-
-const hubs = new WeakMap<object, LiveHub>();
-const aliases = new WeakMap<object, object>();
-
-/** The hub of one running service (keyed by its context, so test servers stay apart). */
-export function liveHub(ctx: object): LiveHub {
-  ctx = aliases.get(ctx) ?? ctx;
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = new LiveHub();
-    hubs.set(ctx, hub);
-  }
-  return hub;
-}
-
-/** `alias` (a context derived from `ctx`, e.g. with its own database connection) shares its hub. */
-export function shareLiveHub(alias: object, ctx: object): void {
-  aliases.set(alias, aliases.get(ctx) ?? ctx);
-}

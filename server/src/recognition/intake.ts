@@ -3,10 +3,6 @@ import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { liveHub } from './hub.js';
-import { panelDelivery } from './delivery.js';
-import { eventWriter } from './event-writer.js';
-import { lookups } from './lookups.js';
 import { toEventOut } from './records.js';
 import { checkSnapshot } from './snapshot.js';
 import type { EventRecord } from './sql.js';
@@ -34,7 +30,7 @@ export async function acceptEvent(
   // started at once, so an event waits for one round of reads instead of three in a row (on
   // SQLite every statement queues on the one connection). What they find is used in the
   // protocol's order: credentials, then the resend check, then the rest.
-  const look = lookups(ctx);
+  const look = ctx.recognition.lookups;
   const personId =
     body.personId !== null && body.personId.length <= MAX_PERSON_ID ? body.personId : null;
   const [found, knownRow, personRow, route] = await Promise.all([
@@ -94,7 +90,7 @@ export async function acceptEvent(
   let row: EventRecord;
   try {
     // Committed together with the events of the same moment (group commit, event-writer.ts).
-    row = await eventWriter(ctx).add(values, snapshot);
+    row = await ctx.recognition.writer.add(values, snapshot);
   } catch (err) {
     if (!(err instanceof UniqueConstraintError)) throw err;
     // Another request with the same eventId won the race; its row is the record.
@@ -102,12 +98,12 @@ export async function acceptEvent(
     if (!winner) throw err;
     return { id: winner, created: false };
   }
-  liveHub(ctx).publish({
+  ctx.live.publish({
     organizationId: row.organizationId,
     event: 'recognition',
     data: toEventOut(row),
   });
-  if (pending) panelDelivery(ctx)?.wake();
+  if (pending) ctx.recognition.delivery?.wake();
   // The device's time stays the event's time (evidence); how far its clock is off is noted on
   // the device, off the answer's path.
   void ctx.deviceClocks

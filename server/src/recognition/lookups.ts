@@ -156,14 +156,3 @@ export function intakeLookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeL
     panelRoute: shared(() => ctx.settings.get(SettingKey.panelRoute, panelRoute)),
   };
 }
-
-const perService = new WeakMap<object, IntakeLookups>();
-
-export function lookups(ctx: Pick<AppContext, 'db' | 'settings'>): IntakeLookups {
-  let found = perService.get(ctx);
-  if (!found) {
-    found = intakeLookups(ctx);
-    perService.set(ctx, found);
-  }
-  return found;
-}

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.js';
-import { liveHub, type LiveMessage } from './hub.js';
+import type { LiveMessage } from './hub.js';
 
 export const KEEPALIVE_MS = 20_000;
 
@@ -21,7 +21,7 @@ export function serveStream(ctx: AppContext, req: Request, res: Response): void 
     'X-Accel-Buffering': 'no',
   });
   res.write(': connected\n\n');
-  const unsubscribe = liveHub(ctx).subscribe((message) => {
+  const unsubscribe = ctx.live.subscribe((message) => {
     if (!mine(message)) return;
     res.write(`event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`);
   });

@@ -41,7 +41,7 @@ export const SettingKey = {
   panelRoute: 'panel_route',
   /**
    * Changed (a new random value) by every deletion of a person: the sync planner's sign that
-   * a plan of the people edited since its last one would miss someone (sync/desired.ts).
+   * a plan of the people edited since its last one would miss someone (sync/planning/full-plan.ts).
    */
   peopleDeleted: 'people_deleted',
 } as const;

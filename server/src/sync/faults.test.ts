@@ -3,7 +3,7 @@ import { createDeviceClient } from '../devices/client.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { MAX_ATTEMPTS } from './record.js';
+import { MAX_ATTEMPTS } from './knobs.js';
 import {
   addPerson,
   beat,
@@ -13,7 +13,7 @@ import {
   registerSim,
   type SimDevice,
 } from './test-setup.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 
 /** The push timeout of this suite's worker; the slow device answers well after it. */
 const PUSH_TIMEOUT_MS = 300;

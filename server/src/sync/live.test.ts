@@ -1,6 +1,5 @@
 import { ManualClock } from '../clock.js';
 import { createPerson } from '../people/service.js';
-import { liveHub } from '../recognition/hub.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
@@ -15,7 +14,7 @@ import {
   registerSim,
   type SimDevice,
 } from './test-setup.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 import { openEventStream } from '../test/sse.js';
 
 interface Stream {
@@ -104,7 +103,7 @@ describe.each(DIALECTS)('sync state changes on the live stream (%s)', (dialect) 
     await beat(d, other);
     await worker.runUntilIdle();
     for (const organizationId of [org, otherOrg]) {
-      liveHub(server.ctx).publish({ organizationId, event: 'marker', data: {} });
+      server.ctx.live.publish({ organizationId, event: 'marker', data: {} });
     }
 
     const heard = await mine.syncUntilMarker();

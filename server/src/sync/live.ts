@@ -1,6 +1,6 @@
 import type { SyncChange } from '@svc/shared';
 import type { SyncTaskRow } from '../db/business-models.js';
-import { liveHub } from '../recognition/hub.js';
+import type { AppContext } from '../context.js';
 
 /** The `sync` event of the live stream (`GET /api/recognition/stream`): one task's new state. */
 export type SyncLiveEvent = SyncChange;
@@ -10,11 +10,11 @@ export type SyncLiveEvent = SyncChange;
  * when no stream is open (a bulk backfill runs millions of these).
  */
 export function publishSyncState(
-  ctx: object,
+  ctx: Pick<AppContext, 'live'>,
   task: Pick<SyncTaskRow, 'id' | 'organizationId' | 'personId' | 'deviceId' | 'action'>,
   change: Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'>,
 ): void {
-  const hub = liveHub(ctx);
+  const hub = ctx.live;
   if (hub.listenerCount() === 0) return;
   const data: SyncLiveEvent = {
     id: task.id,

@@ -7,8 +7,7 @@ import { httpErrors } from '../http/errors.js';
 import { auditActor, byIdWhere, orgWhere, visible } from '../http/scope.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
 import { publishSyncState } from './live.js';
-import { lastReconciliation } from './reconcile.js';
-import { reconciliationsOf } from './reconciliations.js';
+import { lastReconciliation } from './reconciliation/read-back.js';
 import {
   deviceSyncOut,
   idParams,
@@ -20,9 +19,7 @@ import {
   syncTasksQuery,
   toTaskOut,
 } from './schemas.js';
-import { freshAttempts } from './record.js';
-import { syncWorkerOf } from './worker.js';
-import { inFlightOf } from './inflight.js';
+import { freshAttempts } from './delivery/failures.js';
 
 const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
 
@@ -30,7 +27,7 @@ const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempt
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
   const tags = ['sync'];
   const access = { kind: 'session' } as const;
-  const inFlight = inFlightOf(ctx);
+  const { inFlight } = ctx.sync;
 
   const snOf = async (deviceIds: string[]) => {
     const rows = await ctx.models.Device.findAll({
@@ -161,7 +158,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         }),
         capacity: device.capacity,
         lastReconciliation: await lastReconciliation(ctx, device.id),
-        reconcilingSince: reconciliationsOf(ctx).since(device.id)?.toISOString() ?? null,
+        reconcilingSince: ctx.sync.reconciliations.since(device.id)?.toISOString() ?? null,
       });
     },
   );
@@ -200,7 +197,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         );
       });
       publishSyncState(ctx, task, { state: task.state, attempts: task.attempts, errorCode: null });
-      syncWorkerOf(ctx)?.kick();
+      ctx.sync.worker?.kick();
       const sn = await snOf([task.deviceId]);
       res.json(toTaskOut(task, sn.get(task.deviceId) ?? ''));
     },
@@ -236,7 +233,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         );
         return count;
       });
-      syncWorkerOf(ctx)?.kick();
+      ctx.sync.worker?.kick();
       res.json({ retried });
     },
   );
@@ -255,8 +252,8 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       const device = await loadDevice(req, params.id);
-      const client = syncWorkerOf(ctx)?.client ?? createDeviceClient();
-      const run = reconciliationsOf(ctx).run(device, { client });
+      const client = ctx.sync.worker?.client ?? createDeviceClient();
+      const run = ctx.sync.reconciliations.run(ctx, device, { client });
       if (!run.alreadyRunning) {
         const actor = auditActor(req);
         // Answered at once (at 100,000 people the read-back takes minutes); the audit entry
@@ -264,7 +261,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         void run.done
           .then(
             async (summary) => {
-              if (summary.requeued > 0) syncWorkerOf(ctx)?.kick();
+              if (summary.requeued > 0) ctx.sync.worker?.kick();
               await ctx.audit.record({
                 action: 'sync.reconcile',
                 target: { type: 'device', id: device.id },

@@ -2,17 +2,17 @@ import { deviceSyncOut, personSyncOut, syncTaskList } from '@svc/shared';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { readDueTasks, type ReadCursor } from './claim.js';
-import { planSync } from './desired.js';
-import { InFlight } from './inflight.js';
+import { readDueTasks, type ReadCursor } from './delivery/due-tasks.js';
+import { planSync } from './planning/full-plan.js';
+import { InFlight } from './delivery/inflight.js';
 import { addPerson } from './test-setup.js';
 import { expectConverged, holdings, startFleetSite, until, type FleetSite } from './test-fleet.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 
 const PEOPLE = 6;
 
 /**
- * Tasks are not marked while they are pushed (the device is held instead: lease.ts). The API
+ * Tasks are not marked while they are pushed (the device is held instead: device-leases.ts). The API
  * still shows the pushes in flight as `running`, and a task changed while its push is in flight
  * is pushed again only after that push is written, never beside it.
  */

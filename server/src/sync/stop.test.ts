@@ -1,8 +1,8 @@
 import { createDeviceClient } from '../devices/client.js';
 import { DIALECTS } from '../test/dialects.js';
 import type { TestServer } from '../test/harness.js';
-import { lastReconciliation, RECONCILIATION_STOPPED } from './reconcile.js';
-import { reconcileAll, reconciliationsOf } from './reconciliations.js';
+import { lastReconciliation, RECONCILIATION_STOPPED } from './reconciliation/read-back.js';
+import { reconcileAll } from './reconciliation/runs.js';
 import {
   expectConverged,
   gatedClient,
@@ -13,7 +13,7 @@ import {
   type Fleet,
   type FleetSite,
 } from './test-fleet.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 
 const PEOPLE = 300;
 
@@ -81,7 +81,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
     const stopping = new AbortController();
     const client = gatedClient((n) => n === 25 && stopping.abort()).client;
-    await reconcileAll(server.ctx, reconciliationsOf(server.ctx), {
+    await reconcileAll(server.ctx, {
       client,
       stopping: stopping.signal,
     });
@@ -97,7 +97,7 @@ describe.each(DIALECTS)('stopping the sync worker on %s', (dialect) => {
 
     // Not stopped: every person of every device is read back, page after page (the last
     // page a short one).
-    await reconcileAll(server.ctx, reconciliationsOf(server.ctx), {
+    await reconcileAll(server.ctx, {
       client: createDeviceClient(),
       pageSize: 7,
     });

@@ -6,8 +6,8 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { waitFor } from '../test/udp.js';
-import { readDueTasks } from './claim.js';
-import { MAX_ATTEMPTS } from './record.js';
+import { readDueTasks } from './delivery/due-tasks.js';
+import { MAX_ATTEMPTS } from './knobs.js';
 import {
   deviceSyncOut,
   personSyncOut,
@@ -15,7 +15,7 @@ import {
   syncTaskList,
   syncTaskOut,
 } from './schemas.js';
-import { SyncWorker } from './worker.js';
+import { SyncWorker } from './worker/worker.js';
 import { createSpace as createSpaceIn, registerSim, type SimDevice } from './test-setup.js';
 
 const TIMEOUT_S = 30;
@@ -312,12 +312,12 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
   test('one process pushes a device at a time, and a dead one lets go of it after its lease', async () => {
     await beat(d1, d2, d3);
     for (let i = 0; i < 6; i++) await addPerson(`claim${i}`, [space.a1]);
-    const { planSync } = await import('./desired.js');
+    const { planSync } = await import('./planning/full-plan.js');
     await planSync(server.ctx);
-    const { DeviceLeases, newClaimant } = await import('./lease.js');
+    const { DeviceLeases, newHolder } = await import('./delivery/device-leases.js');
     // Two processes' runs: the second does not get the device the first holds.
-    const first = new DeviceLeases(server.ctx, newClaimant());
-    const second = new DeviceLeases(server.ctx, newClaimant());
+    const first = new DeviceLeases(server.ctx, newHolder());
+    const second = new DeviceLeases(server.ctx, newHolder());
     expect(await first.acquire(d2.id)).toBe(true);
     expect(await second.acquire(d2.id)).toBe(false);
     expect(await first.acquire(d2.id)).toBe(true);

@@ -1,4 +1,4 @@
-import { startDevice, type DeviceHandle } from '@svc/sim';
+import { startDevice, type DeviceHandle, type Faults } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDeviceClient } from '../devices/client.js';
@@ -16,6 +16,8 @@ import { startTestServer, type TestServer } from '../test/harness.js';
  */
 export interface Fleet {
   devices: { id: string; sn: string; sim: DeviceHandle }[];
+  /** The space every device is in (and every seeded person has access to). */
+  spaceId: string;
   /** Person id → what every device should end up holding. */
   expected: Map<string, { version: number; photoSha256: string }>;
 }
@@ -24,7 +26,16 @@ let serial = 0;
 
 export async function seedFleet(
   server: TestServer,
-  opts: { people: number; devices: number; centralUrl: string; heartbeatIntervalMs: number },
+  opts: {
+    people: number;
+    devices: number;
+    centralUrl: string;
+    heartbeatIntervalMs: number;
+    /** The simulated devices' faults from the start (e.g. `delayMs`: pushes held in flight). */
+    faults?: Faults;
+    /** The devices keep a log of the pushes they accept (`sim.pushes()`). */
+    pushLog?: boolean;
+  },
 ): Promise<Fleet> {
   const admin = await signedIn(server, 'admin');
   const space = await admin.post('/api/spaces', { name: `Fleet site ${++serial}` });
@@ -39,6 +50,8 @@ export async function seedFleet(
       bindAddress: '127.0.0.1',
       httpPort: 0,
       heartbeatIntervalMs: opts.heartbeatIntervalMs,
+      ...(opts.faults && { faults: opts.faults }),
+      pushLog: opts.pushLog === true,
     });
     const reply = await admin.post('/api/devices', {
       sn,
@@ -77,7 +90,7 @@ export async function seedFleet(
       expected.set(person.id, { version: person.version, photoSha256 });
     }
   });
-  return { devices, expected };
+  return { devices, spaceId, expected };
 }
 
 /** A scratch database, a server on it and a fleet whose devices are online (heartbeat sent). */
@@ -91,10 +104,21 @@ export interface FleetSite {
 
 export async function startFleetSite(
   dialect: DialectName,
-  opts: { people: number; devices: number },
+  opts: {
+    people: number;
+    devices: number;
+    /** Server settings (e.g. SVC_PUSH_WORKER=1: the server's own worker runs). */
+    env?: Record<string, string>;
+    faults?: Faults;
+    pushLog?: boolean;
+  },
 ): Promise<FleetSite> {
   const scratch = await scratchDb(dialect);
-  const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+  const server = await startTestServer({
+    db: scratch.db,
+    dataDir: scratch.dataDir,
+    ...(opts.env && { env: opts.env }),
+  });
   let fleet: Fleet | undefined;
   const close = async () => {
     for (const d of fleet?.devices ?? []) await d.sim.stop();
@@ -103,7 +127,10 @@ export async function startFleetSite(
   };
   try {
     fleet = await seedFleet(server, {
-      ...opts,
+      people: opts.people,
+      devices: opts.devices,
+      ...(opts.faults && { faults: opts.faults }),
+      pushLog: opts.pushLog === true,
       centralUrl: server.url,
       heartbeatIntervalMs: 1_000,
     });
@@ -113,6 +140,19 @@ export async function startFleetSite(
     throw err;
   }
   return { scratch, server, fleet, close };
+}
+
+/**
+ * The (person, version, photo) pushes a device accepted more than once, with their counts:
+ * a device re-extracts a face template for each, so one is real work wasted.
+ */
+export function repeatedPushes(sim: DeviceHandle): Record<string, number> {
+  const seen = new Map<string, number>();
+  for (const p of sim.pushes()) {
+    const key = `${p.action} ${p.personId} v${p.version ?? '-'} ${p.photoSha256 ?? '-'}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return Object.fromEntries([...seen].filter(([, n]) => n > 1));
 }
 
 /** What a simulated device holds, in the shape of `Fleet.expected`. */

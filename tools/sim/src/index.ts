@@ -11,7 +11,7 @@ export {
   deviceOptionsSchema,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
 } from './device/device.js';
-export type { DeviceHandle, DeviceOptions, DeviceState } from './device/device.js';
+export type { DeviceHandle, DeviceOptions, DevicePush, DeviceState } from './device/device.js';
 export type { EmitInput, EmitResult } from './device/events.js';
 export type { ConnectionChange } from './device/control.js';
 export { encodeBlockJpeg, placeholderSnapshot } from './device/snapshot.js';

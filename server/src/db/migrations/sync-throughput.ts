@@ -9,7 +9,7 @@ const DUE = 'sync_tasks_due';
  * read and sorted all of the device's 100,000 pending rows. 0049: that index leads with
  * (device_id, state) too, so the older one only cost writes: every task changes state twice
  * (claimed, written), each a delete and an insert in every index that holds the state.
- * 0051: devices are claimed instead of tasks (sync/lease.ts): a task is read by the
+ * 0051: devices are claimed instead of tasks (sync/delivery/device-leases.ts): a task is read by the
  * process that holds its device and written once, when its outcome is known.
  */
 export const syncThroughputMigrations: Migration[] = [

@@ -37,7 +37,20 @@ export const deviceOptionsSchema = z.object({
   capacity: z.number().int().min(0).optional(),
   stateFile: z.string().min(1).optional(),
   faults: faultsSchema.default({}),
+  /**
+   * Keep a log of every PUT and DELETE accepted (`pushes()`): what a test counts repeats with.
+   * Off by default: a benchmark's devices take millions of pushes.
+   */
+  pushLog: z.boolean().default(false),
 });
+
+/** One push the device accepted, in arrival order (PUT: the version and photo stored). */
+export interface DevicePush {
+  action: 'put' | 'delete';
+  personId: string;
+  version?: number;
+  photoSha256?: string;
+}
 export type DeviceOptions = z.input<typeof deviceOptionsSchema>;
 
 export interface DeviceState {
@@ -78,6 +91,8 @@ export interface DeviceHandle {
   faults(): Faults;
   setFaults(faults: Faults): Promise<Faults>;
   state(): DeviceState;
+  /** Every push accepted so far, oldest first (empty unless started with `pushLog`). */
+  pushes(): readonly DevicePush[];
   stop(): Promise<void>;
 }
 
@@ -109,6 +124,7 @@ export async function startDevice(
   let lastHeartbeat: CallResult | null = null;
   let heartbeats: Cancel | undefined;
   let url = '';
+  const pushLog: DevicePush[] = [];
 
   const heartbeatNow = async (): Promise<CallResult | null> => {
     const central = store.centralUrl();
@@ -166,8 +182,16 @@ export async function startDevice(
         store,
         capacity: options.capacity,
         saveDifferent: () => faults.saveDifferent === true,
-        onChange: (action, personId) =>
-          deps.onEvent({ type: 'person', node: sn, action, personId }),
+        onChange: (action, personId, stored) => {
+          if (options.pushLog) {
+            pushLog.push({
+              action,
+              personId,
+              ...(stored && { version: stored.version, photoSha256: stored.photoSha256 }),
+            });
+          }
+          deps.onEvent({ type: 'person', node: sn, action, personId });
+        },
       }),
       control: deviceControlRoutes({
         emit: (emitted) => events.emit(emitted),
@@ -216,6 +240,7 @@ export async function startDevice(
     faults: () => ({ ...faults }),
     setFaults: (next) => server.faults.set(next),
     state,
+    pushes: () => pushLog,
     stop() {
       stopping ??= (async () => {
         heartbeats?.cancel();

@@ -20,7 +20,7 @@ export interface DeviceApi {
   capacity: number | undefined;
   /** The `saveDifferent` fault: store another photo hash than the one pushed. */
   saveDifferent(): boolean;
-  onChange(action: 'put' | 'delete', personId: string): void;
+  onChange(action: 'put' | 'delete', personId: string, stored?: DevicePersonState): void;
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -90,7 +90,7 @@ export function deviceRoutes(api: DeviceApi): Route {
           : body.photoSha256,
       };
       await api.store.put(stored);
-      api.onChange('put', personId);
+      api.onChange('put', personId, stored);
       sendJson(res, 200, stored);
     } else {
       sendMethodNotAllowed(res, ['GET', 'PUT', 'DELETE']);

@@ -1,0 +1,156 @@
+import type { AppContext } from '../../context.js';
+import type { TaskRow } from './due-tasks.js';
+import { publishSyncState, type SyncLiveEvent } from '../live.js';
+import type { Outcome } from './push.js';
+import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, MAX_ATTEMPTS, RELEASE_PAUSE_MS } from '../knobs.js';
+
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'live'>;
+
+/** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
+export const freshAttempts = (now: Date) =>
+  ({
+    attempts: 0,
+    nextAttemptAt: now,
+    errorCode: null,
+    errorMessage: null,
+    finishedAt: null,
+    updatedAt: now,
+  }) as const;
+
+/** Exponential from 1 s to 5 min, with jitter (half to all of it) so devices do not stampede. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const full = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/**
+ * Writes a push's outcome, but only while the task is still pending and aims at what was
+ * pushed (its device's holder pushed it: device-leases.ts); a task the planner changed meanwhile is
+ * due again at once so the newer target is pushed next (nothing stale is recorded as success).
+ */
+export async function recordOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<void> {
+  const change = await writeOutcome(deps, task, outcome);
+  // The live stream hears what was written (nothing for a task failed or gone meanwhile).
+  if (change) publishSyncState(deps, task, change);
+}
+
+type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
+
+async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
+  const { SyncTask } = deps.sync.db.models;
+  const now = deps.clock.now();
+  const stamped = { updatedAt: now };
+  const mine = { id: task.id, state: 'pending' as const };
+  const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
+  let written = 0;
+  let change: Change = null;
+  const requeued = (count: number): Change =>
+    count > 0 ? { state: 'pending', attempts: task.attempts, errorCode: null } : null;
+  switch (outcome.kind) {
+    case 'done': {
+      const result = {
+        resultVersion: outcome.result?.version ?? null,
+        resultPhotoSha256: outcome.result?.photoSha256 ?? null,
+      };
+      [written] = await SyncTask.update(
+        {
+          ...stamped,
+          ...result,
+          ...(outcome.pushed && {
+            personVersion: outcome.pushed.version,
+            photoSha256: outcome.pushed.photoSha256,
+          }),
+          state: 'succeeded',
+          errorCode: null,
+          errorMessage: null,
+          finishedAt: now,
+        },
+        { where: unchanged },
+      );
+      if (written === 0) {
+        // Changed while in flight: keep what the device now holds, push the newer target.
+        const [back] = await SyncTask.update(
+          { ...stamped, ...result, state: 'pending', nextAttemptAt: now },
+          { where: mine },
+        );
+        return requeued(back);
+      }
+      return { state: 'succeeded', attempts: task.attempts, errorCode: null };
+    }
+    case 'retry': {
+      const attempts = task.attempts + 1;
+      const last = attempts >= MAX_ATTEMPTS;
+      [written] = await SyncTask.update(
+        {
+          ...stamped,
+          attempts,
+          state: last ? 'failed' : 'pending',
+          nextAttemptAt: new Date(now.getTime() + (last ? 0 : backoffMs(attempts))),
+          errorCode: outcome.code.slice(0, 32),
+          errorMessage: (last
+            ? `Gave up after ${attempts} attempts: ${outcome.message}`
+            : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
+          ).slice(0, 512),
+          finishedAt: last ? now : null,
+        },
+        { where: unchanged },
+      );
+      change = {
+        state: last ? 'failed' : 'pending',
+        attempts,
+        errorCode: outcome.code.slice(0, 32),
+      };
+      break;
+    }
+    case 'fail': {
+      const attempts = outcome.burn ? task.attempts + 1 : task.attempts;
+      [written] = await SyncTask.update(
+        {
+          ...stamped,
+          attempts,
+          state: 'failed',
+          errorCode: outcome.code.slice(0, 32),
+          errorMessage: outcome.message.slice(0, 512),
+          finishedAt: now,
+        },
+        { where: unchanged },
+      );
+      change = { state: 'failed', attempts, errorCode: outcome.code.slice(0, 32) };
+      break;
+    }
+    case 'release': {
+      // The planner decides what the task becomes; a short pause keeps this from spinning.
+      const [back] = await SyncTask.update(
+        { ...stamped, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
+        { where: mine },
+      );
+      return requeued(back);
+    }
+  }
+  if (written === 0) {
+    const [back] = await SyncTask.update(
+      { ...stamped, state: 'pending', nextAttemptAt: now },
+      { where: mine },
+    );
+    return requeued(back);
+  }
+  return change;
+}
+
+/**
+ * Tasks read to push but not tried (their device stopped answering mid-stream): due again
+ * after `pauseMs`, no attempt counted — the tasks that were tried carry the failure and its
+ * backoff.
+ */
+export async function releaseTasks(
+  deps: Deps,
+  tasks: readonly TaskRow[],
+  pauseMs = RELEASE_PAUSE_MS,
+): Promise<void> {
+  if (tasks.length === 0) return;
+  const now = deps.clock.now();
+  await deps.sync.db.models.SyncTask.update(
+    { updatedAt: now, nextAttemptAt: new Date(now.getTime() + pauseMs) },
+    { where: { id: tasks.map((t) => t.id), state: 'pending' } },
+  );
+}

@@ -1,0 +1,56 @@
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  addPerson,
+  beat,
+  createSpace,
+  held,
+  organizationOf,
+  registerSim,
+  type SimDevice,
+} from '../test-setup.js';
+import { until } from '../test-fleet.js';
+import { SyncWorker } from '../worker/worker.js';
+
+/**
+ * The worker's own periodic reconciliation (it runs beside the push runs, not between them):
+ * a person the device lost without telling anyone is found and pushed again with no one
+ * asking for it.
+ */
+describe.each(DIALECTS)('periodic reconciliation by the running worker (%s)', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let worker: SyncWorker | undefined;
+  let d: SimDevice | undefined;
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await d?.sim.stop();
+    await server?.stop();
+    await scratch?.drop();
+  });
+
+  test('a person the device lost is found and pushed again', async () => {
+    const admin = await signedIn(server, 'admin');
+    const spaceId = await createSpace(admin, 'Reconciled hall');
+    d = await registerSim(server, admin, spaceId);
+    const person = await addPerson(server, await organizationOf(server, spaceId), [spaceId]);
+    await beat(d);
+    worker = new SyncWorker(server.ctx, { reconcileEveryMs: 200 });
+    worker.start();
+    const device = d;
+    await until('the device holds it', () => held(device)[person.id]?.version === person.version);
+
+    expect(await device.sim.removePersonSilently(person.id)).toBe(true);
+    await until('the device holds it', () => held(device)[person.id]?.version === person.version);
+    expect(held(device)[person.id]).toEqual({
+      version: person.version,
+      photoSha256: person.photoSha256,
+    });
+  });
+});

@@ -1,0 +1,173 @@
+import { reconciliationSummary, type ReconciliationSummary } from '@svc/shared';
+import type { AppContext } from '../../context.js';
+import type { DeviceRow, SyncTaskRow } from '../../db/business-models.js';
+import {
+  DeviceCallError,
+  DeviceKeyUnavailable,
+  deviceTarget,
+  type DeviceClient,
+} from '../../devices/service.js';
+import { planSync } from '../planning/full-plan.js';
+import { RECONCILE_PAGE, RECONCILE_PER_DEVICE } from '../knobs.js';
+
+/** Stored per device in runtime settings (the schema has no column for it). */
+export { reconciliationSummary, type ReconciliationSummary };
+
+export const reconciledKey = (deviceId: string) => `sync_reconciled.${deviceId}`;
+
+export interface ReconcileOptions {
+  /** Aborted when the service stops: the reconciliation ends at its next read. */
+  stopping?: AbortSignal;
+  pageSize?: number;
+  /** When it started (the summary's `at`); now by default. */
+  at?: Date;
+}
+/** What a reconciliation stopped by SIGTERM (the worker's or the registry's stop) says. */
+export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service was stopping.';
+
+/** The task fields the comparison reads. */
+type CheckedTask = Pick<
+  SyncTaskRow,
+  'id' | 'personId' | 'action' | 'personVersion' | 'photoSha256'
+>;
+
+/**
+ * Proof, not hope: reads back from the device every person its tasks say it holds (and every
+ * person a finished delete says it does not) and re-queues, in the priority lane, each one
+ * that differs — missing, another version or another photo hash.
+ */
+export async function reconcileDevice(
+  ctx: AppContext,
+  client: DeviceClient,
+  device: DeviceRow,
+  { stopping, pageSize = RECONCILE_PAGE, at = ctx.clock.now() }: ReconcileOptions = {},
+): Promise<ReconciliationSummary> {
+  const summary: ReconciliationSummary = {
+    at: at.toISOString(),
+    checked: 0,
+    requeued: 0,
+    errors: 0,
+  };
+  try {
+    await readBack(ctx, client, device, summary, { stopping, pageSize });
+  } catch (err) {
+    if (err instanceof DeviceKeyUnavailable) summary.error = err.message;
+    else {
+      // Broken by something else (the database): the summary says so, if it can be stored.
+      summary.error = `Did not finish: ${err instanceof Error ? err.message : String(err)}`;
+      await ctx.settings.set(reconciledKey(device.id), summary).catch(() => undefined);
+      throw err;
+    }
+  }
+  await ctx.settings.set(reconciledKey(device.id), summary);
+  ctx.logger.info({ device: device.id, ...summary }, 'sync reconciliation');
+  return summary;
+}
+
+/** Reads the device's people back into `summary`; a stop ends it at the next step. */
+async function readBack(
+  ctx: AppContext,
+  client: DeviceClient,
+  device: DeviceRow,
+  summary: ReconciliationSummary,
+  { stopping, pageSize }: { stopping: AbortSignal | undefined; pageSize: number },
+): Promise<void> {
+  const stopped = () => {
+    if (stopping?.aborted) summary.error = RECONCILIATION_STOPPED;
+    return stopping?.aborted === true;
+  };
+  if (stopped()) return;
+  // Tasks first, so a person who belongs on the device but has none yet is covered too.
+  await planSync(ctx, { deviceIds: [device.id] });
+  if (stopped()) return;
+  const target = await deviceTarget(ctx, device);
+  let tasks: CheckedTask[] = [];
+  let next = 0;
+  let unreachable: string | undefined;
+  const lane = async () => {
+    while (next < tasks.length && !unreachable && !stopping?.aborted) {
+      const task = tasks[next++]!;
+      try {
+        const held = await client.getPerson(target, task.personId);
+        summary.checked++;
+        if (await requeueIfDrifted(ctx, task, held)) summary.requeued++;
+      } catch (err) {
+        if (!(err instanceof DeviceCallError)) throw err;
+        summary.errors++;
+        if (err.failure === 'unreachable' || err.failure === 'unauthorized') {
+          unreachable = err.message;
+        }
+      }
+    }
+  };
+  // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
+  // by page as they are checked; one still succeeded when its page is read.
+  const ids = (
+    await ctx.sync.db.models.SyncTask.findAll({
+      attributes: ['id'],
+      where: { deviceId: device.id, state: 'succeeded' },
+      raw: true,
+    })
+  ).map((t) => t.id);
+  for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
+    tasks = await ctx.sync.db.models.SyncTask.findAll({
+      attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
+      where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
+      raw: true,
+    });
+    next = 0;
+    await Promise.all(Array.from({ length: RECONCILE_PER_DEVICE }, lane));
+  }
+  if (unreachable) summary.error = unreachable;
+  else stopped();
+}
+
+async function requeueIfDrifted(
+  ctx: AppContext,
+  task: CheckedTask,
+  held: { version: number; photoSha256: string } | null,
+): Promise<boolean> {
+  let problem: string | undefined;
+  if (task.action === 'put') {
+    if (!held) problem = 'the device no longer had the person';
+    else if (held.version !== task.personVersion)
+      problem = `the device had version ${held.version}, not ${task.personVersion}`;
+    else if (held.photoSha256 !== task.photoSha256)
+      problem = 'the device had another photo than the one sent';
+  } else if (held) {
+    problem = 'the device still had the removed person';
+  }
+  if (!problem) return false;
+  const now = ctx.clock.now();
+  const [count] = await ctx.sync.db.models.SyncTask.update(
+    {
+      state: 'pending',
+      lane: 'priority',
+      attempts: 0,
+      nextAttemptAt: now,
+      resultVersion: held?.version ?? null,
+      resultPhotoSha256: held?.photoSha256 ?? null,
+      errorCode: 'drift',
+      errorMessage: `Reconciliation at ${now.toISOString()}: ${problem}; queued again.`,
+      finishedAt: null,
+      updatedAt: now,
+    },
+    // Only if nothing else touched the task since it was read.
+    {
+      where: {
+        id: task.id,
+        state: 'succeeded',
+        action: task.action,
+        personVersion: task.personVersion,
+      },
+    },
+  );
+  return count > 0;
+}
+
+export async function lastReconciliation(
+  ctx: AppContext,
+  deviceId: string,
+): Promise<ReconciliationSummary | null> {
+  return (await ctx.settings.get(reconciledKey(deviceId), reconciliationSummary)) ?? null;
+}

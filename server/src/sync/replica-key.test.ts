@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { signedIn } from '../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import {
+  addPerson,
+  beat,
+  createSpace,
+  organizationOf,
+  registerSim,
+  type SimDevice,
+} from './test-setup.js';
+import { SyncWorker } from './worker/worker.js';
+
+/**
+ * Two server processes on one database, each with a DATA_DIR of its own (a replica set up
+ * without sharing the files): the device key sealed by one cannot be opened by the other. That
+ * is the second process's setup, not the task's fault: its tasks stay pending for a process
+ * that can push them, and the second process says so in its heartbeat.
+ */
+describe.each(DIALECTS)('a server process that cannot open a device key on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let otherDir: string;
+  let first: TestServer | undefined;
+  let second: TestServer | undefined;
+  let device: SimDevice | undefined;
+
+  afterEach(async () => {
+    await device?.sim.stop();
+    await second?.stop();
+    await first?.stop();
+    await scratch?.drop();
+    await rm(otherDir, { recursive: true, force: true });
+  });
+
+  test('leaves the tasks pending, warns in its heartbeat; the process with the key pushes them', async () => {
+    scratch = await scratchDb(dialect);
+    otherDir = await mkdtemp(path.join(os.tmpdir(), 'svc-replica-'));
+    first = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    const admin = await signedIn(first, 'admin');
+    const spaceId = await createSpace(admin, 'Replicated');
+    device = await registerSim(first, admin, spaceId);
+    await beat(device);
+    const person = await addPerson(first, await organizationOf(first, spaceId), [spaceId]);
+    second = await startTestServer({ db: scratch.db, dataDir: otherDir });
+
+    await new SyncWorker(second.ctx).runOnce();
+    const task = await first.ctx.models.SyncTask.findOne({ where: { personId: person.id } });
+    expect(task).toMatchObject({ state: 'pending', attempts: 0, errorCode: null });
+    const heartbeat = await fetch(`${second.url}/api/heartbeat`);
+    const { warnings } = (await heartbeat.json()) as { warnings: string[] };
+    expect(warnings.some((w) => w.includes(device!.sn) && w.includes('DATA_DIR'))).toBe(true);
+    expect(second.logs.text()).toContain('sync cannot push to a device from this server process');
+
+    await new SyncWorker(first.ctx).runUntilIdle();
+    await task!.reload();
+    expect(task!.state).toBe('succeeded');
+    expect(device.sim.person(person.id)).toMatchObject({ version: person.version });
+  }, 120_000);
+});
