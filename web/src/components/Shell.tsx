@@ -18,6 +18,7 @@ const sections = [
   { to: '/devices', label: 'Devices', exact: false },
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
+  { to: '/system', label: 'System Configuration', exact: false },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
