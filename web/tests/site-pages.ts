@@ -84,6 +84,7 @@ export class SystemPage {
   readonly panelUrl: Locator;
   readonly savePanel: Locator;
   readonly panelMessage: Locator;
+  readonly testPanel: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { name: 'System Configuration', level: 1 });
@@ -95,6 +96,7 @@ export class SystemPage {
     this.panelUrl = page.getByRole('textbox', { name: 'Panel URL' });
     this.savePanel = page.getByRole('button', { name: 'Save panel route' });
     this.panelMessage = page.getByTestId('panel-message');
+    this.testPanel = page.getByRole('button', { name: 'Test connection' });
   }
 
   terminal(id: string): Locator {

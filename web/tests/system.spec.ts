@@ -114,7 +114,7 @@ test('System Configuration: terminals heard live, central address pushed, saved 
   await expectNothingClippedAt390(page);
 });
 
-test('System Configuration: the panel route is saved; an operator sees no push or save controls', async ({
+test('System Configuration: the panel route is saved and tested; an operator sees no push or save controls', async ({
   page,
   lan,
 }) => {
@@ -128,6 +128,17 @@ test('System Configuration: the panel route is saved; an operator sees no push o
   await expect(system.panelMessage).toHaveText('Panel route saved.');
   await page.reload();
   await expect(system.panelUrl).toHaveValue(receiver);
+
+  // Test connection: the simulated display receives the test event and answers.
+  await system.testPanel.click();
+  await expect(system.panelMessage).toContainText(`The panel at ${receiver} answered in`);
+  await expect.poll(() => lan.terminals[1]!.lastEvent()?.device.sn).toBe('SVC-CONNECTION-TEST');
+  // A refusing display: the reason is shown.
+  await lan.terminals[1]!.setFaults({ status500: true });
+  await system.testPanel.click();
+  await expect(system.panelMessage).toContainText('Test failed:');
+  await expect(system.panelMessage).toContainText('500');
+  await lan.terminals[1]!.setFaults({});
   await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -136,5 +147,6 @@ test('System Configuration: the panel route is saved; an operator sees no push o
   await expect(system.push).toHaveCount(0);
   await expect(page.getByRole('checkbox')).toHaveCount(0);
   await expect(system.savePanel).toHaveCount(0);
+  await expect(system.testPanel).toHaveCount(0);
   await expectAccessible(page);
 });

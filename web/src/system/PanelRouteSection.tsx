@@ -15,7 +15,7 @@ import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
 import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
-import { setPanelRoute } from './api';
+import { setPanelRoute, testPanelRoute } from './api';
 
 /** Where recognition results go: the display's receiver (local) or a cloud panel. */
 export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEdit: boolean }) {
@@ -27,6 +27,24 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
   });
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  const [testing, setTesting] = useState(false);
+
+  const test = async () => {
+    setTesting(true);
+    setMessage(null);
+    try {
+      const result = await testPanelRoute();
+      setMessage(
+        result.ok
+          ? { ok: true, text: `The panel at ${result.url} answered in ${result.ms} ms.` }
+          : { ok: false, text: `Test failed: ${result.reason}` },
+      );
+    } catch (error) {
+      setMessage({ ok: false, text: describeError(error, 'other') });
+    } finally {
+      setTesting(false);
+    }
+  };
 
   const save = form.onSubmit(async (values) => {
     setSaving(true);
@@ -75,6 +93,15 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
             <Group>
               <Button type="submit" loading={saving}>
                 Save panel route
+              </Button>
+              <Button
+                variant="default"
+                loading={testing}
+                disabled={form.isDirty()}
+                title={form.isDirty() ? 'Save first: the saved route is tested' : undefined}
+                onClick={() => void test()}
+              >
+                Test connection
               </Button>
             </Group>
           )}

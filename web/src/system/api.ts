@@ -2,6 +2,8 @@ import {
   configureResponse,
   discoveryNode,
   panelRoute,
+  panelTestResult,
+  type PanelTestResult,
   type ConfigureRequest,
   type ConfigureResult,
   type PanelRoute,
@@ -43,4 +45,9 @@ export function getPanelRoute(signal?: AbortSignal): Promise<PanelRoute> {
 
 export function setPanelRoute(body: PanelRoute): Promise<PanelRoute> {
   return request('POST', '/api/panel/route', { body, schema: panelRoute });
+}
+
+/** Sends a test event to the saved route; the panel's answer or the reason it failed. */
+export function testPanelRoute(): Promise<PanelTestResult> {
+  return request('POST', '/api/panel/test', { schema: panelTestResult });
 }
