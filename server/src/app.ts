@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.js';
 import { cidrMatcher } from './http/net.js';
 import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
 import { loadSession } from './auth/middleware.js';
 import { buildApi } from './routes.js';
 import type { Api } from './http/api.js';
-import { requestId } from './http/device-entry.js';
+import { accessLog } from './http/access-log.js';
 import { kickSyncAfterChanges } from './sync/kick.js';
 import { siteHandler } from './http/site.js';
 
@@ -48,35 +47,7 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Expres
   // The site's files carry the nginx config's headers (http/site.ts), not helmet's API set.
   if (opts.siteRoot !== undefined) app.use(siteHandler(opts.siteRoot));
 
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req, res) => {
-        const id = requestId(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Query strings may hold names and ID numbers: log the path only.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: req.url.split('?')[0],
-        }),
-      },
-      // While the database is being migrated the heartbeat answers 503 by design (its body
-      // says state 0); that is not a failure worth a line with a stack.
-      autoLogging: {
-        ignore: (req) => !ctx.db.ready && (req.url ?? '').startsWith('/api/heartbeat'),
-      },
-      customLogLevel: (req, res, err) =>
-        err || res.statusCode >= 500
-          ? 'error'
-          : req.url?.startsWith('/api/heartbeat')
-            ? 'debug'
-            : 'info',
-    }),
-  );
+  app.use(accessLog(ctx));
   app.use(helmet());
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +17,10 @@ import { periodicJob } from './jobs/periodic.js';
 import { AuditLog } from './audit/audit.js';
 import { RuntimeSettings, SettingKey } from './settings/runtime-settings.js';
 import { SessionService } from './auth/sessions.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import { LoginThrottle } from './auth/lockout/throttle.js';
 import { Accounts } from './auth/accounts.js';
 import { CsrfTokens } from './auth/csrf.js';
+import { DeviceCookies } from './auth/lockout/device-cookie.js';
 import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
 import { Phase, Shutdown } from './lifecycle.js';
 import { createApp } from './app.js';
@@ -36,6 +38,7 @@ import { reconciliationsOf } from './sync/reconciliations.js';
 import { SyncWorker, syncWorkerOf } from './sync/worker.js';
 import { panelDeliveryJob } from './recognition/delivery.js';
 import { retentionJob } from './recognition/retention.js';
+import { DeviceClocks } from './devices/clock.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -85,7 +88,7 @@ export function buildContext(
   const audit = new AuditLog({ models, clock });
   const settings = new RuntimeSettings({ models, clock });
   const sessions = new SessionService({ models, clock });
-  const throttle = new LoginThrottle({ models, clock });
+  const throttle = new LoginThrottle({ sequelize: db.sequelize, models, clock });
   const accounts = new Accounts({
     sequelize: db.sequelize,
     models,
@@ -96,6 +99,7 @@ export function buildContext(
     dataDir: config.dataDir,
   });
   let csrf: CsrfTokens | undefined;
+  let deviceCookies: DeviceCookies | undefined;
   const ctx: AppContext = {
     config,
     logger,
@@ -112,8 +116,19 @@ export function buildContext(
       if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
       return csrf;
     },
+    deviceCookies: () => {
+      if (!deviceCookies)
+        throw new Error('Device cookie key not loaded: the database is not ready');
+      return deviceCookies;
+    },
     discovery: {
-      store: new NodeStore({ sequelize: db.sequelize, models, clock }),
+      store: new NodeStore({
+        sequelize: db.sequelize,
+        models,
+        clock,
+        timeoutS: config.discovery.timeoutS,
+        maxNodes: config.discovery.maxNodes,
+      }),
       client: infra.terminalClient ?? createTerminalClient(),
       host: infra.host ?? realHost,
     },
@@ -124,6 +139,7 @@ export function buildContext(
       clock,
       logger,
     }),
+    deviceClocks: new DeviceClocks({ models, clock, logger }),
     warnings: [],
     startedAt: new Date(),
     version: VERSION,
@@ -158,6 +174,7 @@ export function buildContext(
     },
     stop: () => undefined,
   });
+  ctx.jobs.register(ctx.deviceClocks);
   ctx.jobs.register(panelDeliveryJob(ctx));
   ctx.jobs.register(retentionJob(ctx));
   // On SQLite the worker's statements get a connection of their own (see SyncWorkerOptions).
@@ -181,6 +198,7 @@ export function buildContext(
       clock,
       logger,
       store: ctx.discovery.store,
+      audit: ctx.audit,
       host: ctx.discovery.host,
       createTransport: infra.createTransport ?? createUdpTransport,
       flushEveryMs: infra.discoveryFlushEveryMs,
@@ -198,6 +216,10 @@ export function buildContext(
     const secret = await settings.get(SettingKey.csrfSecret, z.string());
     if (!secret) throw new Error('CSRF secret missing from runtime settings');
     csrf = new CsrfTokens(Buffer.from(secret, 'base64'));
+    // A key of its own, derived from the same secret: a CSRF token is never a device cookie.
+    deviceCookies = new DeviceCookies(
+      createHmac('sha256', Buffer.from(secret, 'base64')).update('svc device cookies').digest(),
+    );
   };
   return { ctx, loadSecrets };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminRole } from './auth.js';
-import { httpUrl, isoTime } from './common.js';
+import { isoTime, storedHttpUrl } from './common.js';
 import { deviceSn } from './device.js';
 
 /**
@@ -129,7 +129,7 @@ export const photoStored = z.object({ photoSha256: z.string().regex(/^[0-9a-f]{6
 const deviceFields = {
   sn: deviceSn,
   name,
-  baseUrl: httpUrl,
+  baseUrl: storedHttpUrl,
   model: z.string().trim().max(64).optional(),
   spaceId: z.union([uuid, z.null()]).optional(),
   enabled: z.boolean().optional(),
@@ -163,6 +163,17 @@ export const deviceOut = z.object({
   maxPhotoPixels: z.number().int().nullable(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
+  /**
+   * The device's clock against ours: its time minus our receive time, in ms (positive: ahead),
+   * as last measured from a heartbeat carrying `time` or from an event; null before any.
+   */
+  clock: z.object({
+    driftMs: z.number().int().nullable(),
+    checkedAt: nullableTime,
+    source: z.enum(['heartbeat', 'event']).nullable(),
+  }),
+  /** Conditions an administrator should fix on this device (e.g. `clock_drift`). */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
@@ -203,5 +214,24 @@ export const administratorOut = z.object({
 });
 /** Creation and password reset answer with a one-time password, shown once. */
 export const administratorWithPassword = administratorOut.extend({ temporaryPassword: z.string() });
+
+/**
+ * A sign-in lockout (`GET /api/auth/lockouts`): failed sign-ins counted per username (clients
+ * without a device cookie for the account), per device cookie, or per client address.
+ */
+export const loginLockout = z.object({
+  scope: z.enum(['username', 'device', 'address']),
+  /** The account the attempts named (for an address: the latest one). */
+  username: z.string().nullable(),
+  /** The client address, for scope `address`. */
+  address: z.string().nullable(),
+  failures: z.number().int().min(0),
+  lockedUntil: isoTime,
+});
+export type LoginLockout = z.infer<typeof loginLockout>;
+export const loginLockoutList = z.object({ items: z.array(loginLockout) });
+export type LoginLockoutList = z.infer<typeof loginLockoutList>;
+/** `DELETE /api/auth/lockouts/{username}`. */
+export const lockoutParams = z.object({ username });
 
 export const organizationCreate = z.object({ name });

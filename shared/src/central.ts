@@ -7,14 +7,21 @@ export type DatabaseState = z.infer<typeof databaseState>;
 
 /**
  * `GET`/`POST /api/heartbeat` (PROTOCOL §5). `state` is 1 when normal and 0 (with HTTP 503)
- * while the database is unreachable; the rest is service information for operators.
+ * while the database is unreachable. This summary is all an unauthenticated caller outside
+ * TRUSTED_NETWORKS reads: version, dialect, workers and warnings help an attacker more than
+ * a monitor.
  */
-export const heartbeatResponse = z.object({
+export const heartbeatSummary = z.object({
   state: z.union([z.literal(0), z.literal(1)]),
   service: z.string(),
-  version: z.string(),
   time: isoTime,
   responseTimeMs: z.number().min(0),
+});
+export type HeartbeatSummary = z.infer<typeof heartbeatSummary>;
+
+/** The details, for trusted networks and signed-in administrators. */
+export const heartbeatResponse = heartbeatSummary.extend({
+  version: z.string(),
   uptimeSeconds: z.number().int().min(0),
   database: z.object({
     state: databaseState,
@@ -26,9 +33,46 @@ export const heartbeatResponse = z.object({
   discovery: z.record(z.string(), z.unknown()).optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
+/** `GET|POST /api/heartbeat`: the details, or the summary alone. */
+export const heartbeatAnswer = z.union([heartbeatResponse, heartbeatSummary]);
 
 /** `GET /api/device/online-count` (PROTOCOL §5). */
 export const onlineCount = z.object({ count: z.number().int().min(0) });
+
+/**
+ * An address a terminal was heard from, as an administrator names it: `ip`, or `ip:port` /
+ * `[ipv6]:port` when two claimants share an ip (the port is the announced management port).
+ */
+export const chosenAddress = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(
+    /^(?:[0-9A-Fa-f.:]+|[0-9.]+:\d{1,5}|\[[0-9A-Fa-f.:]+\]:\d{1,5})$/,
+    'must be an IP address, optionally with :port ([ipv6]:port)',
+  );
+
+/** Splits a chosen address into its ip and, when given, its port. */
+export function splitChosenAddress(value: string): { address: string; port?: number } {
+  const v6 = /^\[(.+)\]:(\d+)$/.exec(value);
+  if (v6) return { address: v6[1]!, port: Number(v6[2]) };
+  const v4 = /^([0-9.]+):(\d+)$/.exec(value);
+  if (v4) return { address: v4[1]!, port: Number(v4[2]) };
+  return { address: value };
+}
+
+/**
+ * Another claimant of a node's id: heard from a different address (or port) while the node
+ * was online at its accepted one. The node does not move to it (PROTOCOL §1).
+ */
+export const nodeClaimant = z.object({
+  address: z.string(),
+  port,
+  firstHeard: isoTime,
+  lastHeard: isoTime,
+});
+export type NodeClaimant = z.infer<typeof nodeClaimant>;
 
 /** One entry of `GET /api/discovery/nodes` (PROTOCOL §5). */
 export const discoveryNode = z.object({
@@ -44,6 +88,8 @@ export const discoveryNode = z.object({
   lastSeen: isoTime,
   lastCheckin: z.union([isoTime, z.null()]),
   online: z.literal(true),
+  /** The other claimant while the id is claimed from two addresses, else null. */
+  conflict: z.union([nodeClaimant, z.null()]),
 });
 export type DiscoveryNode = z.infer<typeof discoveryNode>;
 export const discoveryNodeList = z.array(discoveryNode);
@@ -53,6 +99,11 @@ export const configureRequest = z.object({
   ids: z.array(nodeId).min(1).max(256),
   centralUrl: centralUrl.optional(),
   panelUrl: optionalHttpUrl.optional(),
+  /**
+   * Per node id, the address the administrator chose: the config (and its token) goes there
+   * and nowhere else. Required for a node in conflict.
+   */
+  addresses: z.record(nodeId, chosenAddress).optional(),
 });
 export type ConfigureRequest = z.infer<typeof configureRequest>;
 
@@ -62,3 +113,7 @@ export const configureResult = z.union([
 ]);
 export type ConfigureResult = z.infer<typeof configureResult>;
 export const configureResponse = z.object({ results: z.array(configureResult) });
+
+/** `POST /api/discovery/nodes/{id}/address`: an administrator confirms that a node moved. */
+export const nodeAddressConfirm = z.object({ address: chosenAddress });
+export type NodeAddressConfirm = z.infer<typeof nodeAddressConfirm>;

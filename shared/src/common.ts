@@ -30,6 +30,15 @@ export const httpUrl = z
   }, 'must be an http:// or https:// URL');
 
 /**
+ * An http(s) URL the central service stores and shows back (device base URLs, the panel route):
+ * no `user:password@`, because every administrator, operators included, reads these back.
+ */
+export const storedHttpUrl = httpUrl.refine((value) => {
+  const url = parseUrl(value);
+  return !url || (url.username === '' && url.password === '');
+}, 'must not contain a user name or password (user:password@)');
+
+/**
  * The central address pushed to terminals: http://host[:port] with nothing after it. At most
  * 512 characters, so a terminal can always repeat it in a 1024-byte announce.
  */

@@ -34,7 +34,14 @@ export const devicePersonState = z.object({
 export type DevicePersonState = z.infer<typeof devicePersonState>;
 
 /** Device → central `POST /api/device/heartbeat` (PROTOCOL §3). */
-export const deviceHeartbeat = z.object({ sn: deviceSn });
+export const deviceHeartbeat = z.object({
+  sn: deviceSn,
+  /**
+   * The device's clock when it sent the heartbeat (optional; ISO-8601, any precision or
+   * offset): the central service measures the device's clock drift from it.
+   */
+  time: z.iso.datetime({ offset: true }).optional(),
+});
 export type DeviceHeartbeat = z.infer<typeof deviceHeartbeat>;
 
 /** Device → central `POST /api/recognition/events` (PROTOCOL §3). */

@@ -10,4 +10,5 @@ export * from './central.js';
 export * from './auth.js';
 export * from './admin-api.js';
 export * from './sync-api.js';
+export * from './enrollment.js';
 export * from './recognition-api.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, isoTime } from './common.js';
+import { isoTime, storedHttpUrl } from './common.js';
 
 /** What the central service POSTs to the panel route (PROTOCOL §4). */
 export const panelEvent = z.object({
@@ -15,7 +15,7 @@ export type PanelEvent = z.infer<typeof panelEvent>;
 /** `GET`/`POST /api/panel/route` (PROTOCOL §5). */
 export const panelRoute = z.object({
   mode: z.enum(['local', 'cloud']),
-  url: z.union([z.literal(''), httpUrl]),
+  url: z.union([z.literal(''), storedHttpUrl]),
 });
 export type PanelRoute = z.infer<typeof panelRoute>;
 

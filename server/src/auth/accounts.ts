@@ -7,7 +7,7 @@ import type { AdministratorRow, Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
 import type { AuditLog } from '../audit/audit.js';
 import type { SessionService } from './sessions.js';
-import type { LoginThrottle } from './login-throttle.js';
+import type { LoginClient, LoginThrottle } from './lockout/throttle.js';
 import {
   burnVerification,
   generatePassword,
@@ -49,10 +49,12 @@ export type LoginResult =
   | { kind: 'invalid' }
   | { kind: 'rate_limited'; retryAfterS: number };
 
-interface Client {
-  ip: string;
+interface Client extends LoginClient {
   userAgent?: string | undefined;
 }
+
+/** Usernames are compared trimmed and in lower case. */
+export const normalizeUsername = (raw: string) => raw.trim().toLowerCase();
 
 export interface AccountsDeps {
   sequelize: Sequelize;
@@ -68,19 +70,24 @@ export interface AccountsDeps {
 export class Accounts {
   constructor(private readonly deps: AccountsDeps) {}
 
+  /**
+   * Signs in. The attempt is counted before the password is checked (lockout/throttle.ts), by
+   * the client's device cookie when it holds one for this account, else by username and address.
+   */
   async login(usernameRaw: string, password: string, client: Client): Promise<LoginResult> {
     const { models, throttle, audit, sessions, clock } = this.deps;
-    const username = usernameRaw.trim().toLowerCase();
-    const retryAfterS = await throttle.retryAfterSeconds(username, client.ip);
-    if (retryAfterS !== undefined) {
+    const username = normalizeUsername(usernameRaw);
+    const reservation = await throttle.reserve(username, client);
+    const where = client.device ? ' from this device' : '';
+    if (reservation.kind === 'limited') {
       await audit.record({
         action: 'auth.login',
         outcome: 'rate_limited',
         actor: { id: null, name: username },
         ip: client.ip,
-        summary: `sign-in refused for ${retryAfterS} s after repeated failures`,
+        summary: `sign-in refused${where} for ${reservation.retryAfterS} s after repeated failures`,
       });
-      return { kind: 'rate_limited', retryAfterS };
+      return { kind: 'rate_limited', retryAfterS: reservation.retryAfterS };
     }
     const admin = await models.Administrator.findOne({ where: { username } });
     const ok =
@@ -88,18 +95,17 @@ export class Accounts {
         ? await verifyPassword(admin.passwordHash, password)
         : (await burnVerification(password), false);
     if (!admin || !ok) {
-      await throttle.recordFailure(username, client.ip);
       await audit.record({
         action: 'auth.login',
         outcome: 'failure',
         organizationId: admin?.organizationId ?? null,
         actor: { id: admin?.id ?? null, name: username },
         ip: client.ip,
-        summary: admin?.disabled ? 'disabled account' : 'wrong username or password',
+        summary: admin?.disabled ? 'disabled account' : `wrong username or password${where}`,
       });
       return { kind: 'invalid' };
     }
-    await throttle.clearUser(username);
+    await throttle.succeeded(reservation.attempt);
     const token = await sessions.create(admin.id, client);
     await admin.update({ lastLoginAt: clock.now() });
     await audit.record({
@@ -176,7 +182,7 @@ export class Accounts {
    */
   async resetPassword(usernameRaw: string, actor: string): Promise<string> {
     const { sequelize, models, audit, sessions, throttle, clock, dataDir } = this.deps;
-    const username = usernameRaw.trim().toLowerCase();
+    const username = normalizeUsername(usernameRaw);
     const admin = await models.Administrator.findOne({ where: { username } });
     if (!admin) throw new Error(`no administrator named "${username}"`);
     const password = generatePassword();
@@ -205,18 +211,28 @@ export class Accounts {
     return file;
   }
 
-  async unlock(usernameRaw: string, actor: string): Promise<void> {
-    const username = usernameRaw.trim().toLowerCase();
+  /**
+   * Clears an account's lockouts (by username and by its device cookies): `svc-admin unlock`
+   * (actor without id) or an administrator (DELETE /api/auth/lockouts/{username}).
+   */
+  async unlock(
+    usernameRaw: string,
+    actor: { id: string | null; name: string },
+    ip?: string,
+  ): Promise<number> {
+    const username = normalizeUsername(usernameRaw);
     const admin = await this.deps.models.Administrator.findOne({ where: { username } });
     if (!admin) throw new Error(`no administrator named "${username}"`);
-    await this.deps.throttle.clearUser(username);
+    const cleared = await this.deps.throttle.clearUser(username);
     await this.deps.audit.record({
       action: 'admin.unlock',
       organizationId: admin.organizationId,
-      actor: { id: null, name: actor },
+      actor,
       target: { type: 'administrator', id: admin.id },
-      summary: `sign-in lockout cleared for ${admin.username}`,
+      ip,
+      summary: `sign-in lockout cleared for ${admin.username} (${cleared} failed attempts)`,
     });
+    return cleared;
   }
 
   /** A changed password makes the initial or reset file stale; it should not linger. */

@@ -44,6 +44,23 @@ export function clearSessionCookie(req: Request, res: Response): void {
   );
 }
 
+/** The sign-in device cookie (lockout/device-cookie.ts): sent to the sign-in route only. */
+export function setDeviceCookie(
+  req: Request,
+  res: Response,
+  cookie: { name: string; value: string; maxAgeS: number },
+): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({
+      name: cookie.name,
+      value: cookie.value,
+      ...cookieOptions(req, cookie.maxAgeS),
+      path: '/api/auth/login',
+    }),
+  );
+}
+
 export function setCsrfCookie(req: Request, res: Response, nonce: string): void {
   res.append(
     'Set-Cookie',

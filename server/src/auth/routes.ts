@@ -10,17 +10,20 @@ import {
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { HttpError } from '../http/errors.js';
-import { toSessionUser } from './accounts.js';
+import { normalizeUsername, toSessionUser } from './accounts.js';
+import { DEVICE_COOKIE_MAX_AGE_S } from './lockout/device-cookie.js';
+import { registerLockoutRoutes } from './lockout/routes.js';
 import {
   clearSessionCookie,
   clientIp,
   cookies,
   currentSessionId,
   setCsrfCookie,
+  setDeviceCookie,
   setSessionCookie,
 } from './middleware.js';
 
-/** PROTOCOL §6: /api/auth/{csrf,login,logout,me,password}. */
+/** PROTOCOL §6: /api/auth/{csrf,login,logout,me,password}; and /api/auth/lockouts. */
 export function registerAuthRoutes(api: Api, ctx: AppContext): void {
   const tags = ['sessions'];
   api.add(
@@ -55,8 +58,13 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       bodyLimit: '16kb',
     },
     async ({ body }, req, res) => {
-      const client = { ip: clientIp(req), userAgent: req.headers['user-agent'] };
-      const result = await ctx.accounts.login(body.username, body.password, client);
+      // A device cookie of this account from an earlier sign-in: counted on its own.
+      const username = normalizeUsername(body.username);
+      const devices = ctx.deviceCookies();
+      const cookieName = devices.nameFor(username);
+      const device = devices.verify(username, cookies(req)[cookieName], ctx.clock.now());
+      const client = { ip: clientIp(req), userAgent: req.headers['user-agent'], device };
+      const result = await ctx.accounts.login(username, body.password, client);
       if (result.kind === 'rate_limited') {
         throw new HttpError(
           429,
@@ -73,6 +81,12 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       const previous = currentSessionId(req);
       if (previous) await ctx.sessions.destroy(previous);
       setSessionCookie(req, res, result.token);
+      const fresh = devices.issue(username, ctx.clock.now());
+      setDeviceCookie(req, res, {
+        name: cookieName,
+        value: fresh.value,
+        maxAgeS: DEVICE_COOKIE_MAX_AGE_S,
+      });
       res.json({ user: toSessionUser(result.admin) } satisfies UserResponse);
     },
   );
@@ -158,4 +172,6 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       res.status(204).end();
     },
   );
+
+  registerLockoutRoutes(api, ctx);
 }

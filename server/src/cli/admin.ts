@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
           'It must be changed at the next sign-in. Sessions ended; lockout cleared.\n',
       );
     } else {
-      await ctx.accounts.unlock(username, 'operator command');
+      await ctx.accounts.unlock(username, { id: null, name: 'operator command' });
       process.stdout.write(`Sign-in lockout of "${username.toLowerCase()}" cleared.\n`);
     }
     return 0;

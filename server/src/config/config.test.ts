@@ -16,6 +16,7 @@ describe('configuration', () => {
       httpBaseUrl: '',
       port: 20785,
       timeoutS: 45,
+      maxNodes: 10_000,
     });
     expect(c.push).toEqual({ enabled: true, intervalS: 5 });
     expect(c.heartbeatTimeoutS).toBe(60);
@@ -52,6 +53,8 @@ describe('configuration', () => {
     ['SVC_PUSH_INTERVAL', '0'],
     ['HEARTBEAT_TIMEOUT', '1.5'],
     ['SVC_DISCOVERY_WORKER', '2'],
+    ['DISCOVERY_MAX_NODES', '0'],
+    ['DISCOVERY_MAX_NODES', '10k'],
     ['LOG_LEVEL', 'loud'],
     ['TRUSTED_PROXIES', 'everyone'],
   ])('%s=%j is refused with the variable named', (name, value) => {

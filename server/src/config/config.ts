@@ -14,6 +14,7 @@ import {
 import {
   ConfigError,
   cidrList,
+  count,
   directory,
   flag,
   host,
@@ -34,6 +35,8 @@ const PRIVATE_AND_LOOPBACK = [
   '192.168.0.0/16',
   'fc00::/7',
 ];
+/** Far above the terminals of any site, far below what would weigh on the process. */
+const DEFAULT_DISCOVERY_MAX_NODES = 10_000;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Every variable the server reads, in the order of the README's table. */
@@ -126,6 +129,18 @@ export const VARS = {
       purpose: 'A node with no new broadcast for longer than this is offline',
     },
     DEFAULT_DISCOVERY_TIMEOUT_S,
+  ),
+  DISCOVERY_MAX_NODES: count(
+    {
+      name: 'DISCOVERY_MAX_NODES',
+      type: 'count',
+      default: String(DEFAULT_DISCOVERY_MAX_NODES),
+      purpose:
+        'Most discovered nodes kept; announces of new ids beyond it are dropped (counted as `node_limit`)',
+    },
+    DEFAULT_DISCOVERY_MAX_NODES,
+    1,
+    1_000_000,
   ),
   SVC_PUSH_WORKER: flag(
     {
@@ -259,6 +274,7 @@ export interface Config {
     httpBaseUrl: string;
     port: number;
     timeoutS: number;
+    maxNodes: number;
   };
   push: { enabled: boolean; intervalS: number };
   panelUrl: string;
@@ -310,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
       httpBaseUrl: p.DISCOVERY_HTTP_BASE_URL,
       port: p.DISCOVERY_PORT,
       timeoutS: p.DISCOVERY_TIMEOUT,
+      maxNodes: p.DISCOVERY_MAX_NODES,
     },
     push: { enabled: p.SVC_PUSH_WORKER, intervalS: p.SVC_PUSH_INTERVAL },
     panelUrl: p.PANEL_URL,

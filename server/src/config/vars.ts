@@ -58,6 +58,16 @@ export function seconds(spec: Spec<number>, fallback: number, max = 86_400): Var
   return { ...spec, parse: (raw) => parse(raw, fallback) };
 }
 
+export function count(
+  spec: Spec<number>,
+  fallback: number,
+  min: number,
+  max: number,
+): VarSpec<number> {
+  const parse = check(spec, `must be a whole number from ${min} to ${max}`, intIn(min, max));
+  return { ...spec, parse: (raw) => parse(raw, fallback) };
+}
+
 export function flag(spec: Spec<boolean>, fallback: boolean): VarSpec<boolean> {
   const parse = check(spec, 'must be 1 or 0 (also true/false, yes/no, on/off)', (raw) => {
     const v = raw.toLowerCase();

@@ -78,6 +78,10 @@ export interface DeviceRow extends Model<
   keyHash: string;
   keyRotatedAt: Date;
   lastHeartbeatAt: Date | null;
+  /** The device's clock minus our receive time (devices/clock.ts); null before a measure. */
+  clockDriftMs: CreationOptional<number | null>;
+  clockCheckedAt: CreationOptional<Date | null>;
+  clockSource: CreationOptional<'heartbeat' | 'event' | null>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -236,6 +240,9 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       keyHash: str(64),
       keyRotatedAt: time(),
       lastHeartbeatAt: time(true),
+      clockDriftMs: { type: DataTypes.DOUBLE, allowNull: true },
+      clockCheckedAt: time(true),
+      clockSource: str(16, true),
       createdAt: time(),
       updatedAt: time(),
     },

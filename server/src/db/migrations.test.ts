@@ -41,10 +41,13 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'sync_device_leases',
           'sync_tasks',
           'login_failures',
+          'login_guards',
           'organizations',
           'runtime_settings',
           'schema_migrations',
           'sessions',
+          'terminal_spaces',
+          'enrollment_changes',
         ].sort(),
       );
       expect(await migrate(sequelize)).toEqual([]);

@@ -10,6 +10,7 @@ import {
 import { modelOptions, str, time } from './attributes.js';
 import type { AdminRole } from '@svc/shared';
 import { defineBusinessModels, type BusinessModels } from './business-models.js';
+import { defineEnrollmentModels, type EnrollmentModels } from './enrollment-models.js';
 
 export interface OrganizationRow extends Model<
   InferAttributes<OrganizationRow>,
@@ -83,8 +84,9 @@ export interface LoginFailureRow extends Model<
   InferCreationAttributes<LoginFailureRow>
 > {
   id: CreationOptional<string>;
-  scope: 'user' | 'ip';
+  scope: 'user' | 'ip' | 'device';
   key: string;
+  username: CreationOptional<string | null>;
   at: Date;
 }
 
@@ -105,10 +107,16 @@ export interface DiscoveredNodeRow extends Model<
   tokenHash: CreationOptional<string | null>;
   tokenIssuedAt: CreationOptional<Date | null>;
   organizationId: CreationOptional<string | null>;
+  /** The address the current token was pushed to: the only one it works from. */
+  tokenAddress: CreationOptional<string | null>;
+  conflictAddress: CreationOptional<string | null>;
+  conflictPort: CreationOptional<number | null>;
+  conflictFirstHeard: CreationOptional<Date | null>;
+  conflictLastHeard: CreationOptional<Date | null>;
   createdAt: Date;
 }
 
-export interface Models extends BusinessModels {
+export interface Models extends BusinessModels, EnrollmentModels {
   Organization: ModelStatic<OrganizationRow>;
   Administrator: ModelStatic<AdministratorRow>;
   Session: ModelStatic<SessionRow>;
@@ -193,6 +201,7 @@ export function defineModels(sequelize: Sequelize): Models {
       id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
       scope: { type: DataTypes.STRING(8), allowNull: false },
       key: str(128),
+      username: str(64, true),
       at: time(),
     },
     opts,
@@ -213,6 +222,11 @@ export function defineModels(sequelize: Sequelize): Models {
       tokenHash: str(64, true),
       tokenIssuedAt: time(true),
       organizationId: str(36, true),
+      tokenAddress: str(64, true),
+      conflictAddress: str(64, true),
+      conflictPort: { type: DataTypes.INTEGER, allowNull: true },
+      conflictFirstHeard: time(true),
+      conflictLastHeard: time(true),
       createdAt: time(),
     },
     opts,
@@ -226,5 +240,6 @@ export function defineModels(sequelize: Sequelize): Models {
     LoginFailure,
     DiscoveredNode,
     ...defineBusinessModels(sequelize),
+    ...defineEnrollmentModels(sequelize),
   };
 }

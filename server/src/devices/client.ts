@@ -1,4 +1,5 @@
 import { devicePersonState, type DevicePersonPut, type DevicePersonState } from '@svc/shared';
+import { AnswerTooLarge, readCapped } from '../http/peer-answer.js';
 
 /** Where and how to reach one recognition device: its registered base URL and current key. */
 export interface DeviceTarget {
@@ -26,6 +27,8 @@ export type DeviceCallFailure =
   | 'unreachable'
   /** An answer this service cannot read. */
   | 'bad_answer'
+  /** An answer larger than MAX_PEER_ANSWER_BYTES: refused, not read. */
+  | 'answer_too_large'
   /** The request was not sent: an id that cannot be a path segment. */
   | 'invalid_request';
 
@@ -66,8 +69,8 @@ const PERSON_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,64}$/;
 
 /**
  * What the client needs of fetch (the push worker passes a keep-alive transport). It must
- * refuse a redirect, and give up after `timeoutMs` (connection to last byte) with an error
- * named TimeoutError.
+ * refuse a redirect, give up after `timeoutMs` (connection to last byte) with an error
+ * named TimeoutError, and reject `text()` with AnswerTooLarge past MAX_PEER_ANSWER_BYTES.
  */
 export type DeviceFetch = (
   url: URL,
@@ -80,13 +83,15 @@ export type DeviceFetch = (
 ) => Promise<{ status: number; text(): Promise<string> }>;
 
 /** The global fetch as a DeviceFetch (calls outside the push worker). */
-export const globalDeviceFetch: DeviceFetch = (url, { timeoutMs, ...init }) =>
-  fetch(url, {
+export const globalDeviceFetch: DeviceFetch = async (url, { timeoutMs, ...init }) => {
+  const res = await fetch(url, {
     ...init,
     // A device never redirects; following one would send its key elsewhere.
     redirect: 'error',
     signal: AbortSignal.timeout(timeoutMs),
   });
+  return { status: res.status, text: () => readCapped(res) };
+};
 
 export interface DeviceClientOptions {
   /** Per call, connection to last byte (default 15 s: a PUT carries a photo). */
@@ -204,6 +209,12 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
 }
 
 function connectionError(err: unknown, where: string, timeoutMs: number): DeviceCallError {
+  if (err instanceof AnswerTooLarge) {
+    return new DeviceCallError(
+      'answer_too_large',
+      `${where} answered more than ${err.limit / 1024} KiB (${err.reason}); nothing was read`,
+    );
+  }
   const e = err as { name?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
     return new DeviceCallError(

@@ -37,8 +37,12 @@ export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
       // Not audited: a heartbeat every few seconds per device is operation, not a change.
       // On MySQL a backfill's task inserts share-lock the device row (its foreign key) and now
       // and then deadlock with this update: tried again rather than answered with a 500.
+      const clockFields = ctx.deviceClocks.fromHeartbeat(device, body.time, now);
       await retryOnDeadlock(() =>
-        models.Device.update({ lastHeartbeatAt: now }, { where: { id: device.id } }),
+        models.Device.update(
+          { lastHeartbeatAt: now, ...clockFields },
+          { where: { id: device.id } },
+        ),
       );
       res.json({ serverTime: now.toISOString() });
     },

@@ -3,6 +3,7 @@ import type { DeviceOut } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import type { DeviceTarget } from './client.js';
+import { driftWarning } from './clock.js';
 import { hashDeviceKey } from './keys.js';
 import { DeviceKeyUnavailable, DeviceKeyVault } from './key-vault.js';
 
@@ -116,6 +117,12 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     maxPhotoPixels: device.maxPhotoPixels,
     online: isOnline(device, now, timeoutS),
     lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
+    clock: {
+      driftMs: device.clockDriftMs ?? null,
+      checkedAt: device.clockCheckedAt?.toISOString() ?? null,
+      source: device.clockSource ?? null,
+    },
+    warnings: [driftWarning(device)].filter((w) => w !== null),
     createdAt: device.createdAt.toISOString(),
     updatedAt: device.updatedAt.toISOString(),
   };

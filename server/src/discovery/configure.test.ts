@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { configureResponse } from '@svc/shared';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
@@ -159,6 +161,37 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
       ok: false,
       error: expect.stringMatching(/not online/),
     });
+  });
+
+  test('a terminal answering with a redirect gets nothing, and neither does where it points', async () => {
+    const elsewhere: string[] = [];
+    const catcher = createServer((req, res) => {
+      elsewhere.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    await new Promise<void>((r) => catcher.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(catcher.address() as AddressInfo).port}/api/config`;
+    try {
+      await terminal('ENR-REDIR', 'enrollment', { redirectTo: target });
+      const admin = await signedIn(server, 'admin');
+      const reply = await admin.post('/api/discovery/configure', {
+        ids: ['ENR-REDIR'],
+        centralUrl: server.url,
+      });
+      expect(reply.status).toBe(200);
+      expect(configureResponse.parse(reply.body).results[0]).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(
+          /answered with a redirect \(HTTP 307\); redirects are refused/,
+        ),
+      });
+      expect(elsewhere).toEqual([]);
+      const row = await server.ctx.models.DiscoveredNode.findByPk('ENR-REDIR');
+      expect(row?.tokenHash ?? null).toBeNull();
+    } finally {
+      catcher.closeAllConnections();
+      await new Promise((r) => catcher.close(r));
+    }
   });
 
   test('only administrators on a trusted network, with the CSRF token, may configure', async () => {

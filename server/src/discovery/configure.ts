@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ConfigureRequest, ConfigureResult } from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
+import type { Clock } from '../clock.js';
 import type { DiscoveredNodeRow } from '../db/models.js';
+import { httpErrors } from '../http/errors.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
+import type { Endpoint } from './identity/claims.js';
+import { choosePushTargets, type PushTarget } from './identity/targets.js';
 import type { NodeStore } from './node-store.js';
 import { TerminalError, type TerminalClient } from './terminal-client.js';
 
@@ -11,6 +15,7 @@ export interface ConfigureDeps {
   client: TerminalClient;
   host: HostInfo;
   audit: AuditLog;
+  clock: Clock;
   config: AddressConfig & { timeoutS: number };
   concurrency?: number;
 }
@@ -27,7 +32,8 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\
 /**
  * Pushes the central address to online terminals and proves it was saved: POST the config
  * with a fresh token, read it back, compare. Each node gets its own result; nothing here
- * turns one terminal's failure into a failure of the whole request.
+ * turns one terminal's failure into a failure of the whole request — except a node claimed
+ * from two addresses without the administrator's choice: then nothing is pushed (409).
  */
 export async function configureTerminals(
   deps: ConfigureDeps,
@@ -35,18 +41,27 @@ export async function configureTerminals(
   actor: Actor,
 ): Promise<ConfigureResult[]> {
   const ids = [...new Set(request.ids)];
-  const online = new Map(
-    (await deps.store.findOnline(ids, deps.config.timeoutS)).map((n) => [n.id, n]),
-  );
+  // What the worker heard so far is in the table before the conflicts are judged.
+  await deps.store.flush().catch(() => undefined);
+  const found = await deps.store.findOnline(ids, deps.config.timeoutS);
+  const plan = choosePushTargets(found, request.addresses ?? {}, {
+    since: deps.clock.now().getTime() - deps.config.timeoutS * 1000,
+  });
+  if (plan.refusals.length > 0) throw httpErrors.conflict(plan.refusals.join(' '));
+  const online = new Map<string, PushTarget>();
+  for (const target of plan.targets) {
+    if (target.moveFrom && !(await moveToChosen(deps, target, actor))) continue;
+    online.set(target.node.id, target);
+  }
   const results: ConfigureResult[] = new Array<ConfigureResult>(ids.length);
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
       const index = next++;
       const id = ids[index]!;
-      const node = online.get(id);
-      results[index] = node
-        ? await configureOne(deps, node, request, actor.organizationId)
+      const target = online.get(id);
+      results[index] = target
+        ? await configureOne(deps, target.node, target.to, request, actor.organizationId)
         : {
             id,
             ok: false,
@@ -68,16 +83,43 @@ export async function configureTerminals(
   return results;
 }
 
+/** The administrator chose the claimant: the node is accepted there before the push. */
+async function moveToChosen(deps: ConfigureDeps, target: PushTarget, actor: Actor) {
+  const moved = await deps.store.confirmMove(target.node.id, target.to);
+  if (!moved.ok) return false;
+  await auditMove(deps.audit, target.node.id, moved.from, target.to, actor);
+  return true;
+}
+
+export async function auditMove(
+  audit: AuditLog,
+  id: string,
+  from: Endpoint,
+  to: Endpoint,
+  actor: Actor,
+): Promise<void> {
+  await audit.record({
+    action: 'discovery.move',
+    organizationId: actor.organizationId,
+    actor: { id: actor.id, name: actor.name },
+    target: { type: 'terminal', id },
+    ip: actor.ip,
+    summary: `terminal ${id} moved from ${from.address}:${from.port} to ${to.address}:${to.port} by an administrator`,
+  });
+}
+
 async function configureOne(
   deps: ConfigureDeps,
   node: DiscoveredNodeRow,
+  to: Endpoint,
   request: ConfigureRequest,
   organizationId: string,
 ): Promise<ConfigureResult> {
-  const base = `http://${node.address.includes(':') ? `[${node.address}]` : node.address}:${node.port}`;
+  // The address the administrator chose (or the only one heard): the token goes nowhere else.
+  const base = `http://${to.address.includes(':') ? `[${to.address}]` : to.address}:${to.port}`;
   let centralUrl = request.centralUrl;
   if (!centralUrl) {
-    const advertised = advertisedUrl(deps.config, deps.host, node.address);
+    const advertised = advertisedUrl(deps.config, deps.host, to.address);
     if (!advertised.ok) return { id: node.id, ok: false, error: advertised.problem };
     centralUrl = advertised.url;
   }
@@ -87,9 +129,10 @@ async function configureOne(
   const previous = {
     tokenHash: node.tokenHash,
     tokenIssuedAt: node.tokenIssuedAt,
+    tokenAddress: node.tokenAddress,
     organizationId: node.organizationId,
   };
-  await deps.store.setToken(node.id, token, organizationId);
+  await deps.store.setToken(node.id, token, organizationId, to.address);
   try {
     try {
       await deps.client.push(base, {
@@ -106,14 +149,14 @@ async function configureOne(
       return {
         id: node.id,
         ok: false,
-        error: `the terminal at ${node.address}:${node.port} saved central address "${saved.centralUrl}" instead of "${centralUrl}"`,
+        error: `the terminal at ${to.address}:${to.port} saved central address "${saved.centralUrl}" instead of "${centralUrl}"`,
       };
     }
     if (request.panelUrl !== undefined && !sameUrl(saved.panelUrl, request.panelUrl)) {
       return {
         id: node.id,
         ok: false,
-        error: `the terminal at ${node.address}:${node.port} saved panel address "${saved.panelUrl}" instead of "${request.panelUrl}"`,
+        error: `the terminal at ${to.address}:${to.port} saved panel address "${saved.panelUrl}" instead of "${request.panelUrl}"`,
       };
     }
     return { id: node.id, ok: true, saved };

@@ -3,48 +3,35 @@ import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import type { AnnounceDatagram, DiscoveryNode } from '@svc/shared';
 import type { Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
+import {
+  isLive,
+  judge,
+  normalizeIp,
+  sameEndpoint,
+  type Claim,
+  type Endpoint,
+} from './identity/claims.js';
+import {
+  COLUMNS,
+  SELECT_NODES,
+  stateOf,
+  toCached,
+  toRow,
+  upsertSql,
+  type Cached,
+  type NodeRowRaw,
+  type NodeState,
+} from './node-rows.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-interface Pending {
-  id: string;
-  kind: AnnounceDatagram['kind'];
-  name: string;
-  model: string;
-  version: string;
-  address: string;
-  port: number;
-  central: string;
-  lastSeen: Date;
+interface Pending extends NodeState {
   createdAt: Date;
 }
 
-interface NodeRowRaw {
-  id: string;
-  kind: string;
-  name: string;
-  model: string;
-  version: string;
-  address: string;
-  port: number | string;
-  central: string;
-  last_seen: Date | string;
-  last_checkin: Date | string | null;
-}
+/** What one announce did: its claim, or dropped because the node limit is reached. */
+export type Recorded = (Claim & { organizationId: string | null }) | { kind: 'limit' };
 
-const COLUMNS = [
-  'id',
-  'kind',
-  'name',
-  'model',
-  'version',
-  'address',
-  'port',
-  'central',
-  'last_seen',
-  'created_at',
-];
-const UPDATED = COLUMNS.filter((c) => c !== 'id' && c !== 'created_at');
 const CHUNK = 500;
 /**
  * The list is re-read from the database this often, for what other server processes wrote;
@@ -55,15 +42,13 @@ const FRESH_MS = 15_000;
 /** Older than this, a request waits for a re-read instead of serving the previous one. */
 const STALE_MS = 60_000;
 
-interface Cached extends Omit<DiscoveryNode, 'lastSeen' | 'lastCheckin' | 'online'> {
-  lastSeen: Date;
-  lastCheckin: Date | null;
-  /** This node's entry of the JSON answer, made once per change rather than per request. */
-  json?: string;
-}
-
-function entryJson(n: Cached): string {
+function entryJson(n: Cached, since: number): string {
+  if (n.conflict && !isLive(n.conflict, since)) {
+    n.conflict = null;
+    n.json = undefined;
+  }
   if (n.json === undefined) {
+    const c = n.conflict;
     const node: DiscoveryNode = {
       id: n.id,
       kind: n.kind,
@@ -72,47 +57,105 @@ function entryJson(n: Cached): string {
       version: n.version,
       address: n.address,
       port: n.port,
-      configUrl: n.configUrl,
+      configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
       central: n.central,
       lastSeen: n.lastSeen.toISOString(),
       lastCheckin: n.lastCheckin?.toISOString() ?? null,
       online: true,
+      conflict: c && {
+        address: c.address,
+        port: c.port,
+        firstHeard: c.firstHeard.toISOString(),
+        lastHeard: c.lastHeard.toISOString(),
+      },
     };
     n.json = JSON.stringify(node);
   }
   return n.json;
 }
 
+export interface NodeStoreDeps {
+  sequelize: Sequelize;
+  models: Models;
+  clock: Clock;
+  /** DISCOVERY_TIMEOUT in seconds: the offline rule, and the silence after which a node moves. */
+  timeoutS: number;
+  /** DISCOVERY_MAX_NODES: announces of new ids beyond it are dropped. */
+  maxNodes: number;
+}
+
 /**
  * Discovered nodes live in the database, so every server process sees one list. Announces are
- * written behind in batches with one multi-row upsert: at a thousand datagrams a second, a
- * write per datagram would cost more than everything else the worker does. Reads come from a
- * snapshot of the table, refreshed at most once a second and updated at once by this process's
- * own writes: reading ten thousand rows costs more than the answer is allowed to take.
+ * judged against what this process knows (identity/claims.ts) and written behind in batches
+ * with one multi-row upsert: at a thousand datagrams a second, a write per datagram would cost
+ * more than everything else the worker does. Reads come from a snapshot of the table,
+ * refreshed now and then and updated at once by this process's own writes. Both are bounded
+ * by DISCOVERY_MAX_NODES, so a flood of invented ids cannot grow them.
  */
 export class NodeStore {
   private pending = new Map<string, Pending>();
+  /** Ids in `pending` (or being written) that the snapshot does not hold yet. */
+  private newPending = 0;
+  private newInFlight = 0;
   private snapshot: Map<string, Cached> | undefined;
   private snapshotAt = 0;
   private refreshing: Promise<void> | undefined;
   private sortedIds: string[] | undefined;
   private flushing: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: { sequelize: Sequelize; models: Models; clock: Clock }) {}
+  constructor(private readonly deps: NodeStoreDeps) {}
 
-  record(announce: AnnounceDatagram, address: string, at: Date): void {
+  get maxNodes(): number {
+    return this.deps.maxNodes;
+  }
+
+  /** Nodes known to this process: in the table, or heard and about to be written. */
+  get nodeCount(): number {
+    return (this.snapshot?.size ?? 0) + this.newPending + this.newInFlight;
+  }
+
+  get loaded(): boolean {
+    return this.snapshot !== undefined;
+  }
+
+  /** Reads the table once, so announces are judged against every node already known. */
+  async load(): Promise<void> {
+    if (!this.snapshot) await this.refresh();
+  }
+
+  private view(id: string): Pending | Cached | undefined {
+    return this.pending.get(id) ?? this.snapshot?.get(id);
+  }
+
+  record(announce: AnnounceDatagram, sourceIp: string, at: Date): Recorded {
+    const from = { address: normalizeIp(sourceIp), port: announce.port };
+    const known = this.view(announce.id);
+    if (!known && this.nodeCount >= this.deps.maxNodes) return { kind: 'limit' };
+    const claim = judge(known, from, at, this.deps.timeoutS * 1000);
+    const organizationId = this.snapshot?.get(announce.id)?.organizationId ?? null;
+    if (claim.kind === 'conflict') {
+      // The node stays as it is; only its claimant is written.
+      this.pending.set(announce.id, {
+        ...stateOf(known!),
+        createdAt: at,
+        conflict: claim.conflict,
+      });
+      return { ...claim, organizationId };
+    }
+    if (!known) this.newPending++;
     this.pending.set(announce.id, {
       id: announce.id,
       kind: announce.kind,
       name: announce.name ?? '',
       model: announce.model ?? '',
       version: announce.version ?? '',
-      address,
-      port: announce.port,
+      ...from,
       central: announce.central ?? '',
       lastSeen: at,
       createdAt: at,
+      conflict: claim.kind === 'refresh' ? claim.conflict : null,
     });
+    return { ...claim, organizationId };
   }
 
   get pendingCount(): number {
@@ -132,46 +175,40 @@ export class NodeStore {
     if (this.pending.size === 0) return 0;
     const rows = [...this.pending.values()];
     this.pending = new Map();
+    this.newInFlight = this.newPending;
+    this.newPending = 0;
     try {
       for (let i = 0; i < rows.length; i += CHUNK) await this.upsert(rows.slice(i, i + CHUNK));
     } catch (err) {
       // Keep what could not be written (newer announces win) so an outage loses nothing.
-      for (const row of rows) if (!this.pending.has(row.id)) this.pending.set(row.id, row);
+      for (const row of rows) {
+        if (this.pending.has(row.id)) continue;
+        this.pending.set(row.id, row);
+        if (!this.snapshot?.has(row.id)) this.newPending++;
+      }
       throw err;
+    } finally {
+      this.newInFlight = 0;
     }
     if (this.snapshot) {
       for (const row of rows) {
         const known = this.snapshot.get(row.id);
         if (!known) this.sortedIds = undefined;
-        this.snapshot.set(row.id, { ...toCached(row), lastCheckin: known?.lastCheckin ?? null });
+        this.snapshot.set(row.id, {
+          ...stateOf(row),
+          lastCheckin: known?.lastCheckin ?? null,
+          organizationId: known?.organizationId ?? null,
+        });
       }
     }
     return rows.length;
   }
 
   private async upsert(rows: Pending[]): Promise<void> {
-    const mysql = this.deps.sequelize.getDialect() === 'mysql';
-    const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
-    const conflict = mysql
-      ? `ON DUPLICATE KEY UPDATE ${UPDATED.map((c) => `${c} = VALUES(${c})`).join(', ')}`
-      : `ON CONFLICT (id) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-    await this.deps.sequelize.query(
-      `INSERT INTO discovered_nodes (${COLUMNS.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')} ${conflict}`,
-      {
-        replacements: rows.flatMap((r) => [
-          r.id,
-          r.kind,
-          r.name,
-          r.model,
-          r.version,
-          r.address,
-          r.port,
-          r.central,
-          r.lastSeen,
-          r.createdAt,
-        ]),
-      },
-    );
+    const dialect = this.deps.sequelize.getDialect() === 'mysql' ? 'mysql' : 'sqlite';
+    await this.deps.sequelize.query(upsertSql(dialect, rows.length), {
+      replacements: rows.flatMap((r) => toRow(r, COLUMNS)),
+    });
   }
 
   /** Nodes heard within `timeoutS` (PROTOCOL §1 offline rule), in id order. */
@@ -190,7 +227,7 @@ export class NodeStore {
     const parts: string[] = [];
     for (const id of this.sortedIds) {
       const n = snapshot.get(id)!;
-      if (n.lastSeen.getTime() >= since) parts.push(entryJson(n));
+      if (n.lastSeen.getTime() >= since) parts.push(entryJson(n, since));
     }
     return `[${parts.join(',')}]`;
   }
@@ -198,29 +235,27 @@ export class NodeStore {
   private refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       const startedAt = performance.now();
-      const rows = await this.deps.sequelize.query<NodeRowRaw>(
-        'SELECT id, kind, name, model, version, address, port, central, last_seen, last_checkin FROM discovered_nodes',
-        { type: QueryTypes.SELECT },
-      );
+      const rows = await this.deps.sequelize.query<NodeRowRaw>(SELECT_NODES, {
+        type: QueryTypes.SELECT,
+      });
       const next = new Map<string, Cached>();
       for (const r of rows) {
-        const read: Cached = {
-          ...toCached({ ...r, port: Number(r.port), lastSeen: new Date(r.last_seen) }),
-          lastCheckin: r.last_checkin === null ? null : new Date(r.last_checkin),
-        };
+        const read = toCached(r);
         const known = this.snapshot?.get(r.id);
         // An unchanged node keeps its entry, and with it the JSON already made for it.
         next.set(r.id, known && sameNode(known, read) ? known : read);
       }
       // What this process wrote while the read ran is newer than what the read returned — and a
-      // node first written then is missing from the read altogether (rows are never deleted).
+      // node first written then is missing from the read altogether.
       for (const [id, n] of this.snapshot ?? []) {
         const read = next.get(id);
-        if (!read) next.set(id, n);
-        else if (n.lastSeen > read.lastSeen) {
+        if (!read) {
+          if (!this.pruned.has(id)) next.set(id, n);
+        } else if (changedAt(n) > changedAt(read)) {
           next.set(id, { ...n, lastCheckin: read.lastCheckin ?? n.lastCheckin });
         }
       }
+      this.pruned.clear();
       this.snapshot = next;
       this.snapshotAt = startedAt;
       this.sortedIds = undefined;
@@ -228,6 +263,29 @@ export class NodeStore {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  private readonly pruned = new Set<string>();
+
+  /**
+   * Forgets nodes that never received a token and were not heard for DISCOVERY_TIMEOUT, so
+   * ids invented by a flood free their places under the limit once it stops.
+   */
+  async prune(): Promise<number> {
+    const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.timeoutS * 1000);
+    const where = { tokenHash: null, lastSeen: { [Op.lt]: cutoff } };
+    const stale = await this.deps.models.DiscoveredNode.findAll({ attributes: ['id'], where });
+    const ids = stale.map((r) => r.id).filter((id) => !this.pending.has(id));
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await this.deps.models.DiscoveredNode.destroy({
+        where: { ...where, id: { [Op.in]: ids.slice(i, i + CHUNK) } },
+      });
+    }
+    for (const id of ids) {
+      if (this.snapshot?.delete(id)) this.sortedIds = undefined;
+      if (this.refreshing) this.pruned.add(id);
+    }
+    return ids.length;
   }
 
   async findOnline(ids: string[], timeoutS: number) {
@@ -238,18 +296,29 @@ export class NodeStore {
   }
 
   /**
-   * Replaces the node's token: the previous one stops working at once. `organizationId` (of
-   * the administrator who configured it) is where people enrolled through that token land.
+   * Replaces the node's token: the previous one stops working at once. The token works only
+   * from `address` (default: the node's address now), the address it is pushed to.
+   * `organizationId` (of the administrator who configured it) is where people enrolled
+   * through that token land.
    */
-  async setToken(id: string, token: string, organizationId?: string): Promise<void> {
+  async setToken(
+    id: string,
+    token: string,
+    organizationId?: string,
+    address?: string,
+  ): Promise<void> {
+    const to = address ?? (await this.deps.models.DiscoveredNode.findByPk(id))?.address ?? '';
     await this.deps.models.DiscoveredNode.update(
       {
         tokenHash: hashToken(token),
         tokenIssuedAt: this.deps.clock.now(),
+        tokenAddress: normalizeIp(to),
         ...(organizationId !== undefined && { organizationId }),
       },
       { where: { id } },
     );
+    const cached = this.snapshot?.get(id);
+    if (cached && organizationId !== undefined) cached.organizationId = organizationId;
   }
 
   /** Puts back the token a terminal kept because it refused a push. */
@@ -258,55 +327,93 @@ export class NodeStore {
     previous: {
       tokenHash: string | null;
       tokenIssuedAt: Date | null;
+      tokenAddress: string | null;
       organizationId: string | null;
     },
   ): Promise<void> {
     await this.deps.models.DiscoveredNode.update(previous, { where: { id } });
   }
 
-  /** Records a check-in; false for an unknown or revoked token or another terminal's id. */
-  async checkin(id: string, token: string): Promise<boolean> {
+  /**
+   * Records a check-in; false for an unknown or revoked token, another terminal's id, or a
+   * source address other than the one the token was pushed to.
+   */
+  async checkin(id: string, token: string, sourceIp: string): Promise<boolean> {
     const at = this.deps.clock.now();
-    const [count] = await this.deps.models.DiscoveredNode.update(
-      { lastCheckin: at },
-      { where: { id, tokenHash: hashToken(token) } },
-    );
+    // Found first, then stamped: MySQL counts an update that changes nothing (two check-ins
+    // in one millisecond) as no row at all.
+    const node = await this.findByToken(token, sourceIp);
+    if (node?.id !== id) return false;
+    await this.deps.models.DiscoveredNode.update({ lastCheckin: at }, { where: { id } });
     const cached = this.snapshot?.get(id);
-    if (count === 1 && cached) {
+    if (cached) {
       cached.lastCheckin = at;
       cached.json = undefined;
     }
-    return count === 1;
+    return true;
+  }
+
+  /** The terminal a token belongs to, when it is used from the address it was pushed to. */
+  findByToken(token: string, sourceIp: string) {
+    return this.deps.models.DiscoveredNode.findOne({
+      where: { tokenHash: hashToken(token), tokenAddress: normalizeIp(sourceIp) },
+    });
+  }
+
+  /**
+   * An administrator's word that the node moved to its claimant `to` (an ip, or ip and port):
+   * the node is accepted there at once. Its token stays bound to the old address.
+   */
+  async confirmMove(
+    id: string,
+    to: { address: string; port?: number },
+  ): Promise<
+    | { ok: true; from: Endpoint; node: NodeState }
+    | { ok: false; reason: 'unknown' | 'not_claimant'; node?: NodeState }
+  > {
+    await this.load();
+    const known = this.view(id);
+    if (!known) return { ok: false, reason: 'unknown' };
+    const wanted = { address: normalizeIp(to.address), port: to.port };
+    const matches = (e: Endpoint) =>
+      e.address === wanted.address && (wanted.port === undefined || e.port === wanted.port);
+    const since = this.deps.clock.now().getTime() - this.deps.timeoutS * 1000;
+    const claimant = isLive(known.conflict, since) ? known.conflict : null;
+    if (!claimant || !matches(claimant)) return { ok: false, reason: 'not_claimant', node: known };
+    const from = { address: known.address, port: known.port };
+    const moved: Pending = {
+      ...stateOf(known),
+      createdAt: known.lastSeen,
+      address: claimant.address,
+      port: claimant.port,
+      lastSeen: claimant.lastHeard,
+      conflict: null,
+    };
+    // Pending first: every announce from here on is judged against the new endpoint.
+    this.pending.set(id, moved);
+    await this.flush();
+    return { ok: true, from, node: moved };
   }
 }
+
+const changedAt = (n: NodeState) =>
+  Math.max(n.lastSeen.getTime(), n.conflict?.lastHeard.getTime() ?? 0);
 
 function sameNode(a: Cached, b: Cached): boolean {
   return (
     a.lastSeen.getTime() === b.lastSeen.getTime() &&
     (a.lastCheckin?.getTime() ?? null) === (b.lastCheckin?.getTime() ?? null) &&
-    a.address === b.address &&
-    a.port === b.port &&
+    sameEndpoint(a, b) &&
     a.kind === b.kind &&
     a.name === b.name &&
     a.model === b.model &&
     a.version === b.version &&
-    a.central === b.central
+    a.central === b.central &&
+    a.organizationId === b.organizationId &&
+    (a.conflict === null
+      ? b.conflict === null
+      : b.conflict !== null &&
+        sameEndpoint(a.conflict, b.conflict) &&
+        a.conflict.lastHeard.getTime() === b.conflict.lastHeard.getTime())
   );
-}
-
-function toCached(
-  r: Omit<Pending, 'createdAt' | 'kind'> & { kind: string },
-): Omit<Cached, 'lastCheckin'> {
-  return {
-    id: r.id,
-    kind: r.kind as DiscoveryNode['kind'],
-    name: r.name,
-    model: r.model,
-    version: r.version,
-    address: r.address,
-    port: r.port,
-    configUrl: `http://${r.address.includes(':') ? `[${r.address}]` : r.address}:${r.port}/api/config`,
-    central: r.central,
-    lastSeen: r.lastSeen,
-  };
 }

@@ -1,4 +1,5 @@
 import { terminalConfig, type TerminalConfig, type TerminalConfigUpdate } from '@svc/shared';
+import { AnswerTooLarge, readCapped } from '../http/peer-answer.js';
 
 /** HTTP to a terminal's management API (PROTOCOL §2); tests may pass their own. */
 export interface TerminalClient {
@@ -22,6 +23,11 @@ const CODES: Record<string, string> = {
 
 function describe(err: unknown, where: string, timeoutMs: number): TerminalError {
   if (err instanceof TerminalError) return err;
+  if (err instanceof AnswerTooLarge) {
+    return new TerminalError(
+      `the terminal at ${where} answered more than ${err.limit / 1024} KiB (${err.reason}); nothing was read`,
+    );
+  }
   const e = err as { name?: string; cause?: { code?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
     return new TerminalError(`no answer from ${where} within ${timeoutMs / 1000} s`);
@@ -35,11 +41,29 @@ export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
     const where = new URL(base).host;
     let res: Response;
     try {
-      res = await fetch(`${base}/api/config`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(`${base}/api/config`, {
+        ...init,
+        // The config carries the token: it goes to the address the terminal was heard from,
+        // never wherever that address points.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (err) {
       throw describe(err, where, timeoutMs);
     }
-    const text = await res.text().catch(() => '');
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new TerminalError(
+        `the terminal at ${where} answered with a redirect (HTTP ${res.status}); redirects are refused`,
+      );
+    }
+    let text: string;
+    try {
+      text = await readCapped(res);
+    } catch (err) {
+      if (err instanceof AnswerTooLarge) throw describe(err, where, timeoutMs);
+      text = '';
+    }
     if (res.status === 401) {
       throw new TerminalError(
         `the terminal at ${where} refused the request (401): it has a management key`,

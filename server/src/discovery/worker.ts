@@ -5,19 +5,28 @@ import {
   encodeDatagram,
   parseDatagram,
 } from '@svc/shared';
+import type { AuditLog } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Job } from '../jobs/registry.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
-import type { NodeStore } from './node-store.js';
+import type { NodeStore, Recorded } from './node-store.js';
 import type { Datagram, UdpTransport } from './udp.js';
+
+/** Announces of new ids dropped because DISCOVERY_MAX_NODES nodes are known. */
+const NODE_LIMIT = 'node_limit';
+export type WorkerDropReason = DropReason | typeof NODE_LIMIT;
 
 export interface DiscoveryCounts {
   received: number;
   announces: number;
   probes: number;
   centralsHeard: number;
-  dropped: Record<DropReason, number>;
+  dropped: Record<WorkerDropReason, number>;
+  /** Announces refused because their id is online at another address. */
+  conflicts: number;
+  /** Nodes that moved after their old address was silent for DISCOVERY_TIMEOUT. */
+  moves: number;
   replies: number;
   repliesSuppressed: number;
   notAdvertised: number;
@@ -28,14 +37,20 @@ export interface DiscoveryWorkerDeps {
   clock: Clock;
   logger: Logger;
   store: NodeStore;
+  audit: AuditLog;
   host: HostInfo;
   createTransport: () => UdpTransport;
   flushEveryMs?: number;
   rebindEveryMs?: number;
 }
 
-const emptyDrops = (): Record<DropReason, number> =>
-  Object.fromEntries(Object.values(DropReason).map((r) => [r, 0])) as Record<DropReason, number>;
+const emptyDrops = (): Record<WorkerDropReason, number> =>
+  Object.fromEntries([...Object.values(DropReason), NODE_LIMIT].map((r) => [r, 0])) as Record<
+    WorkerDropReason,
+    number
+  >;
+/** One audit entry per node and kind of event per minute: a flood must not flood the log. */
+const AUDIT_EVERY_MS = 60_000;
 
 /**
  * Listens on UDP `DISCOVERY_PORT`: records announces, answers each node with the central URL
@@ -50,6 +65,8 @@ export class DiscoveryWorker implements Job {
     probes: 0,
     centralsHeard: 0,
     dropped: emptyDrops(),
+    conflicts: 0,
+    moves: 0,
     replies: 0,
     repliesSuppressed: 0,
     notAdvertised: 0,
@@ -61,6 +78,9 @@ export class DiscoveryWorker implements Job {
   private addressProblem: string | undefined;
   private readonly lastReply = new Map<string, number>();
   private readonly lastWarn = new Map<string, number>();
+  private readonly lastAudit = new Map<string, number>();
+  private lastPrune = -Infinity;
+  private pruneWanted = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private rebindTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -100,6 +120,15 @@ export class DiscoveryWorker implements Job {
   async flushNow(): Promise<void> {
     try {
       await this.deps.store.flush();
+      // At the limit, the places of ids silent for the timeout are freed, at most once per
+      // timeout (a prune finds nothing newer anyway).
+      const now = this.deps.clock.now().getTime();
+      if (this.pruneWanted && now - this.lastPrune >= this.deps.config.timeoutS * 1000) {
+        this.pruneWanted = false;
+        this.lastPrune = now;
+        const pruned = await this.deps.store.prune();
+        if (pruned > 0) this.deps.logger.info({ pruned }, 'forgot silent unconfigured nodes');
+      }
     } catch (err) {
       this.warnOnce(
         'flush',
@@ -127,6 +156,8 @@ export class DiscoveryWorker implements Job {
     transport.onError((err) => this.warnOnce('socket', 'discovery socket error', err));
     transport.onMessage((d) => this.handle(d));
     try {
+      // Every node already known first: an announce is judged against the node it names.
+      await this.deps.store.load();
       await transport.bind(this.deps.config.port, '0.0.0.0');
       this.transport = transport;
       this.listening = true;
@@ -135,6 +166,9 @@ export class DiscoveryWorker implements Job {
     } catch (err) {
       await transport.close();
       this.bindError = `UDP ${this.deps.config.port} could not be bound: ${(err as Error).message}`;
+      if (!this.deps.store.loaded) {
+        this.bindError = `the discovered nodes could not be read: ${(err as Error).message}`;
+      }
       this.deps.logger.error({ port: this.deps.config.port, err }, this.bindError);
       if (this.accepting) {
         this.rebindTimer = setTimeout(
@@ -179,8 +213,51 @@ export class DiscoveryWorker implements Job {
     }
     this.counts.announces++;
     const now = this.deps.clock.now();
-    this.deps.store.record(datagram, d.address, now);
+    const recorded = this.deps.store.record(datagram, d.address, now);
+    if (recorded.kind === 'limit') {
+      this.counts.dropped[NODE_LIMIT]++;
+      this.pruneWanted = true;
+      this.warnOnce(
+        'limit',
+        'dropped announces of new nodes: DISCOVERY_MAX_NODES reached',
+        undefined,
+        {
+          max: this.deps.store.maxNodes,
+          from: d.address,
+        },
+      );
+      return;
+    }
+    this.noteClaim(datagram.id, recorded, d.address);
     this.reply(datagram.id, d, now.getTime());
+  }
+
+  /** Conflicts and moves are audited (at most once a minute per node and kind). */
+  private noteClaim(id: string, recorded: Exclude<Recorded, { kind: 'limit' }>, from: string) {
+    if (recorded.kind === 'conflict') this.counts.conflicts++;
+    else if (recorded.kind === 'moved') this.counts.moves++;
+    else return;
+    if (recorded.kind === 'conflict' && !recorded.fresh) return;
+    const key = `${recorded.kind}:${id}`;
+    const now = performance.now();
+    if (now - (this.lastAudit.get(key) ?? -Infinity) < AUDIT_EVERY_MS) return;
+    if (this.lastAudit.size > 10_000) this.lastAudit.clear();
+    this.lastAudit.set(key, now);
+    const summary =
+      recorded.kind === 'conflict'
+        ? `announce from ${recorded.conflict.address}:${recorded.conflict.port} refused: terminal ${id} is online at another address; an administrator must choose`
+        : `terminal ${id} moved from ${recorded.from.address}:${recorded.from.port} (silent since ${recorded.silentSince.toISOString()})`;
+    this.deps.audit
+      .record({
+        action: recorded.kind === 'conflict' ? 'discovery.conflict' : 'discovery.move',
+        outcome: recorded.kind === 'conflict' ? 'denied' : 'success',
+        organizationId: recorded.organizationId,
+        actor: { id: null, name: `announce from ${from}` },
+        target: { type: 'terminal', id },
+        ip: from,
+        summary,
+      })
+      .catch((err: unknown) => this.warnOnce('audit', 'could not audit a discovery event', err));
   }
 
   private reply(id: string, d: Datagram, nowMs: number): void {

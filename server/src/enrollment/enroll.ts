@@ -2,7 +2,9 @@ import { ErrorCode } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import type { NormalizedPhoto } from '../photos/normalize.js';
-import { createPerson, findByIdNumber, updatePerson, type Actor } from '../people/service.js';
+import { checkedName, createPerson, findByIdNumber, type Actor } from '../people/service.js';
+import { proposeChange } from './changes.js';
+import { assertMayGrant } from './rights.js';
 
 /** The enrollment terminal that sent the person, and the organization it enrolls into. */
 export interface Terminal {
@@ -21,13 +23,17 @@ export interface Enrollment {
 export interface EnrollmentResult {
   id: string;
   created: boolean;
+  /** For an existing person: the change held for review, or null when nothing changed. */
+  changeId?: string | null;
 }
 
 /**
  * Creates the person, or — when the ID number already exists in the terminal's organization —
- * updates name and photo. Space access is set on creation only: a terminal at a door must not
- * change what an administrator granted an existing person. Photo, person, space access and
- * audit entry are one transaction: nothing is left behind when any of it is refused.
+ * holds the name and photo change for an administrator's review (changes.ts). Only spaces an
+ * administrator assigned to the terminal may be granted (403 naming the others), and space
+ * access is set on creation only: a terminal at a door must not change what an administrator
+ * granted an existing person. Photo, person or change, space access and audit entry are one
+ * transaction: nothing is left behind when any of it is refused.
  */
 export async function enroll(
   ctx: AppContext,
@@ -39,6 +45,18 @@ export async function enroll(
     organizationId: terminal.organizationId,
     ip: terminal.ip,
   };
+  try {
+    await assertMayGrant(ctx, terminal, input.spaceIds ?? []);
+  } catch (err) {
+    await ctx.audit.record({
+      ...actor,
+      action: 'enrollment.spaces_refused',
+      outcome: 'denied',
+      target: { type: 'terminal', id: terminal.id },
+      summary: `terminal ${terminal.id} asked to grant spaces it was not assigned: ${(input.spaceIds ?? []).join(', ')}`,
+    });
+    throw err;
+  }
   const attempt = () =>
     ctx.db.sequelize.transaction(async (transaction) => {
       const photo = await ctx.photos.save(input.photo, transaction);
@@ -49,15 +67,15 @@ export async function enroll(
         transaction,
       );
       if (existing) {
-        await updatePerson(
+        const change = await proposeChange(
           ctx,
-          terminal.organizationId,
-          existing.id,
-          { name: input.name, photoSha256: photo.sha256 },
+          terminal,
+          existing,
+          { name: checkedName(input.name), photoSha256: photo.sha256 },
           actor,
           transaction,
         );
-        return { id: existing.id, created: false };
+        return { id: existing.id, created: false, changeId: change?.id ?? null };
       }
       const person = await createPerson(
         ctx,
@@ -77,7 +95,7 @@ export async function enroll(
     return await attempt();
   } catch (err) {
     // Two enrollments of one new ID number at once: the unique index refuses the second
-    // insert (409); run it again and it updates the person the first one created.
+    // insert (409); run it again and it holds a change to the person the first one created.
     if (err instanceof HttpError && err.code === ErrorCode.conflict) return attempt();
     throw err;
   }

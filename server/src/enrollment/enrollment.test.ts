@@ -91,7 +91,7 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     await scratch.drop();
   });
 
-  test('creates a person (201), then the same ID number updates name and photo (200)', async () => {
+  test('creates a person (201), then the same ID number holds name and photo for review (200)', async () => {
     const enr = await terminal('enrollment', otherOrgId);
     const now = server.ctx.clock.now();
     const spaceId = randomUUID();
@@ -103,6 +103,8 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
       createdAt: now,
       updatedAt: now,
     });
+    // The administrator lets this terminal grant the gate (none by default).
+    await server.ctx.models.TerminalSpace.create({ terminalId: enr.id, spaceId, createdAt: now });
     const created = await enrollAs(enr.token, {
       name: 'Enrolled Person',
       idNumber: 'EN-1001',
@@ -132,7 +134,7 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     });
     expect(audit).toMatchObject({ actorName: `terminal ${enr.id}`, organizationId: otherOrgId });
 
-    // Same ID number (in any letter case): name and photo change; space access does not.
+    // Same ID number (in any letter case): the name and photo change waits for review.
     const updated = await enrollAs(enr.token, {
       name: 'Enrolled Person Renamed',
       idNumber: 'en-1001',
@@ -140,7 +142,15 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
       spaceIds: [],
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toEqual({ id });
+    const { changeId } = updated.body as { changeId: string };
+    expect(updated.body).toEqual({ id, pending: true, changeId: expect.any(String) });
+    expect(await server.ctx.models.Person.findByPk(id)).toMatchObject({
+      name: 'Enrolled Person',
+      photoSha256: first,
+      version: 1,
+    });
+    const admin = await signedIn(server, 'admin', undefined, otherOrgId);
+    expect((await admin.post(`/api/enrollment/changes/${changeId}/approve`, {})).status).toBe(200);
     const after = await server.ctx.models.Person.findByPk(id);
     expect(after).toMatchObject({ name: 'Enrolled Person Renamed', version: 2 });
     expect(after!.photoSha256).not.toBe(first);
@@ -148,10 +158,16 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     expect(
       await server.ctx.models.PersonSpace.findAll({ where: { personId: id }, raw: true }),
     ).toEqual([{ personId: id, spaceId, nameKey: 'enrolled person renamed' }]);
-    // The replaced photo was referenced by nobody else: it is gone.
-    expect(await server.ctx.models.File.findByPk(first)).toBeNull();
-    await expect(stat(file(first))).rejects.toMatchObject({ code: 'ENOENT' });
+    // The replaced photo stays with the change record (what was replaced, and by whom).
+    expect((await stat(file(first))).isFile()).toBe(true);
     expect(await server.ctx.models.Person.count({ where: { organizationId: otherOrgId } })).toBe(1);
+    // The same name and photo again change nothing: nothing to review.
+    const same = await enrollAs(enr.token, {
+      name: 'Enrolled Person Renamed',
+      idNumber: 'EN-1001',
+      photo: await photo(7),
+    });
+    expect([same.status, same.body]).toEqual([200, { id, pending: false }]);
   });
 
   test('two enrollments of one new ID number at once make one person', async () => {
@@ -219,7 +235,7 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
       photo: await photo(4),
       spaceIds: [randomUUID()],
     });
-    expect([badSpace.status, errorCode(badSpace)]).toEqual([400, 'invalid_input']);
+    expect([badSpace.status, errorCode(badSpace)]).toEqual([403, 'forbidden']);
     expect(await people()).toBe(before.people);
     expect(await server.ctx.models.File.count()).toBe(before.files);
   });

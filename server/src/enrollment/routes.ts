@@ -1,11 +1,18 @@
-import { createdId, enrollmentPerson, ErrorCode, idNumber, uuid } from '@svc/shared';
+import {
+  createdId,
+  enrollmentAnswer,
+  enrollmentPerson,
+  ErrorCode,
+  idNumber,
+  uuid,
+} from '@svc/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { hashToken } from '../discovery/node-store.js';
 import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js';
+import { registerEnrollmentAdminRoutes } from './admin-routes.js';
 import { enroll } from './enroll.js';
 
 /**
@@ -17,26 +24,36 @@ const enrollmentBody = enrollmentPerson.extend({
   spaceIds: z.array(uuid).max(256).optional(),
 });
 
-/** PROTOCOL §3: an enrollment terminal creates or updates a person by ID number. */
+/**
+ * PROTOCOL §3: an enrollment terminal creates a person, or asks to change one by ID number;
+ * and the administrator's side: what each terminal may grant, and the changes held for review.
+ */
 export function registerEnrollmentRoutes(api: Api, ctx: AppContext): void {
+  registerTerminalEnrollment(api, ctx);
+  registerEnrollmentAdminRoutes(api, ctx);
+}
+
+function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',
       path: '/enrollment/persons',
       summary:
-        'Enrollment terminal: create a person (201), or update name and photo when the ID number exists (200); spaceIds apply on creation only',
+        'Enrollment terminal: create a person (201); for an existing ID number, a name or photo change is held for review (200, pending: true); spaceIds only those assigned to the terminal (else 403), applied on creation only',
       tags: ['enrollment'],
       access: { kind: 'terminal' },
       body: enrollmentBody,
       bodyLimit: BASE64_PHOTO_JSON_LIMIT,
-      responses: { 200: createdId, 201: createdId },
+      responses: { 200: enrollmentAnswer, 201: createdId },
     },
     async ({ body }, req, res) => {
-      const node = await ctx.models.DiscoveredNode.findOne({
-        where: { tokenHash: hashToken(bearerToken(res)) },
-      });
+      const node = await ctx.discovery.store.findByToken(bearerToken(res), clientIp(req));
       if (!node) {
-        throw new HttpError(401, ErrorCode.unauthorized, 'Unknown or revoked terminal token.');
+        throw new HttpError(
+          401,
+          ErrorCode.unauthorized,
+          'Unknown or revoked terminal token, or not used from the address it was given to.',
+        );
       }
       if (node.kind !== 'enrollment') {
         throw httpErrors.forbidden(
@@ -56,7 +73,15 @@ export function registerEnrollmentRoutes(api: Api, ctx: AppContext): void {
         { id: node.id, organizationId, ip: clientIp(req) },
         { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo },
       );
-      res.status(result.created ? 201 : 200).json({ id: result.id });
+      if (result.created) {
+        res.status(201).json({ id: result.id });
+        return;
+      }
+      res.status(200).json({
+        id: result.id,
+        pending: !!result.changeId,
+        ...(result.changeId && { changeId: result.changeId }),
+      });
     },
   );
 }

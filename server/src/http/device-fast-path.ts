@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { helmetHeaders, logDeviceRequest, requestId } from './device-entry.js';
+import { logAccess } from './access-log.js';
+import { helmetHeaders } from './device-entry.js';
+import { requestId } from './request-id.js';
 import { parseWith, toHttpError } from './errors.js';
 import { limitBytes, plainJson, readPlainJson } from './fast-json.js';
 
@@ -31,7 +33,7 @@ export const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
  * JSON with a Content-Length, a well-formed bearer credential, the database ready — and every
  * other request (another media type, chunked, no credential, database down) goes the general
  * way, which answers it as before. The answers here are the general path's: the same headers
- * (request id, helmet's, no-store), error bodies (errors.ts) and log lines (device-entry.ts).
+ * (request id, helmet's, no-store), error bodies (errors.ts) and access lines (access-log.ts).
  */
 export class DeviceFastPath {
   private readonly routes = new Map<string, FastRoute>();
@@ -73,7 +75,7 @@ export class DeviceFastPath {
     if (key === undefined) return false;
 
     const id = requestId(req);
-    const started = Date.now();
+    const started = performance.now();
     const fail = (err: unknown) => {
       const e = toHttpError(err, this.ctx.logger, id);
       this.send(req, res, id, started, e.status, e.body(), e.headers);
@@ -121,6 +123,6 @@ export class DeviceFastPath {
     headers.push('Content-Length', String(Buffer.byteLength(text)));
     res.writeHead(status, headers);
     res.end(text);
-    logDeviceRequest(this.ctx.logger, id, req.method, req.url, status, started);
+    logAccess(this.ctx.logger, { id, method: req.method, url: req.url, status, started });
   }
 }

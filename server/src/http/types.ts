@@ -9,6 +9,8 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
+      /** The request id (X-Request-Id), set by the access log or the device entry. */
+      id?: string;
       /** Set by the session loader when a valid session cookie came with the request. */
       auth?: AuthContext;
       /** True when a session cookie came but named an ended or expired session. */

@@ -127,7 +127,7 @@ function checkedIdNumber(raw: string): string {
 // Names travel to devices and CSV exports: no control characters (NUL, newlines, escapes).
 const CONTROL = /\p{Cc}/u;
 
-function checkedName(name: string): string {
+export function checkedName(name: string): string {
   if (CONTROL.test(name)) throw invalid('name', 'control characters are not allowed');
   return name;
 }

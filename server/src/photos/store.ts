@@ -56,6 +56,9 @@ export interface PhotoStoreDeps {
 export const FILE_REFERENCES: readonly { table: string; column: string }[] = [
   { table: 'people', column: 'photo_sha256' },
   { table: 'recognition_events', column: 'snapshot_sha256' },
+  // Re-enrollments held for review keep both photos until the person is erased.
+  { table: 'enrollment_changes', column: 'old_photo_sha256' },
+  { table: 'enrollment_changes', column: 'new_photo_sha256' },
 ];
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 for (const ref of FILE_REFERENCES) {

@@ -108,6 +108,11 @@ export async function acceptEvent(
     data: toEventOut(row),
   });
   if (pending) panelDelivery(ctx)?.wake();
+  // The device's time stays the event's time (evidence); how far its clock is off is noted on
+  // the device, off the answer's path.
+  void ctx.deviceClocks
+    .fromEvent(device, values.time, now)
+    .catch((err: unknown) => ctx.logger.warn({ err, sn: device.sn }, 'clock drift not recorded'));
   return { id: row.id, created: true };
 }
 

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { ANSWER_TOO_LARGE, MAX_PEER_ANSWER_BYTES } from '../http/peer-answer.js';
 
 /**
  * Sends panel events (PROTOCOL §4, one JSON body per POST) several at a time without giving up
@@ -20,7 +21,14 @@ export interface PanelTransport {
 
 /** Responses bigger than this are not a panel's "ok"; the connection is dropped. */
 const MAX_HEAD = 16 * 1024;
-const MAX_BODY = 1024 * 1024;
+const MAX_BODY = MAX_PEER_ANSWER_BYTES;
+
+/** An answer over the limit: the connection ends with the reason `answer_too_large`. */
+class TooLarge extends Error {
+  constructor(what: string) {
+    super(`${ANSWER_TOO_LARGE}: the panel's ${what} is larger than ${MAX_BODY / 1024} KiB`);
+  }
+}
 /** A kept-alive connection idle this long is replaced, not reused: the panel may be closing it. */
 const IDLE_MS = 1_000;
 
@@ -95,6 +103,8 @@ class Connection {
   /** The response being read: its status and how its body ends. */
   private head: { status: number; length: number | 'chunked' | 'close'; close: boolean } | null =
     null;
+  /** Body bytes of the current chunked answer so far. */
+  private chunkedBytes = 0;
 
   constructor(
     target: URL,
@@ -191,7 +201,11 @@ class Connection {
     try {
       while (this.ended === undefined && this.step());
     } catch (err) {
-      this.destroy(`the panel sent an unreadable answer: ${(err as Error).message}`);
+      this.destroy(
+        err instanceof TooLarge
+          ? err.message
+          : `the panel sent an unreadable answer: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -200,7 +214,7 @@ class Connection {
     if (!this.head) {
       const at = this.buf.indexOf('\r\n\r\n');
       if (at < 0) {
-        if (this.buf.length > MAX_HEAD) throw new Error('header too large');
+        if (this.buf.length > MAX_HEAD) throw new TooLarge('header');
         return false;
       }
       const lines = this.buf.subarray(0, at).toString('latin1').split('\r\n');
@@ -225,15 +239,18 @@ class Connection {
             : declared !== undefined
               ? Number(declared)
               : ('close' as const);
-      if (typeof length === 'number' && !(length >= 0 && length <= MAX_BODY)) {
-        throw new Error('bad content-length');
-      }
+      if (typeof length === 'number' && !(length >= 0)) throw new Error('bad content-length');
+      if (typeof length === 'number' && length > MAX_BODY) throw new TooLarge('answer');
       const close = /close/i.test(headers.get('connection') ?? '') || length === 'close';
       this.head = { status: code, length, close };
       return true;
     }
     const { length } = this.head;
-    if (length === 'close') return false; // read until the panel closes
+    if (length === 'close') {
+      // Read until the panel closes, but never hold more than an answer may be.
+      if (this.buf.length > MAX_BODY) throw new TooLarge('answer');
+      return false;
+    }
     if (length === 'chunked') return this.chunk();
     if (this.buf.length < length) return false;
     this.complete(length);
@@ -243,9 +260,13 @@ class Connection {
   /** Skips one chunk of a chunked body (its content does not matter); completes at the last. */
   private chunk(): boolean {
     const eol = this.buf.indexOf('\r\n');
-    if (eol < 0) return false;
+    if (eol < 0) {
+      if (this.buf.length > MAX_HEAD) throw new TooLarge('chunk header');
+      return false;
+    }
     const size = parseInt(this.buf.subarray(0, eol).toString('latin1'), 16);
-    if (!Number.isFinite(size) || size < 0 || size > MAX_BODY) throw new Error('bad chunk size');
+    if (!Number.isFinite(size) || size < 0) throw new Error('bad chunk size');
+    if (this.chunkedBytes + size > MAX_BODY) throw new TooLarge('answer');
     if (size === 0) {
       // Optional trailers, then an empty line.
       const end = this.buf.indexOf('\r\n\r\n', eol);
@@ -254,6 +275,7 @@ class Connection {
       return true;
     }
     if (this.buf.length < eol + 2 + size + 2) return false;
+    this.chunkedBytes += size;
     this.buf = this.buf.subarray(eol + 2 + size + 2);
     return true;
   }
@@ -262,6 +284,7 @@ class Connection {
     const head = this.head!;
     this.buf = this.buf.subarray(consumed);
     this.head = null;
+    this.chunkedBytes = 0;
     this.answered++;
     const next = this.waiting.shift();
     next?.(head.status);

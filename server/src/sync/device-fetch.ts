@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { DeviceFetch } from '../devices/client.js';
+import { AnswerTooLarge, MAX_PEER_ANSWER_BYTES } from '../http/peer-answer.js';
 
 /** A call that ran out of time: the client reports "no answer from … within N s". */
 function timeoutError(ms: number): Error {
@@ -22,7 +23,8 @@ function hasLocation(rawHeaders: Buffer[]): boolean {
  * per device. A backfill sends millions of 20 KB pushes; per push this costs ~35 µs of CPU
  * where node:http with a keep-alive agent cost ~120 µs and the global fetch three times that
  * (measured with bench/sync.mjs and a client-only comparison). Behaves like fetch for the
- * client: a redirect is refused (never followed, so the device key goes nowhere else), a
+ * client: a redirect is refused (never followed, so the device key goes nowhere else), an
+ * answer past MAX_PEER_ANSWER_BYTES rejects with AnswerTooLarge as soon as it is, a
  * failed connection rejects with a TypeError whose cause carries the code, and a call that
  * takes longer than its `timeoutMs` (connection to last byte) is aborted and rejects with a
  * TimeoutError.
@@ -52,6 +54,7 @@ export function keepAliveFetch(opts: { connections?: number } = {}): DeviceFetch
         abort?.(err);
       }, init.timeoutMs);
       let status = 0;
+      let size = 0;
       const chunks: Buffer[] = [];
       const handler: Dispatcher.DispatchHandlers = {
         onConnect(abortCall) {
@@ -70,6 +73,13 @@ export function keepAliveFetch(opts: { connections?: number } = {}): DeviceFetch
           return true;
         },
         onData(chunk) {
+          size += chunk.length;
+          if (size > MAX_PEER_ANSWER_BYTES) {
+            const err = new AnswerTooLarge(MAX_PEER_ANSWER_BYTES);
+            settle(() => reject(err));
+            abort?.(err);
+            return false;
+          }
           chunks.push(chunk);
           return true;
         },

@@ -10,9 +10,13 @@ export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-
 /** Log lines of a test server, kept in memory so tests can assert on them. */
 export class LogSink extends Writable {
   readonly lines: Record<string, unknown>[] = [];
+  /** The same lines as written (for their length in bytes). */
+  readonly raw: string[] = [];
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
     for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+      if (!line.trim()) continue;
+      this.raw.push(line);
+      this.lines.push(JSON.parse(line) as Record<string, unknown>);
     }
     cb();
   }

@@ -31,6 +31,7 @@ export type SimEvent =
   | { type: 'central-heard'; node: string; url: string; from: string }
   | { type: 'config-saved'; node: string; centralUrl: string; panelUrl: string }
   | { type: 'checkin'; node: string; url: string; status: number | null; error?: string }
+  | { type: 'enroll'; node: string; url: string; status: number | null; error?: string }
   | { type: 'panel-event'; node: string; eventId: string }
   | { type: 'heartbeat'; node: string; url: string; status: number | null; error?: string }
   | { type: 'person'; node: string; action: 'put' | 'delete' | 'lose'; personId: string }

@@ -1,9 +1,12 @@
 import type { Migration } from '../migration.js';
 import { baseMigrations } from './base.js';
+import { discoveryTrustMigrations } from './discovery-trust.js';
 import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
 import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
+import { enrollmentTrustMigrations } from './enrollment-trust.js';
+import { authHardeningMigrations } from './auth-hardening.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -15,4 +18,7 @@ export const migrations: Migration[] = [
   ...deliveryMigrations,
   ...syncRobustnessMigrations,
   ...syncThroughputMigrations,
+  ...discoveryTrustMigrations,
+  ...enrollmentTrustMigrations,
+  ...authHardeningMigrations,
 ];

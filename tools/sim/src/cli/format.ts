@@ -13,6 +13,7 @@ export function isNotable(event: SimEvent): boolean {
     case 'announce':
       return event.error !== undefined;
     case 'checkin':
+    case 'enroll':
     case 'heartbeat':
     case 'event-sent':
       return event.status === null || event.status >= 400;
@@ -37,6 +38,8 @@ export function formatEvent(event: SimEvent, now: Date): string {
       return `${prefix} config saved central=${event.centralUrl || '""'} panel=${event.panelUrl || '""'}`;
     case 'checkin':
       return `${prefix} checkin ${outcome(event.status, event.error)} ${event.url}`;
+    case 'enroll':
+      return `${prefix} enroll ${outcome(event.status, event.error)} ${event.url}`;
     case 'panel-event':
       return `${prefix} shows event ${event.eventId}`;
     case 'heartbeat':

@@ -184,9 +184,22 @@ describe('device → central', () => {
     });
     for (const beat of beats) {
       expect(beat.authorization).toBe(`Bearer ${KEY}`);
-      expect(beat.body).toEqual({ sn: 'DEV-1' });
+      expect(beat.body).toEqual({ sn: 'DEV-1', time: expect.any(String) });
     }
     expect(device.lastHeartbeat()?.status).toBe(200);
+  });
+
+  it('stamps heartbeats and events with its own clock, off by clockOffsetMs', async () => {
+    const device = await start({ centralUrl: central.url, clockOffsetMs: -3_600_000 });
+    const before = Date.now();
+    await device.heartbeatNow();
+    const [beat] = central.on('/api/device/heartbeat');
+    const sent = new Date((beat!.body as { time: string }).time).getTime();
+    expect(sent).toBeLessThanOrEqual(Date.now() - 3_600_000);
+    expect(sent).toBeGreaterThanOrEqual(before - 3_600_000);
+    device.setClockOffset(86_400_000);
+    const emitted = await device.emitEvent({ personId: null });
+    expect(new Date(emitted.event.time).getTime()).toBeGreaterThanOrEqual(before + 86_400_000);
   });
 
   it('sends no heartbeat when the interval is 0 until asked', async () => {

@@ -28,6 +28,11 @@ export const deviceOptionsSchema = z.object({
   centralUrl: httpUrl.optional(),
   /** 0 = no automatic heartbeats (`heartbeatNow()` still sends one). */
   heartbeatIntervalMs: z.number().int().min(0).default(DEFAULT_HEARTBEAT_INTERVAL_MS),
+  /**
+   * How far the device's clock is off (ms, positive: ahead). Heartbeats carry the device's
+   * time and events are stamped with it, as a device with a wrong clock would.
+   */
+  clockOffsetMs: z.number().int().default(0),
   /** Most people the device holds; a PUT of one more answers 507. */
   capacity: z.number().int().min(0).optional(),
   stateFile: z.string().min(1).optional(),
@@ -68,6 +73,8 @@ export interface DeviceHandle {
   heartbeatNow(): Promise<CallResult | null>;
   /** Sets the key and/or central URL (a device is often registered after it started). */
   setConnection(change: ConnectionChange): Promise<void>;
+  /** Sets how far the device's clock is off (ms, positive: ahead). */
+  setClockOffset(ms: number): void;
   faults(): Faults;
   setFaults(faults: Faults): Promise<Faults>;
   state(): DeviceState;
@@ -80,7 +87,16 @@ export async function startDevice(
   depOverrides: Partial<SimDeps> = {},
 ): Promise<DeviceHandle> {
   const options = deviceOptionsSchema.parse(input);
-  const deps = resolveDeps(depOverrides);
+  const realDeps = resolveDeps(depOverrides);
+  let clockOffsetMs = options.clockOffsetMs;
+  // The device's own clock: what it stamps on heartbeats and events.
+  const deps: SimDeps = {
+    ...realDeps,
+    clock: {
+      now: () => new Date(realDeps.clock.now().getTime() + clockOffsetMs),
+      schedule: (ms, callback) => realDeps.clock.schedule(ms, callback),
+    },
+  };
   const { sn } = options;
   const store = await openPersonStore(sn, options.stateFile, {
     ...(options.key ? { key: options.key } : {}),
@@ -98,7 +114,11 @@ export async function startDevice(
     const central = store.centralUrl();
     if (!central || faults.mute) return null;
     const url = joinUrl(central, '/api/device/heartbeat');
-    const result = await outbound.post(url, { sn }, store.key());
+    const result = await outbound.post(
+      url,
+      { sn, time: deps.clock.now().toISOString() },
+      store.key(),
+    );
     lastHeartbeat = result;
     deps.onEvent({
       type: 'heartbeat',
@@ -190,6 +210,9 @@ export async function startDevice(
     lastEvent: () => events.last(),
     heartbeatNow,
     setConnection,
+    setClockOffset: (ms) => {
+      clockOffsetMs = ms;
+    },
     faults: () => ({ ...faults }),
     setFaults: (next) => server.faults.set(next),
     state,

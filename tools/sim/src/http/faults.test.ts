@@ -94,6 +94,21 @@ describe('faults seen by a client', () => {
     expect(readBack.json).toEqual(config);
   });
 
+  it('redirectTo: every protocol endpoint answers 307 to that URL', async () => {
+    const node = await terminal({ redirectTo: 'http://127.0.0.1:9/elsewhere' });
+    const answer = await request(`${node.url}/api/config`);
+    expect(answer.status).toBe(307);
+    expect(answer.headers.location).toBe('http://127.0.0.1:9/elsewhere');
+  });
+
+  it('answerBytes: the answer is that many bytes, without a declared length', async () => {
+    const node = await terminal({ answerBytes: 200_000 });
+    const answer = await request(`${node.url}/api/config`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-length']).toBeUndefined();
+    expect(Buffer.byteLength(answer.text)).toBe(200_000);
+  });
+
   it('are set and read through POST /_sim/faults, and invalid ones are refused', async () => {
     const node = await terminal();
     const set = await request(`${node.url}/_sim/faults`, {

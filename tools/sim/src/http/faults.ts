@@ -22,6 +22,14 @@ export const faultsSchema = z
     saveDifferent: z.boolean(),
     /** No outbound traffic: no announces, check-ins or heartbeats (the node goes quiet). */
     mute: z.boolean(),
+    /** Answer every request 307 with this Location (a node that points its caller elsewhere). */
+    redirectTo: z.url(),
+    /** Answer every request 200 with this many bytes of JSON-ish filler, streamed, no length. */
+    answerBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(4 * 1024 ** 3),
   })
   .partial()
   .strict();
@@ -79,5 +87,33 @@ export async function applyRequestFaults(
     sendError(res, 500, 'internal_error', 'simulated failure');
     return true;
   }
+  if (faults.redirectTo) {
+    res.writeHead(307, { location: faults.redirectTo, 'content-length': '0' }).end();
+    return true;
+  }
+  if (faults.answerBytes) {
+    streamFiller(res, faults.answerBytes);
+    return true;
+  }
   return false;
+}
+
+/** `bytes` of filler in 64 KiB writes, each after the last drained (the caller may stop reading). */
+function streamFiller(res: ServerResponse, bytes: number): void {
+  const piece = Buffer.alloc(64 * 1024, 0x20);
+  let left = bytes;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const more = (): void => {
+    while (left > 0 && !res.destroyed) {
+      const n = Math.min(left, piece.length);
+      left -= n;
+      if (!res.write(n === piece.length ? piece : piece.subarray(0, n))) {
+        res.once('drain', more);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  res.on('close', () => res.off('drain', more));
+  more();
 }

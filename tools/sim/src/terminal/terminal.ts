@@ -10,7 +10,7 @@ import {
   port,
   terminalKind,
 } from '@svc/shared';
-import type { PanelEvent, TerminalConfig, TerminalKind } from '@svc/shared';
+import type { EnrollmentPerson, PanelEvent, TerminalConfig, TerminalKind } from '@svc/shared';
 import { z } from 'zod';
 import { repeat, resolveDeps } from '../deps.js';
 import type { Cancel, SimDeps } from '../deps.js';
@@ -82,6 +82,11 @@ export interface TerminalHandle {
   announceNow(): Promise<void>;
   /** Checks in at once (when a central URL is saved) and resolves with the result. */
   checkinNow(): Promise<CallResult | null>;
+  /**
+   * An enrollment terminal enrolls a person (PROTOCOL §3 `POST /api/enrollment/persons`) with
+   * its token; null when no central URL is saved.
+   */
+  enroll(person: EnrollmentPerson): Promise<CallResult | null>;
   faults(): Faults;
   /** Replaces all faults; `{}` clears them. */
   setFaults(faults: Faults): Promise<Faults>;
@@ -119,6 +124,20 @@ export async function startTerminal(
     lastCheckin = result;
     deps.onEvent({
       type: 'checkin',
+      node: id,
+      url,
+      status: result.status,
+      ...(result.error ? { error: result.error } : {}),
+    });
+    return result;
+  };
+  const enroll = async (person: EnrollmentPerson): Promise<CallResult | null> => {
+    const central = store.config().centralUrl;
+    if (!central) return null;
+    const url = joinUrl(central, '/api/enrollment/persons');
+    const result = await outbound.post(url, person, store.token());
+    deps.onEvent({
+      type: 'enroll',
       node: id,
       url,
       status: result.status,
@@ -233,6 +252,7 @@ export async function startTerminal(
     lastEvent: () => lastEvent,
     announceNow: () => running.announceNow(),
     checkinNow,
+    enroll,
     faults: () => ({ ...faults }),
     setFaults: (next) => server.faults.set(next),
     state,
