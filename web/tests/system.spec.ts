@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { expect, test as base, withStack, type Stack } from './fixtures';
 import { signIn } from './data-pages';
+import { HomePage } from './pages';
 import { SystemPage } from './site-pages';
 import { AdminApi, tag, type Account } from './support/admin-api';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
@@ -141,7 +142,7 @@ test('System Configuration: the panel route is saved and tested; an operator see
   await lan.terminals[1]!.setFaults({});
   await expectAccessible(page);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await new HomePage(page).signOut();
   await signIn(page, lan.operator, '/system');
   await expect(system.terminal(lan.terminals[0]!.id)).toBeVisible();
   await expect(system.push).toHaveCount(0);
