@@ -89,6 +89,14 @@ const routes = [
     path: '/system',
     component: lazyRouteComponent(() => import('./system/SystemPage'), 'SystemPage'),
   }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/administrators',
+    component: lazyRouteComponent(
+      () => import('./administrators/AdministratorsPage'),
+      'AdministratorsPage',
+    ),
+  }),
 ] as const;
 
 const routeTree = rootRoute.addChildren(routes);
