@@ -12,11 +12,15 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { SessionUser } from '@svc/shared';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from '@tanstack/react-router';
 import { NavLinkTo } from '../nav';
 import { useSession } from '../session';
-import { OwnPasswordForm } from './OwnPasswordForm';
+
+// The form (and its validation code) loads when first opened, not with every page.
+const OwnPasswordForm = lazy(async () => ({
+  default: (await import('./OwnPasswordForm')).OwnPasswordForm,
+}));
 
 const roleLabel: Record<SessionUser['role'], string> = {
   superadmin: 'Super administrator',
@@ -60,7 +64,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
               aria-label="Navigation"
             />
             <Text fw={700} size="lg">
-              svc management
+              svc
+              <Text span inherit visibleFrom="xs">
+                {' '}
+                management
+              </Text>
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap" data-testid="current-user">
@@ -76,7 +84,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
                 </Text>
               )}
             </Text>
-            <Badge variant="light" data-testid="current-role" title={user.role}>
+            <Badge variant="light" data-testid="current-role" title={user.role} visibleFrom="sm">
               {roleLabel[user.role]}
             </Badge>
             <Menu position="bottom-end">
@@ -86,6 +94,9 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
                 </Button>
               </Menu.Target>
               <Menu.Dropdown>
+                <Menu.Label>
+                  {user.username} · {roleLabel[user.role]}
+                </Menu.Label>
                 <Menu.Item onClick={() => setChanging(true)}>Change password</Menu.Item>
                 <Menu.Item
                   onClick={() => {
@@ -122,12 +133,14 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
         </Stack>
       </AppShell.Navbar>
       <Modal opened={changing} onClose={() => setChanging(false)} title="Change your password">
-        <OwnPasswordForm
-          onDone={(message) => {
-            setChanging(false);
-            setNotice(message);
-          }}
-        />
+        <Suspense fallback={null}>
+          <OwnPasswordForm
+            onDone={(message) => {
+              setChanging(false);
+              setNotice(message);
+            }}
+          />
+        </Suspense>
       </Modal>
       <AppShell.Main>
         {notice !== null && (
