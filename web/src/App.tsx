@@ -1,10 +1,19 @@
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
-import { Outlet } from '@tanstack/react-router';
-import { Shell } from './components/Shell';
-import { LiveProvider } from './live';
-import { ChangePasswordPage } from './pages/ChangePasswordPage';
+import { lazy, Suspense } from 'react';
 import { LoginPage } from './pages/LoginPage';
 import { useSession } from './session';
+
+// What only a signed-in administrator sees loads after sign-in, not with the login page.
+const SignedIn = lazy(async () => ({ default: (await import('./SignedIn')).SignedIn }));
+const ChangePasswordPage = lazy(async () => ({
+  default: (await import('./pages/ChangePasswordPage')).ChangePasswordPage,
+}));
+
+const loading = (
+  <Center mih="100vh" component="main">
+    <Loader aria-label="Loading" />
+  </Center>
+);
 
 /** The root route: the session decides first (sign-in, forced change), then the route. */
 export function App() {
@@ -12,11 +21,7 @@ export function App() {
 
   switch (state.status) {
     case 'loading':
-      return (
-        <Center mih="100vh" component="main">
-          <Loader aria-label="Loading" />
-        </Center>
-      );
+      return loading;
     case 'unavailable':
       return (
         <Center mih="100vh" p="md" component="main">
@@ -31,14 +36,14 @@ export function App() {
     case 'signedOut':
       return <LoginPage notice={state.notice} />;
     case 'signedIn':
-      return state.user.mustChangePassword ? (
-        <ChangePasswordPage user={state.user} />
-      ) : (
-        <LiveProvider>
-          <Shell user={state.user}>
-            <Outlet />
-          </Shell>
-        </LiveProvider>
+      return (
+        <Suspense fallback={loading}>
+          {state.user.mustChangePassword ? (
+            <ChangePasswordPage user={state.user} />
+          ) : (
+            <SignedIn user={state.user} />
+          )}
+        </Suspense>
       );
   }
 }

@@ -59,7 +59,8 @@ function useLiveStream(): LiveStatus {
       source.onopen = () => {
         setStatus('live');
         delay = FIRST_RETRY_MS;
-        void queryClient.invalidateQueries();
+        // A request already in flight (the page's first load) answers for it: not cancelled.
+        void queryClient.invalidateQueries(undefined, { cancelRefetch: false });
       };
       source.onerror = () => {
         if (stopped) return;

@@ -84,6 +84,19 @@ const routes = [
     path: '/devices',
     component: lazyRouteComponent(() => import('./devices/DevicesPage'), 'DevicesPage'),
   }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/system',
+    component: lazyRouteComponent(() => import('./system/SystemPage'), 'SystemPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/administrators',
+    component: lazyRouteComponent(
+      () => import('./administrators/AdministratorsPage'),
+      'AdministratorsPage',
+    ),
+  }),
 ] as const;
 
 const routeTree = rootRoute.addChildren(routes);

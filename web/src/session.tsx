@@ -1,4 +1,5 @@
 import type { SessionUser } from '@svc/shared';
+import { queryClient } from './query';
 import {
   createContext,
   useCallback,
@@ -62,6 +63,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch {
       // Signing out locally is what matters; the server session expires on its own.
     }
+    // Nothing the previous account loaded stays in memory, and nothing in flight lands later.
+    await queryClient.cancelQueries();
+    queryClient.clear();
     setState({ status: 'signedOut', notice: 'You are signed out.' });
   }, []);
 

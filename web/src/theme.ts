@@ -1,4 +1,5 @@
 import {
+  Group,
   Modal,
   createTheme,
   darken,
@@ -41,6 +42,9 @@ export const theme = createTheme({
   respectReducedMotion: true,
   variantColorResolver,
   components: {
+    // Title rows (a heading and the page's actions) wrap on a phone instead of squeezing the
+    // heading into half the width.
+    Group: Group.extend({ defaultProps: { preventGrowOverflow: false } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });

@@ -20,14 +20,21 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function expectNothingClippedAt390(page: Page): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('banner')).toBeVisible();
+  // The layout settles (the navigation slides away below the breakpoint) before measuring.
+  await expect
+    .poll(() => page.locator('main').evaluate((m) => m.getBoundingClientRect().left))
+    .toBeLessThan(1);
   const clipped = await page.evaluate(() => {
     const width = window.innerWidth;
     const h1 = document.querySelector('main h1');
-    const roots = [document.querySelector('header'), h1?.parentElement ?? null];
+    const roots: [Element | null, string][] = [
+      [document.querySelector('header'), '*'],
+      [h1?.parentElement ?? null, 'button, button *, a, h1, [data-testid]'],
+    ];
     const out: string[] = [];
-    for (const root of roots) {
+    for (const [root, selector] of roots) {
       if (root === null) continue;
-      for (const el of root.querySelectorAll<HTMLElement>('button, a, h1, [data-testid]')) {
+      for (const el of root.querySelectorAll<HTMLElement>(selector)) {
         const rect = el.getBoundingClientRect();
         if (rect.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
         if (rect.left < -0.5 || rect.right > width + 0.5 || el.scrollWidth > el.clientWidth + 1)
