@@ -18,3 +18,10 @@ export const panelRoute = z.object({
   url: optionalStoredHttpUrl,
 });
 export type PanelRoute = z.infer<typeof panelRoute>;
+
+/** `POST /api/panel/test`: a test event sent to the saved panel route, and what came of it. */
+export const panelTestResult = z.union([
+  z.object({ ok: z.literal(true), url: z.string(), ms: z.number().int().min(0) }),
+  z.object({ ok: z.literal(false), url: z.string(), reason: z.string() }),
+]);
+export type PanelTestResult = z.infer<typeof panelTestResult>;

@@ -84,6 +84,11 @@ const routes = [
     path: '/devices',
     component: lazyRouteComponent(() => import('./devices/DevicesPage'), 'DevicesPage'),
   }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/system',
+    component: lazyRouteComponent(() => import('./system/SystemPage'), 'SystemPage'),
+  }),
 ] as const;
 
 const routeTree = rootRoute.addChildren(routes);

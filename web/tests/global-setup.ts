@@ -27,6 +27,13 @@ export default async function globalSetup(): Promise<void> {
         'Run `npm run build -w @svc/shared -w @svc/server` at the repository root first.',
     );
   }
+  const simEntry = path.join(webDir, '..', 'tools', 'sim', 'dist', 'index.js');
+  if (!existsSync(simEntry)) {
+    problems.push(
+      `The simulator is not built: ${simEntry} does not exist (system.spec.ts runs simulated ` +
+        'terminals). Run `npm run build -w @svc/sim` at the repository root first.',
+    );
+  }
   if (problems.length > 0) {
     throw new Error(`The web tests cannot run:\n- ${problems.join('\n- ')}`);
   }

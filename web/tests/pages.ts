@@ -71,7 +71,7 @@ export class HomePage {
     this.heading = page.getByRole('heading', { name: 'Home', level: 1 });
     this.username = page.getByTestId('current-username');
     this.role = page.getByTestId('current-role');
-    this.signOutButton = page.getByRole('button', { name: 'Sign out' });
+    this.signOutButton = page.getByRole('button', { name: 'Account' });
     this.status = page.getByRole('region', { name: 'Service status' });
     this.statusState = this.status.getByTestId('status-state');
     this.statusVersion = this.status.getByTestId('status-version');
@@ -82,5 +82,6 @@ export class HomePage {
 
   async signOut(): Promise<void> {
     await this.signOutButton.click();
+    await this.page.getByRole('menuitem', { name: 'Sign out' }).click();
   }
 }

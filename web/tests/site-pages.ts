@@ -73,3 +73,37 @@ export class DevicesPage {
     await this.page.getByRole('menuitem', { name: item }).click();
   }
 }
+
+export class SystemPage {
+  readonly heading: Locator;
+  readonly advertised: Locator;
+  readonly warnings: Locator;
+  readonly terminals: Locator;
+  readonly centralAddress: Locator;
+  readonly push: Locator;
+  readonly panelUrl: Locator;
+  readonly savePanel: Locator;
+  readonly panelMessage: Locator;
+  readonly testPanel: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'System Configuration', level: 1 });
+    this.advertised = page.getByTestId('advertised-url');
+    this.warnings = page.getByTestId('system-warnings');
+    this.terminals = page.getByRole('table', { name: 'Terminals' });
+    this.centralAddress = page.getByRole('textbox', { name: 'Central address' });
+    this.push = page.getByRole('button', { name: /^Push central address/ });
+    this.panelUrl = page.getByRole('textbox', { name: 'Panel URL' });
+    this.savePanel = page.getByRole('button', { name: 'Save panel route' });
+    this.panelMessage = page.getByTestId('panel-message');
+    this.testPanel = page.getByRole('button', { name: 'Test connection' });
+  }
+
+  terminal(id: string): Locator {
+    return this.terminals.locator(`[data-testid="terminal-row"][data-id="${id}"]`);
+  }
+
+  select(id: string): Locator {
+    return this.page.getByRole('checkbox', { name: `Select ${id}` });
+  }
+}

@@ -1,7 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { panelEvent, panelTestResult } from '@svc/shared';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
+import { TEST_DEVICE } from './test-connection.js';
 
 describe.each(DIALECTS)('panel route on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -59,6 +63,51 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
       });
     } finally {
       await second.stop();
+    }
+  });
+
+  test('Test connection sends a test event to the saved route and reports the answer or the reason', async () => {
+    const received: unknown[] = [];
+    let status = 200;
+    const panel = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => panel.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(panel.address() as AddressInfo).port}/api/recognition`;
+    const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    try {
+      const admin = await signedIn(server, 'admin');
+      await admin.post('/api/panel/route', { mode: 'local', url: '' });
+      const none = await admin.post('/api/panel/test', {});
+      expect(panelTestResult.parse(none.body)).toMatchObject({ ok: false, url: '' });
+
+      await admin.post('/api/panel/route', { mode: 'local', url });
+      const ok = await admin.post('/api/panel/test', {});
+      expect(ok.status).toBe(200);
+      expect(panelTestResult.parse(ok.body)).toMatchObject({ ok: true, url });
+      expect(received).toHaveLength(1);
+      expect(panelEvent.parse(received[0])).toMatchObject({ person: null, device: TEST_DEVICE });
+
+      status = 503;
+      const refused = panelTestResult.parse((await admin.post('/api/panel/test', {})).body);
+      expect(refused).toMatchObject({ ok: false, url });
+      expect(refused.ok === false && refused.reason).toMatch(/503/);
+
+      await new Promise<void>((resolve) => panel.close(() => resolve()));
+      const down = panelTestResult.parse((await admin.post('/api/panel/test', {})).body);
+      expect(down.ok === false && down.reason).toMatch(/refused|ECONNREFUSED/i);
+
+      const operator = await signedIn(server, 'operator');
+      expect((await operator.post('/api/panel/test', {})).status).toBe(403);
+      expect(received).toHaveLength(2);
+    } finally {
+      panel.close();
+      await server.stop();
     }
   });
 });

@@ -1,8 +1,9 @@
-import { panelRoute, type PanelRoute } from '@svc/shared';
+import { panelRoute, panelTestResult, type PanelRoute } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
 import type { Api } from '../http/api.js';
 import { SettingKey } from '../settings/runtime-settings.js';
+import { testPanelConnection } from './test-connection.js';
 
 /**
  * PROTOCOL §5 `GET`/`POST /api/panel/route`: where recognition results are shown. Seeded once
@@ -51,6 +52,21 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
         summary: `panel route ${before.mode} ${before.url || '(none)'} → ${body.mode} ${body.url || '(none)'}`,
       });
       res.json(body);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/panel/test',
+      summary:
+        'Send a test event to the saved panel route; answers whether the panel took it, or why not',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      responses: { 200: panelTestResult },
+    },
+    async (_input, _req, res) => {
+      res.json(await testPanelConnection(await current(), ctx.clock.now()));
     },
   );
 }

@@ -1,10 +1,22 @@
-import { AppShell, Badge, Burger, Button, Group, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { SessionUser } from '@svc/shared';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from '@tanstack/react-router';
 import { NavLinkTo } from '../nav';
 import { useSession } from '../session';
+import { OwnPasswordForm } from './OwnPasswordForm';
 
 const roleLabel: Record<SessionUser['role'], string> = {
   superadmin: 'Super administrator',
@@ -18,6 +30,7 @@ const sections = [
   { to: '/devices', label: 'Devices', exact: false },
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
+  { to: '/system', label: 'System Configuration', exact: false },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
@@ -26,6 +39,8 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   const path = useLocation({ select: (location) => location.pathname });
   const [signingOut, setSigningOut] = useState(false);
   const [opened, { toggle, close }] = useDisclosure(false);
+  const [changing, setChanging] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
 
   return (
     <AppShell
@@ -63,17 +78,24 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
             <Badge variant="light" data-testid="current-role" title={user.role}>
               {roleLabel[user.role]}
             </Badge>
-            <Button
-              variant="default"
-              size="xs"
-              loading={signingOut}
-              onClick={() => {
-                setSigningOut(true);
-                void signOut();
-              }}
-            >
-              Sign out
-            </Button>
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button variant="default" size="xs" loading={signingOut}>
+                  Account
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => setChanging(true)}>Change password</Menu.Item>
+                <Menu.Item
+                  onClick={() => {
+                    setSigningOut(true);
+                    void signOut();
+                  }}
+                >
+                  Sign out
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
           </Group>
         </Group>
       </AppShell.Header>
@@ -96,7 +118,30 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           })}
         </Stack>
       </AppShell.Navbar>
+      <Modal opened={changing} onClose={() => setChanging(false)} title="Change your password">
+        <OwnPasswordForm
+          onDone={(message) => {
+            setChanging(false);
+            setNotice(message);
+          }}
+        />
+      </Modal>
       <AppShell.Main>
+        {notice !== null && (
+          <Alert
+            color="green"
+            role="status"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setNotice(null)}
+            maw={1200}
+            mx="auto"
+            mb="md"
+            data-testid="shell-notice"
+          >
+            {notice}
+          </Alert>
+        )}
         <Stack maw={1200} mx="auto">
           {children}
         </Stack>

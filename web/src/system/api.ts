@@ -1,0 +1,53 @@
+import {
+  configureResponse,
+  discoveryNode,
+  panelRoute,
+  panelTestResult,
+  type PanelTestResult,
+  type ConfigureRequest,
+  type ConfigureResult,
+  type PanelRoute,
+} from '@svc/shared';
+import { z } from 'zod';
+import { request } from '../api';
+
+/**
+ * A terminal heard on the LAN. `conflict` (another terminal announcing the same id from
+ * elsewhere) is newer than some servers: optional here, shown when present.
+ */
+export const heardNode = discoveryNode.extend({
+  conflict: z
+    .union([
+      z.object({
+        address: z.string(),
+        port: z.number(),
+        firstHeard: z.string(),
+        lastHeard: z.string(),
+      }),
+      z.null(),
+    ])
+    .optional(),
+});
+export type HeardNode = z.infer<typeof heardNode>;
+
+export function listNodes(signal?: AbortSignal): Promise<HeardNode[]> {
+  return request('GET', '/api/discovery/nodes', { schema: z.array(heardNode), signal });
+}
+
+export async function configureTerminals(body: ConfigureRequest): Promise<ConfigureResult[]> {
+  return (await request('POST', '/api/discovery/configure', { body, schema: configureResponse }))
+    .results;
+}
+
+export function getPanelRoute(signal?: AbortSignal): Promise<PanelRoute> {
+  return request('GET', '/api/panel/route', { schema: panelRoute, signal });
+}
+
+export function setPanelRoute(body: PanelRoute): Promise<PanelRoute> {
+  return request('POST', '/api/panel/route', { body, schema: panelRoute });
+}
+
+/** Sends a test event to the saved route; the panel's answer or the reason it failed. */
+export function testPanelRoute(): Promise<PanelTestResult> {
+  return request('POST', '/api/panel/test', { schema: panelTestResult });
+}
