@@ -31,6 +31,8 @@ const sections = [
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
   { to: '/system', label: 'System Configuration', exact: false },
+  { to: '/enrollment/changes', label: 'Pending changes', exact: false },
+  { to: '/audit', label: 'Audit log', exact: false, adminOnly: true },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
@@ -101,21 +103,23 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
         <Stack gap={2} component="nav" aria-label="Sections">
-          {sections.map((section) => {
-            const active = section.exact
-              ? path === section.to
-              : path === section.to || path.startsWith(`${section.to}/`);
-            return (
-              <NavLinkTo
-                key={section.to}
-                to={section.to}
-                label={section.label}
-                active={active}
-                aria-current={active ? 'page' : undefined}
-                onClick={close}
-              />
-            );
-          })}
+          {sections
+            .filter((section) => !('adminOnly' in section) || user.role !== 'operator')
+            .map((section) => {
+              const active = section.exact
+                ? path === section.to
+                : path === section.to || path.startsWith(`${section.to}/`);
+              return (
+                <NavLinkTo
+                  key={section.to}
+                  to={section.to}
+                  label={section.label}
+                  active={active}
+                  aria-current={active ? 'page' : undefined}
+                  onClick={close}
+                />
+              );
+            })}
         </Stack>
       </AppShell.Navbar>
       <Modal opened={changing} onClose={() => setChanging(false)} title="Change your password">
