@@ -112,6 +112,14 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/administrators',
+    component: lazyRouteComponent(
+      () => import('./administrators/AdministratorsPage'),
+      'AdministratorsPage',
+    ),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/enrollment/changes',
     validateSearch: changesSearch,
     component: lazyRouteComponent(() => import('./enrollment/ChangesPage'), 'ChangesPage'),

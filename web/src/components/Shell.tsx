@@ -31,8 +31,9 @@ const sections = [
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
   { to: '/system', label: 'System Configuration', exact: false },
+  { to: '/administrators', label: 'Administrators', exact: false, adminsOnly: true },
   { to: '/enrollment/changes', label: 'Pending changes', exact: false },
-  { to: '/audit', label: 'Audit log', exact: false, adminOnly: true },
+  { to: '/audit', label: 'Audit log', exact: false, adminsOnly: true },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */
@@ -104,7 +105,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
       <AppShell.Navbar p="xs" aria-label="Main">
         <Stack gap={2} component="nav" aria-label="Sections">
           {sections
-            .filter((section) => !('adminOnly' in section) || user.role !== 'operator')
+            .filter((section) => !('adminsOnly' in section) || user.role !== 'operator')
             .map((section) => {
               const active = section.exact
                 ? path === section.to
