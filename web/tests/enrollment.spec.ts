@@ -205,6 +205,14 @@ test('pending changes: one approved (its photo becomes the person’s), one reje
     before.version,
   ]);
 
+  // Decided changes stay listed under their state.
+  await page.getByRole('link', { name: '← Pending changes' }).click();
+  await expect(list.row(bob.changeId)).toHaveCount(0);
+  await list.show('Rejected');
+  await expect(page).toHaveURL(/state=rejected/);
+  await expect(list.row(bob.changeId)).toContainText('Rejected');
+  await expect(list.row(alice.changeId)).toHaveCount(0);
+
   // The audit log finds both decisions, by action and by object.
   const audit = new AuditPage(page);
   await audit.goto();

@@ -9,12 +9,17 @@ export class ChangesPage {
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { name: 'Pending changes', level: 1 });
     this.table = page.getByRole('table', { name: 'Changes' });
-    this.state = page.getByRole('textbox', { name: 'State' });
+    this.state = page.getByRole('combobox', { name: 'State' });
   }
 
   async goto(): Promise<void> {
     await this.page.goto('/enrollment/changes');
     await expect(this.heading).toBeVisible();
+  }
+
+  async show(state: 'Pending review' | 'Approved' | 'Rejected' | 'Superseded' | 'All') {
+    await this.state.click();
+    await this.page.getByRole('option', { name: state, exact: true }).click();
   }
 
   row(changeId: string): Locator {
