@@ -12,3 +12,4 @@ export * from './admin-api.js';
 export * from './sync-api.js';
 export * from './enrollment.js';
 export * from './recognition-api.js';
+export * from './audit.js';

@@ -33,6 +33,9 @@ export const keys = {
   administrators: ['administrators'] as const,
   organizations: ['organizations'] as const,
   panel: ['panel'] as const,
+  enrollmentChanges: ['enrollment-changes'] as const,
+  enrollmentChange: (id: string) => ['enrollment-changes', 'one', id] as const,
+  audit: ['audit'] as const,
 };
 
 export interface Loaded<T> {

@@ -40,6 +40,27 @@ export const eventsSearch = z.object({
 });
 export type EventsSearchParams = z.infer<typeof eventsSearch>;
 
+export const changesSearch = z.object({
+  state: z
+    .enum(['pending', 'approved', 'rejected', 'superseded', 'all'])
+    .optional()
+    .catch(undefined),
+  page: pageParam,
+});
+export type ChangesSearchParams = z.infer<typeof changesSearch>;
+
+export const auditSearch = z.object({
+  actor: textParam,
+  action: textParam,
+  outcome: textParam,
+  targetType: textParam,
+  targetId: textParam,
+  from: textParam,
+  to: textParam,
+  page: pageParam,
+});
+export type AuditSearchParams = z.infer<typeof auditSearch>;
+
 const routes = [
   createRoute({
     getParentRoute: () => rootRoute,
@@ -96,6 +117,23 @@ const routes = [
       () => import('./administrators/AdministratorsPage'),
       'AdministratorsPage',
     ),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/enrollment/changes',
+    validateSearch: changesSearch,
+    component: lazyRouteComponent(() => import('./enrollment/ChangesPage'), 'ChangesPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/enrollment/changes/$id',
+    component: lazyRouteComponent(() => import('./enrollment/ChangePage'), 'ChangePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/audit',
+    validateSearch: auditSearch,
+    component: lazyRouteComponent(() => import('./audit/AuditPage'), 'AuditPage'),
   }),
 ] as const;
 

@@ -1,60 +1,57 @@
-import { z } from 'zod';
+import { auditFilter, auditList, auditQuery } from '@svc/shared';
+import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
+import { auditActor } from '../http/scope.js';
+import { exportAudit } from './export.js';
+import { auditWhere, searchAudit, type AuditScope } from './store.js';
 
-const listQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
-});
+const scopeOf = (req: Request): AuditScope => {
+  const admin = req.auth!.admin;
+  return admin.role === 'superadmin' ? null : admin.organizationId;
+};
 
-const auditEntryOut = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor: z.string().nullable(),
-  action: z.string(),
-  outcome: z.string(),
-  target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
-  ip: z.string().nullable(),
-  summary: z.string(),
-});
-
-/** `GET /api/audit`: the audit log of the administrator's organization, newest first. */
+/**
+ * `GET /api/audit` (one page, newest first) and `GET /api/exports/audit.csv` (every match): the
+ * audit log of the administrator's organization (a superadmin's: all), searched by actor,
+ * action, object and time.
+ */
 export function registerAuditRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
       path: '/audit',
-      summary: 'Audit log, newest first',
+      summary:
+        'Audit log, newest first; filters: actor and action (prefix), outcome, targetType, targetId, from/to (ISO times, inclusive)',
       tags: ['audit'],
       access: { kind: 'session', minRole: 'admin' },
-      query: listQuery,
-      responses: { 200: z.object({ items: z.array(auditEntryOut), total: z.number().int() }) },
+      query: auditQuery,
+      responses: { 200: auditList },
     },
     async ({ query }, req, res) => {
-      const admin = req.auth!.admin;
-      const where = admin.role === 'superadmin' ? {} : { organizationId: admin.organizationId };
-      const { rows, count } = await ctx.models.Audit.findAndCountAll({
-        where,
-        order: [
-          ['at', 'DESC'],
-          ['id', 'DESC'],
-        ],
-        limit: query.pageSize,
-        offset: (query.page - 1) * query.pageSize,
+      res.json(await searchAudit(ctx.models, auditWhere(scopeOf(req), query), query));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/exports/audit.csv',
+      summary:
+        'The audit log as CSV, oldest first (same filters as the list; formula cells neutralized)',
+      tags: ['audit'],
+      access: { kind: 'session', minRole: 'admin' },
+      query: auditFilter,
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async ({ query }, req, res) => {
+      // Recorded first, so the export appears in what it exports.
+      await ctx.audit.record({
+        action: 'audit.export',
+        ...auditActor(req),
+        summary: 'audit log exported as CSV',
       });
-      res.json({
-        items: rows.map((r) => ({
-          id: String(r.id),
-          at: r.at.toISOString(),
-          actor: r.actorName,
-          action: r.action,
-          outcome: r.outcome,
-          target: r.targetType ? { type: r.targetType, id: r.targetId } : null,
-          ip: r.ip,
-          summary: r.summary,
-        })),
-        total: count,
-      });
+      await exportAudit(ctx.models, auditWhere(scopeOf(req), query), res);
     },
   );
 }

@@ -6,7 +6,7 @@ import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
-import { exportAudit, exportPeople } from './export.js';
+import { exportPeople } from './export.js';
 import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
 import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
@@ -141,25 +141,6 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
         summary: 'people exported as CSV',
       });
       await exportPeople(ctx, req, res);
-    },
-  );
-
-  api.add(
-    {
-      method: 'get',
-      path: '/exports/audit.csv',
-      summary: 'The audit log as CSV (formula cells neutralized)',
-      tags,
-      access: { kind: 'session', minRole: 'admin' },
-      responses: { 200: { mediaType: 'text/csv' } },
-    },
-    async (_input, req, res) => {
-      await ctx.audit.record({
-        action: 'audit.export',
-        ...auditActor(req),
-        summary: 'audit log exported as CSV',
-      });
-      await exportAudit(ctx, req, res);
     },
   );
 }

@@ -36,6 +36,8 @@ const sections = [
   { to: '/events', label: 'Events', exact: false },
   { to: '/system', label: 'System Configuration', exact: false },
   { to: '/administrators', label: 'Administrators', exact: false, adminsOnly: true },
+  { to: '/enrollment/changes', label: 'Pending changes', exact: false },
+  { to: '/audit', label: 'Audit log', exact: false, adminsOnly: true },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */

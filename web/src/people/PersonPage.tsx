@@ -21,6 +21,7 @@ import { useCanEdit } from '../access';
 import { ButtonLink, Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { PendingChangeNotice } from '../enrollment/PendingChangeNotice';
 import { formatTime, formatValidity, spaceNames } from './format';
 
 const stateColor: Record<SyncState, string> = {
@@ -58,6 +59,7 @@ export function PersonPage() {
               </ButtonLink>
             )}
           </Group>
+          <PendingChangeNotice personId={id} />
           <PersonDetails
             person={person.data}
             spaces={spaceNames(person.data.spaceIds, spaces.data)}

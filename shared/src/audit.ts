@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { pageQuery } from './admin-api.js';
+import { isoTime } from './common.js';
+
+export const auditOutcome = z.enum(['success', 'failure', 'denied', 'rate_limited']);
+
+/**
+ * `GET /api/audit` and `GET /api/exports/audit.csv` filters. `actor` and `action` match from
+ * the start (`enrollment.change` finds `enrollment.change_approve` and `…_reject`); the object
+ * is `targetType` and/or `targetId`, matched exactly; `from` ≤ at ≤ `to`.
+ */
+export const auditFilter = z.object({
+  actor: z.string().trim().min(1).max(64).optional(),
+  action: z.string().trim().min(1).max(64).optional(),
+  outcome: auditOutcome.optional(),
+  targetType: z.string().trim().min(1).max(32).optional(),
+  targetId: z.string().trim().min(1).max(64).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+});
+export type AuditFilter = z.infer<typeof auditFilter>;
+
+export const auditQuery = pageQuery.extend(auditFilter.shape);
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditEntryOut = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.string().nullable(),
+  action: z.string(),
+  outcome: z.string(),
+  target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
+  ip: z.string().nullable(),
+  summary: z.string(),
+});
+export type AuditEntryOut = z.infer<typeof auditEntryOut>;
+
+export const auditList = z.object({
+  items: z.array(auditEntryOut),
+  total: z.number().int().min(0),
+});

@@ -1,0 +1,56 @@
+import {
+  enrollmentChangeList,
+  enrollmentChangeOut,
+  type EnrollmentChangeOut,
+  type EnrollmentChangeState,
+} from '@svc/shared';
+import { request } from '../api';
+import { withQuery } from '../resources';
+
+export interface ChangeSearch {
+  state?: EnrollmentChangeState;
+  personId?: string;
+  page: number;
+  pageSize: number;
+}
+
+/** Re-enrollments held for review, oldest first. */
+export function listChanges(search: ChangeSearch, signal?: AbortSignal) {
+  return request('GET', withQuery('/api/enrollment/changes', { ...search }), {
+    schema: enrollmentChangeList,
+    signal,
+  });
+}
+
+export function getChange(id: string, signal?: AbortSignal): Promise<EnrollmentChangeOut> {
+  return request('GET', `/api/enrollment/changes/${encodeURIComponent(id)}`, {
+    schema: enrollmentChangeOut,
+    signal,
+  });
+}
+
+export function decideChange(id: string, decision: 'approve' | 'reject') {
+  return request('POST', `/api/enrollment/changes/${encodeURIComponent(id)}/${decision}`, {
+    schema: enrollmentChangeOut,
+  });
+}
+
+/** The photo the person had (`old`) or the one the terminal sent (`new`). */
+export function changePhotoUrl(id: string, which: 'old' | 'new'): string {
+  return withQuery(`/api/enrollment/changes/${encodeURIComponent(id)}/photo`, { which });
+}
+
+/** "name and photo", "photo", "name": what approving the change would change. */
+export function changedParts(change: EnrollmentChangeOut): string[] {
+  return [
+    change.newName !== change.oldName && 'name',
+    change.newPhotoSha256 !== change.oldPhotoSha256 && 'photo',
+  ].filter((part): part is string => part !== false);
+}
+
+export const stateLabel: Record<EnrollmentChangeState, { text: string; color: string }> = {
+  pending: { text: 'Pending review', color: 'yellow' },
+  approved: { text: 'Approved', color: 'green' },
+  rejected: { text: 'Rejected', color: 'red' },
+  superseded: { text: 'Superseded', color: 'gray' },
+};
