@@ -249,3 +249,4 @@ export const organizationList = z.object({
   total: z.number().int(),
 });
 export type OrganizationList = z.infer<typeof organizationList>;
+export type OrganizationCreate = z.infer<typeof organizationCreate>;

@@ -1,14 +1,24 @@
-import { Alert, Badge, Card, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
-import { organizationList, type AdminRole, type OrganizationList } from '@svc/shared';
-import { request } from '../api';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Modal,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { AdminRole, OrganizationOut } from '@svc/shared';
+import { useState } from 'react';
 import { formatTime } from '../people/format';
-import { keys, useApiQuery } from '../query';
+import { keys, queryClient, useApiQuery } from '../query';
 import { useSession } from '../session';
 import { useDocumentTitle } from '../useDocumentTitle';
-
-function listOrganizations(signal: AbortSignal): Promise<OrganizationList> {
-  return request('GET', '/api/organizations', { schema: organizationList, signal });
-}
+import { createOrganization, listOrganizations, renameOrganization } from './api';
+import { OrganizationForm } from './OrganizationForm';
 
 const roleLabel: Record<AdminRole, string> = {
   superadmin: 'Super administrator',
@@ -42,12 +52,42 @@ export function OrganizationsPage() {
   useDocumentTitle('Organizations');
   const { state } = useSession();
   const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal));
+  // null: closed; 'new': creating; an organization: renaming it.
+  const [editing, setEditing] = useState<OrganizationOut | 'new' | null>(null);
   if (state.status !== 'signedIn') return null;
   const { user } = state;
+  const canRename = (org: OrganizationOut) =>
+    user.role === 'superadmin' || (user.role === 'admin' && org.id === user.organizationId);
+  const done = async () => {
+    setEditing(null);
+    await queryClient.invalidateQueries({ queryKey: keys.organizations });
+  };
 
   return (
     <Stack>
-      <Title order={1}>Organizations</Title>
+      <Group justify="space-between">
+        <Title order={1}>Organizations</Title>
+        {user.role === 'superadmin' && (
+          <Button onClick={() => setEditing('new')}>New organization</Button>
+        )}
+      </Group>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'New organization' : 'Rename organization'}
+      >
+        {editing !== null && (
+          <OrganizationForm
+            name={editing === 'new' ? '' : editing.name}
+            submitLabel={editing === 'new' ? 'Create' : 'Save'}
+            onSubmit={async (body) => {
+              if (editing === 'new') await createOrganization(body);
+              else await renameOrganization(editing.id, body);
+              await done();
+            }}
+          />
+        )}
+      </Modal>
       {orgs.error !== null && (
         <Alert color="red" role="alert">
           {orgs.error}
@@ -67,11 +107,23 @@ export function OrganizationsPage() {
             <Card component="li" withBorder key={org.id} data-testid="organization-row">
               <Group justify="space-between" gap="xs">
                 <Text fw={600}>{org.name}</Text>
-                {org.id === user.organizationId && (
-                  <Badge variant="light" color="teal">
-                    Your organization
-                  </Badge>
-                )}
+                <Group gap="xs">
+                  {org.id === user.organizationId && (
+                    <Badge variant="light" color="teal">
+                      Your organization
+                    </Badge>
+                  )}
+                  {canRename(org) && (
+                    <Button
+                      variant="default"
+                      size="xs"
+                      aria-label={`Rename ${org.name}`}
+                      onClick={() => setEditing(org)}
+                    >
+                      Rename
+                    </Button>
+                  )}
+                </Group>
               </Group>
               <Text size="sm" c="dimmed">
                 Created {formatTime(org.createdAt)}
