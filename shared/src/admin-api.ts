@@ -235,3 +235,18 @@ export type LoginLockoutList = z.infer<typeof loginLockoutList>;
 export const lockoutParams = z.object({ username });
 
 export const organizationCreate = z.object({ name });
+/** An organization as the API answers it (PROTOCOL §7). */
+export const organizationOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrganizationOut = z.infer<typeof organizationOut>;
+/** `GET /api/organizations`: a superadmin sees all, other administrators their own. */
+export const organizationList = z.object({
+  items: z.array(organizationOut),
+  total: z.number().int(),
+});
+export type OrganizationList = z.infer<typeof organizationList>;
+export type OrganizationCreate = z.infer<typeof organizationCreate>;

@@ -112,6 +112,14 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/organizations',
+    component: lazyRouteComponent(
+      () => import('./organizations/OrganizationsPage'),
+      'OrganizationsPage',
+    ),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/administrators',
     component: lazyRouteComponent(
       () => import('./administrators/AdministratorsPage'),

@@ -107,3 +107,32 @@ export class SystemPage {
     return this.page.getByRole('checkbox', { name: `Select ${id}` });
   }
 }
+
+export class OrganizationsPage {
+  readonly heading: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly ownRole: Locator;
+  readonly ownPermissions: Locator;
+  readonly newOrganization: Locator;
+  readonly dialog: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Organizations', level: 1 });
+    this.newOrganization = page.getByRole('button', { name: 'New organization' });
+    this.dialog = page.getByRole('dialog');
+    this.table = page.getByRole('list', { name: 'Organizations' });
+    this.rows = this.table.getByTestId('organization-row');
+    this.ownRole = page.getByTestId('own-role');
+    this.ownPermissions = page.getByTestId('own-permissions');
+  }
+
+  row(name: string): Locator {
+    return this.rows.filter({ has: this.page.getByText(name, { exact: true }) });
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/organizations');
+    await expect(this.heading).toBeVisible();
+  }
+}

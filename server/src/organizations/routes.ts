@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Op, Sequelize } from 'sequelize';
-import { z } from 'zod';
-import { idParams, organizationCreate } from '@svc/shared';
+import type { z } from 'zod';
+import { idParams, organizationCreate, organizationList, organizationOut } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { OrganizationRow } from '../db/models.js';
 import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor } from '../http/scope.js';
 
-export const organizationOut = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export { organizationOut };
 
 /** PROTOCOL §7 `GET /api/organizations`: a superadmin sees all, others their own. */
 export function registerOrganizationRoutes(api: Api, ctx: AppContext): void {
@@ -24,7 +19,7 @@ export function registerOrganizationRoutes(api: Api, ctx: AppContext): void {
       summary: 'Organizations the administrator may see',
       tags: ['organizations'],
       access: { kind: 'session' },
-      responses: { 200: z.object({ items: z.array(organizationOut), total: z.number().int() }) },
+      responses: { 200: organizationList },
     },
     async (_input, req, res) => {
       const admin = req.auth!.admin;

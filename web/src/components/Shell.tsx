@@ -35,6 +35,7 @@ const sections = [
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
   { to: '/system', label: 'System Configuration', exact: false },
+  { to: '/organizations', label: 'Organizations', exact: false },
   { to: '/administrators', label: 'Administrators', exact: false, adminsOnly: true },
   { to: '/enrollment/changes', label: 'Pending changes', exact: false },
   { to: '/audit', label: 'Audit log', exact: false, adminsOnly: true },
