@@ -9,12 +9,21 @@ export const auditOutcome = z.enum(['success', 'failure', 'denied', 'rate_limite
  * the start (`enrollment.change` finds `enrollment.change_approve` and `…_reject`); the object
  * is `targetType` and/or `targetId`, matched exactly; `from` ≤ at ≤ `to`.
  */
+/** A search text: no control characters (no name, action or id holds one). */
+const searchText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
 export const auditFilter = z.object({
-  actor: z.string().trim().min(1).max(64).optional(),
-  action: z.string().trim().min(1).max(64).optional(),
+  actor: searchText(64).optional(),
+  action: searchText(64).optional(),
   outcome: auditOutcome.optional(),
-  targetType: z.string().trim().min(1).max(32).optional(),
-  targetId: z.string().trim().min(1).max(64).optional(),
+  targetType: searchText(32).optional(),
+  targetId: searchText(64).optional(),
   from: isoTime.optional(),
   to: isoTime.optional(),
 });

@@ -14,6 +14,10 @@ export async function exportAudit(
   where: WhereOptions<AuditRow>,
   res: Response,
 ): Promise<void> {
+  // The first page is read before anything is sent, so a failing query is an error answer,
+  // not a download cut off after its headers.
+  const pages = auditPages(models, where);
+  const first = await pages.next();
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', 'attachment; filename="audit.csv"');
   res.write('\ufeff');
@@ -21,7 +25,11 @@ export async function exportAudit(
     res,
     csvRow(['at', 'actor', 'action', 'outcome', 'targetType', 'targetId', 'ip', 'summary']),
   );
-  for await (const rows of auditPages(models, where)) {
+  const rest = async function* () {
+    if (first.done !== true) yield first.value;
+    yield* pages;
+  };
+  for await (const rows of rest()) {
     await write(
       res,
       rows
