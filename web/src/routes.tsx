@@ -65,7 +65,7 @@ const routes = [
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/',
-    component: lazyRouteComponent(() => import('./pages/HomePage'), 'HomePage'),
+    component: lazyRouteComponent(() => import('./dashboard/DashboardPage'), 'DashboardPage'),
   }),
   createRoute({
     getParentRoute: () => rootRoute,

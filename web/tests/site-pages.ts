@@ -107,3 +107,17 @@ export class SystemPage {
     return this.page.getByRole('checkbox', { name: `Select ${id}` });
   }
 }
+
+export class DashboardPage {
+  readonly heading: Locator;
+  readonly warnings: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Dashboard', level: 1 });
+    this.warnings = page.getByTestId('status-warnings');
+  }
+
+  tile(testId: string): Locator {
+    return this.page.getByTestId(testId);
+  }
+}
