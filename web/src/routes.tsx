@@ -107,6 +107,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/devices/$id',
+    component: lazyRouteComponent(() => import('./devices/DevicePage'), 'DevicePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/system',
     component: lazyRouteComponent(() => import('./system/SystemPage'), 'SystemPage'),
   }),
