@@ -65,7 +65,7 @@ const routes = [
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/',
-    component: lazyRouteComponent(() => import('./pages/HomePage'), 'HomePage'),
+    component: lazyRouteComponent(() => import('./dashboard/DashboardPage'), 'DashboardPage'),
   }),
   createRoute({
     getParentRoute: () => rootRoute,
@@ -104,6 +104,11 @@ const routes = [
     getParentRoute: () => rootRoute,
     path: '/devices',
     component: lazyRouteComponent(() => import('./devices/DevicesPage'), 'DevicesPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/devices/$id',
+    component: lazyRouteComponent(() => import('./devices/DevicePage'), 'DevicePage'),
   }),
   createRoute({
     getParentRoute: () => rootRoute,

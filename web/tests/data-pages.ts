@@ -16,7 +16,7 @@ export class Navigation {
   constructor(readonly page: Page) {
     this.nav = page.getByRole('navigation', { name: 'Sections' });
   }
-  link(name: 'Home' | 'People' | 'Events'): Locator {
+  link(name: 'Dashboard' | 'People' | 'Events'): Locator {
     return this.nav.getByRole('link', { name, exact: true });
   }
 }

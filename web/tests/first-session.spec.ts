@@ -255,7 +255,7 @@ test('the first session: sign in, organization, spaces, terminals, panel, device
   const form = new PersonFormPage(page);
   await form.name.fill('Ada Lovelace');
   await form.idNumber.fill('AL-1815');
-  await form.chooseSpace('Main entrance');
+  await form.chooseSpace('Head office › Main entrance');
   const photo = await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
   await form.photo.setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: photo });
   await form.create.click();

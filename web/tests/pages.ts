@@ -68,7 +68,7 @@ export class HomePage {
   readonly statusWarnings: Locator;
 
   constructor(readonly page: Page) {
-    this.heading = page.getByRole('heading', { name: 'Home', level: 1 });
+    this.heading = page.getByRole('heading', { name: 'Dashboard', level: 1 });
     this.username = page.getByTestId('current-username');
     this.role = page.getByTestId('current-role');
     this.signOutButton = page.getByRole('button', { name: 'Account' });

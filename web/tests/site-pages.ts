@@ -136,3 +136,46 @@ export class OrganizationsPage {
     await expect(this.heading).toBeVisible();
   }
 }
+
+export class DashboardPage {
+  readonly heading: Locator;
+  readonly warnings: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Dashboard', level: 1 });
+    this.warnings = page.getByTestId('status-warnings');
+  }
+
+  tile(testId: string): Locator {
+    return this.page.getByTestId(testId);
+  }
+}
+
+export class DevicePage {
+  readonly heading: Locator;
+  readonly retryFailed: Locator;
+  readonly reconcileNow: Locator;
+  readonly notice: Locator;
+  readonly reconciliation: Locator;
+  readonly tasks: Locator;
+
+  constructor(
+    readonly page: Page,
+    name: string,
+  ) {
+    this.heading = page.getByRole('heading', { name, level: 1 });
+    this.retryFailed = page.getByRole('button', { name: 'Retry failed' });
+    this.reconcileNow = page.getByRole('button', { name: 'Reconcile now' });
+    this.notice = page.getByTestId('device-notice');
+    this.reconciliation = page.getByTestId('device-reconciliation');
+    this.tasks = page.getByRole('table', { name: 'Tasks' });
+  }
+
+  task(personId: string): Locator {
+    return this.tasks.locator(`[data-testid="task-row"][data-person="${personId}"]`);
+  }
+
+  count(state: 'pending' | 'running' | 'succeeded' | 'failed'): Locator {
+    return this.page.getByTestId(`count-${state}`);
+  }
+}

@@ -29,7 +29,7 @@ const roleLabel: Record<SessionUser['role'], string> = {
 };
 
 const sections = [
-  { to: '/', label: 'Home', exact: true },
+  { to: '/', label: 'Dashboard', exact: true },
   { to: '/spaces', label: 'Spaces', exact: false },
   { to: '/devices', label: 'Devices', exact: false },
   { to: '/people', label: 'People', exact: false },

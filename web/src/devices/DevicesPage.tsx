@@ -1,3 +1,4 @@
+import { Link } from '../nav';
 import {
   Alert,
   Badge,
@@ -96,7 +97,11 @@ export function DevicesPage() {
             <Table.Tbody>
               {devices.data.map((device) => (
                 <Table.Tr key={device.id} data-testid="device-row" data-sn={device.sn}>
-                  <Table.Td>{device.name}</Table.Td>
+                  <Table.Td>
+                    <Link to="/devices/$id" params={{ id: device.id }}>
+                      {device.name}
+                    </Link>
+                  </Table.Td>
                   <Table.Td>{device.sn}</Table.Td>
                   <Table.Td data-testid="device-space">
                     {device.spaceId === null ? '—' : (paths.get(device.spaceId) ?? '…')}

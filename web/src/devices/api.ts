@@ -1,4 +1,14 @@
-import { deviceOut, deviceWithKey, type DeviceCreate, type DeviceOut } from '@svc/shared';
+import {
+  deviceOut,
+  deviceSyncOut,
+  deviceWithKey,
+  reconciliationStarted,
+  retriedOut,
+  syncTaskList,
+  type DeviceCreate,
+  type DeviceOut,
+  type DeviceSyncOut,
+} from '@svc/shared';
 import type { z } from 'zod';
 import { request } from '../api';
 
@@ -19,4 +29,30 @@ export function updateDevice(
 /** A new key; the old one stops working at once. */
 export function rotateDeviceKey(id: string): Promise<DeviceWithKey> {
   return request('POST', `/api/devices/${encodeURIComponent(id)}/key`, { schema: deviceWithKey });
+}
+
+export function getDevice(id: string, signal?: AbortSignal): Promise<DeviceOut> {
+  return request('GET', `/api/devices/${encodeURIComponent(id)}`, { schema: deviceOut, signal });
+}
+
+/** Task counts by state, people held, the last reconciliation and one in progress. */
+export function getDeviceSync(id: string, signal?: AbortSignal): Promise<DeviceSyncOut> {
+  const path = `/api/sync/devices/${encodeURIComponent(id)}`;
+  return request('GET', path, { schema: deviceSyncOut, signal });
+}
+
+/** The device's tasks, most recently changed first (the first 50). */
+export function listDeviceTasks(id: string, signal?: AbortSignal) {
+  const path = `/api/sync/tasks?deviceId=${encodeURIComponent(id)}&pageSize=50`;
+  return request('GET', path, { schema: syncTaskList, signal });
+}
+
+export async function retryFailed(id: string): Promise<number> {
+  const path = `/api/sync/devices/${encodeURIComponent(id)}/retry-failed`;
+  return (await request('POST', path, { schema: retriedOut })).retried;
+}
+
+export function reconcile(id: string) {
+  const path = `/api/sync/devices/${encodeURIComponent(id)}/reconcile`;
+  return request('POST', path, { schema: reconciliationStarted });
 }

@@ -3,6 +3,7 @@ import {
   Button,
   FileInput,
   Group,
+  Image,
   Loader,
   MultiSelect,
   Stack,
@@ -10,8 +11,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { PersonCreate, PersonOut, SpaceOut } from '@svc/shared';
-import { useState, type FormEvent } from 'react';
+import { useForm } from '@mantine/form';
+import { personCreate, type PersonCreate, type PersonOut, type SpaceOut } from '@svc/shared';
+import { useEffect, useState } from 'react';
+import { schemaResolver } from '../forms';
+import { spaceOptions, spaceTree } from '../spaces/tree';
 import { ApiError } from '../api';
 import { describeError } from '../messages';
 import { createPerson, getPerson, listAllSpaces, updatePerson, uploadPhoto } from '../resources';
@@ -82,58 +86,74 @@ const draftOf = (person: PersonOut | null): Draft => ({
   enabled: person?.enabled ?? true,
 });
 
-type FieldErrors = Partial<Record<keyof Draft | 'photo', string>>;
+/** ISO time of a local input, null when empty, the text itself when nonsense. */
+function timeOf(value: string): string | null {
+  const iso = localInputToIso(value);
+  return iso === undefined ? value : iso;
+}
+
+/** The request body of the form's values; a nonsense date stays text so the schema names it. */
+const bodyOf = (draft: Draft): PersonCreate => ({
+  name: draft.name,
+  idNumber: draft.idNumber,
+  spaceIds: draft.spaceIds,
+  validFrom: timeOf(draft.validFrom),
+  validUntil: timeOf(draft.validUntil),
+  enabled: draft.enabled,
+});
 
 /** The server's `fields` (zod paths such as `spaceIds.0`) on the inputs they belong to. */
-function fieldErrorsOf(error: ApiError): FieldErrors {
-  const out: FieldErrors = {};
+function fieldErrorsOf(error: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const [path, problem] of Object.entries(error.fields)) {
-    const field = path.split('.')[0] as keyof Draft;
+    const field = path.split('.')[0] ?? path;
     out[field] = out[field] ?? problem;
   }
   return out;
 }
 
+/** A local preview of the chosen photo (revoked when replaced or left). */
+function usePreview(photo: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (photo === null) {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(photo);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [photo]);
+  return url;
+}
+
 function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spaces: SpaceOut[] }) {
   // Once a new person is created (and only its photo failed), further saves edit that person.
   const [person, setPerson] = useState(loaded);
-  const [draft, setDraft] = useState<Draft>(() => draftOf(person));
+  const form = useForm<Draft>({
+    initialValues: draftOf(person),
+    validate: schemaResolver<Draft>(personCreate, bodyOf),
+    validateInputOnChange: true,
+  });
   const [photo, setPhoto] = useState<File | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const preview = usePreview(photo);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const navigate = useNavigate();
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
-    setDraft((current) => ({ ...current, [key]: value }));
+  const tree = spaceTree(spaces);
+  const depth = new Map(tree.map((node) => [node.space.id, node.depth]));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const validFrom = localInputToIso(draft.validFrom);
-    const validUntil = localInputToIso(draft.validUntil);
-    const local: FieldErrors = {};
-    if (draft.name.trim() === '') local.name = 'Enter a name.';
-    if (draft.idNumber.trim() === '') local.idNumber = 'Enter an ID number.';
-    if (validFrom === undefined) local.validFrom = 'Not a date and time.';
-    if (validUntil === undefined) local.validUntil = 'Not a date and time.';
-    setErrors(local);
+  const submit = async (draft: Draft) => {
     setProblem(null);
-    if (Object.keys(local).length > 0) return;
-
-    const body: PersonCreate = {
-      name: draft.name,
-      idNumber: draft.idNumber,
-      spaceIds: draft.spaceIds,
-      validFrom: validFrom ?? null,
-      validUntil: validUntil ?? null,
-      enabled: draft.enabled,
-    };
+    const body = bodyOf(draft);
     setSaving(true);
     let saved: PersonOut;
     try {
       saved = person === null ? await createPerson(body) : await updatePerson(person.id, body);
     } catch (error) {
       setSaving(false);
-      if (error instanceof ApiError) setErrors(fieldErrorsOf(error));
+      if (error instanceof ApiError) form.setErrors(fieldErrorsOf(error));
       setProblem(describeError(error, 'other'));
       return;
     }
@@ -143,7 +163,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
       } catch (error) {
         setSaving(false);
         const message = describeError(error, 'other');
-        setErrors({ photo: message });
+        setPhotoError(message);
         setProblem(
           `The person was saved, but the photo was not: ${message} Choose another photo and save again.`,
         );
@@ -156,7 +176,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Person">
+    <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate aria-label="Person">
       <Stack maw={560}>
         {person === null ? (
           <Link to="/people">← Back</Link>
@@ -171,30 +191,24 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
             {problem}
           </Alert>
         )}
-        <TextInput
-          label="Name"
-          required
-          value={draft.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={errors.name}
-          maxLength={128}
-        />
+        <TextInput label="Name" required {...form.getInputProps('name')} maxLength={128} />
         <TextInput
           label="ID number"
           description="Letters, digits, space, . / -"
           required
-          value={draft.idNumber}
-          onChange={(e) => set('idNumber', e.currentTarget.value)}
-          error={errors.idNumber}
+          {...form.getInputProps('idNumber')}
           maxLength={64}
         />
         <MultiSelect
           label="Spaces"
           description="The spaces this person may enter"
-          data={spaces.map((space) => ({ value: space.id, label: space.name }))}
-          value={draft.spaceIds}
-          onChange={(value) => set('spaceIds', value)}
-          error={errors.spaceIds}
+          data={spaceOptions(spaces)}
+          renderOption={({ option }) => (
+            <span style={{ paddingLeft: `${(depth.get(option.value) ?? 0) * 16}px` }}>
+              {option.label}
+            </span>
+          )}
+          {...form.getInputProps('spaceIds')}
           searchable
           clearable
         />
@@ -202,32 +216,36 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
           <TextInput
             type="datetime-local"
             label="Valid from"
-            value={draft.validFrom}
-            onChange={(e) => set('validFrom', e.currentTarget.value)}
-            error={errors.validFrom}
+            {...form.getInputProps('validFrom')}
           />
           <TextInput
             type="datetime-local"
             label="Valid until"
-            value={draft.validUntil}
-            onChange={(e) => set('validUntil', e.currentTarget.value)}
-            error={errors.validUntil}
+            {...form.getInputProps('validUntil')}
           />
         </Group>
-        <Switch
-          label="Enabled"
-          checked={draft.enabled}
-          onChange={(e) => set('enabled', e.currentTarget.checked)}
-        />
+        <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
         <FileInput
           label={person?.photoSha256 ? 'Replace photo' : 'Photo'}
           description="JPEG or PNG, at most 5 MB"
           accept="image/jpeg,image/png"
           value={photo}
-          onChange={setPhoto}
-          error={errors.photo}
+          onChange={(file) => {
+            setPhoto(file);
+            setPhotoError(null);
+          }}
+          error={photoError}
           clearable
         />
+        {preview !== null && (
+          <Image
+            src={preview}
+            alt="Photo preview"
+            w={160}
+            radius="sm"
+            data-testid="photo-preview"
+          />
+        )}
         <Group>
           <Button type="submit" loading={saving}>
             {person === null ? 'Create' : 'Save'}

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/**
+ * Screenshots of the real site for the README: starts svc_server (which serves web/dist) on a
+ * free loopback port with a fresh data directory and a generated initial password, signs in
+ * through the login page (and the forced password change), adds a little sample data through
+ * the API the site uses, and writes 1280×800 PNGs of the main pages to docs/screenshots/.
+ *
+ *   npm run build -w @svc/shared -w @svc/server -w @svc/web
+ *   node web/scripts/screenshots.mjs
+ *
+ * Chromium: SVC_CHROMIUM_PATH or /usr/bin/chromium. Nothing is kept but the PNGs.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const serverEntry = path.join(root, 'server/dist/main.js');
+const outDir = path.join(root, 'docs/screenshots');
+for (const [file, build] of [
+  [serverEntry, '@svc/server'],
+  [path.join(root, 'web/dist/index.html'), '@svc/web'],
+]) {
+  if (!existsSync(file)) {
+    console.error(`${file} is missing: npm run build -w @svc/shared -w ${build}`);
+    process.exit(1);
+  }
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+const password = () => `${randomBytes(18).toString('base64url')}-Aa1`;
+
+async function waitForServer(url, child) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`svc_server exited with ${child.exitCode}`);
+    try {
+      const answer = await fetch(`${url}/api/heartbeat`, { signal: AbortSignal.timeout(2_000) });
+      if (answer.ok && (await answer.json()).state === 1) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('svc_server did not become ready within 60 s');
+}
+
+/** Sample data through the same API the site calls (with its CSRF token). */
+async function seed(page) {
+  await page.evaluate(async () => {
+    const token = (await (await fetch('/api/auth/csrf')).json()).token;
+    const post = async (url, body) => {
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify(body),
+      });
+      if (!answer.ok) throw new Error(`${url}: ${answer.status} ${await answer.text()}`);
+      return answer.json();
+    };
+    const hq = await post('/api/spaces', { name: 'Head office' });
+    const lobby = await post('/api/spaces', { name: 'Lobby', parentId: hq.id });
+    const lab = await post('/api/spaces', { name: 'Lab', parentId: hq.id });
+    await post('/api/spaces', { name: 'Warehouse' });
+    await post('/api/devices', {
+      sn: 'GATE-0001',
+      name: 'Lobby gate',
+      baseUrl: 'http://127.0.0.1:9',
+      spaceId: lobby.id,
+    });
+    await post('/api/devices', {
+      sn: 'GATE-0002',
+      name: 'Lab door',
+      baseUrl: 'http://127.0.0.1:9',
+      spaceId: lab.id,
+    });
+    const names = [
+      'Ada Lovelace',
+      'Alan Turing',
+      'Grace Hopper',
+      'Edsger Dijkstra',
+      'Barbara Liskov',
+    ];
+    for (const [i, name] of names.entries()) {
+      await post('/api/people', {
+        name,
+        idNumber: `EMP-${1001 + i}`,
+        spaceIds: [i % 2 === 0 ? lobby.id : lab.id],
+      });
+    }
+  });
+}
+
+const pages = [
+  ['dashboard', '/', 'Dashboard'],
+  ['people', '/people', 'People'],
+  ['spaces', '/spaces', 'Spaces'],
+  ['devices', '/devices', 'Devices'],
+  ['system', '/system', 'System Configuration'],
+];
+
+const runDir = mkdtempSync(path.join(tmpdir(), 'svc-screenshots-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const initial = password();
+const server = spawn(process.execPath, [serverEntry], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    HTTP_HOST: '127.0.0.1',
+    HTTP_PORT: String(port),
+    DATA_DIR: path.join(runDir, 'data'),
+    ADMIN_INITIAL_PASSWORD: initial,
+    SVC_DISCOVERY_WORKER: '0',
+    SVC_PUSH_WORKER: '0',
+    LOG_LEVEL: 'warn',
+  },
+});
+let browser;
+try {
+  await waitForServer(url, server);
+  browser = await chromium.launch({
+    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = await browser.newPage({ baseURL: url, viewport: { width: 1280, height: 800 } });
+  await page.goto('/');
+  await page.getByLabel('Username', { exact: true }).fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill(initial);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const next = password();
+  await page.getByLabel('Current password', { exact: true }).fill(initial);
+  await page.getByLabel('New password', { exact: true }).fill(next);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(next);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  await seed(page);
+
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, address, heading] of pages) {
+    await page.goto(address);
+    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    // Every query has answered once nothing is loading.
+    await page.waitForLoadState('networkidle');
+    const file = path.join(outDir, `${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(path.relative(root, file));
+  }
+} finally {
+  await browser?.close();
+  server.kill('SIGTERM');
+  await new Promise((resolve) =>
+    server.exitCode !== null ? resolve() : server.once('exit', resolve),
+  );
+  rmSync(runDir, { recursive: true, force: true });
+}
