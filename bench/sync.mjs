@@ -158,7 +158,9 @@ async function main() {
   const PHOTOS = 5;
   const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
   const { createDeviceClient } = await import(path.join(ROOT, 'server/dist/devices/client.js'));
-  const { keepAliveFetch } = await import(path.join(ROOT, 'server/dist/sync/delivery/device-fetch.js'));
+  const { keepAliveFetch } = await import(
+    path.join(ROOT, 'server/dist/sync/delivery/device-fetch.js')
+  );
   const sharp = (await import('sharp')).default;
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sync-'));
