@@ -72,6 +72,28 @@ export class AdminApi {
     return { api, account: { username: account.username, password } };
   }
 
+  /** A client that has signed in as nobody yet (its CSRF token fetched): for sign-in attempts. */
+  static async anonymous(
+    playwright: { request: APIRequest },
+    serverURL: string,
+  ): Promise<AdminApi> {
+    const api = new AdminApi(
+      await playwright.request.newContext({ baseURL: serverURL }),
+      serverURL,
+    );
+    await api.refreshCsrf();
+    return api;
+  }
+
+  /** One sign-in attempt; answers the HTTP status (200, 401, 429 ...). */
+  async tryLogin(username: string, password: string): Promise<number> {
+    const response = await this.request.post('/api/auth/login', {
+      data: { username, password },
+      headers: this.headers(),
+    });
+    return response.status();
+  }
+
   async dispose(): Promise<void> {
     await this.request.dispose();
   }
@@ -83,6 +105,10 @@ export class AdminApi {
   private async refreshCsrf(): Promise<void> {
     const body = await ok(await this.request.get('/api/auth/csrf'), 'csrf');
     this.csrf = csrfResponse.parse(body).token;
+  }
+
+  async get(path: string): Promise<unknown> {
+    return ok(await this.request.get(path), `GET ${path}`);
   }
 
   async post(path: string, data: unknown): Promise<unknown> {
