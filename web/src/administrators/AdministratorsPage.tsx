@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { NotAllowed } from '../access';
-import { describeError } from '../messages';
+import { useAction } from '../useAction';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useSession } from '../session';
@@ -54,20 +54,10 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
   );
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<WithPassword | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, act } = useAction(keys.administrators);
   const locked = new Set(
     (lockouts.data ?? []).map((l) => l.username).filter((u): u is string => u !== null),
   );
-
-  const act = async (what: () => Promise<unknown>) => {
-    setProblem(null);
-    try {
-      await what();
-    } catch (error) {
-      setProblem(describeError(error, 'other'));
-    }
-    await queryClient.invalidateQueries({ queryKey: keys.administrators });
-  };
 
   return (
     <>

@@ -16,7 +16,7 @@ import {
 import type { DeviceOut } from '@svc/shared';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
-import { describeError } from '../messages';
+import { useAction } from '../useAction';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { listAllDevices, listAllSpaces } from '../resources';
@@ -41,18 +41,8 @@ export function DevicesPage() {
   });
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, act } = useAction(keys.devices);
   const paths = new Map(spaceTree(spaces.data ?? []).map((n) => [n.space.id, n.path]));
-
-  const act = async (what: () => Promise<unknown>) => {
-    setProblem(null);
-    try {
-      await what();
-    } catch (error) {
-      setProblem(describeError(error, 'other'));
-    }
-    await queryClient.invalidateQueries({ queryKey: keys.devices });
-  };
 
   return (
     <>
