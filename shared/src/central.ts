@@ -95,6 +95,14 @@ export type DiscoveryNode = z.infer<typeof discoveryNode>;
 export const discoveryNodeList = z.array(discoveryNode);
 
 /** `POST /api/discovery/configure` (PROTOCOL §5). */
+/** A terminal's management key, as the technician or administrator types it. */
+export const terminalKey = z
+  .string()
+  .trim()
+  .min(1, 'Enter the terminal key, or leave it out')
+  .max(512, 'A terminal key is at most 512 characters')
+  .regex(/^[\x21-\x7e]+$/, 'A terminal key is printable ASCII without spaces');
+
 export const configureRequest = z.object({
   ids: z.array(nodeId).min(1).max(256),
   centralUrl: centralUrl.optional(),
@@ -104,6 +112,11 @@ export const configureRequest = z.object({
    * and nowhere else. Required for a node in conflict.
    */
   addresses: z.record(nodeId, chosenAddress).optional(),
+  /**
+   * Per node id, the terminal's management key (PROTOCOL §2), for terminals that have one. It is
+   * sent to that terminal for this push only: never stored, echoed, logged or audited.
+   */
+  keys: z.record(nodeId, terminalKey).optional(),
 });
 export type ConfigureRequest = z.infer<typeof configureRequest>;
 

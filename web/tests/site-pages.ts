@@ -81,6 +81,7 @@ export class SystemPage {
   readonly terminals: Locator;
   readonly centralAddress: Locator;
   readonly push: Locator;
+  readonly terminalKey: Locator;
   readonly panelUrl: Locator;
   readonly savePanel: Locator;
   readonly panelMessage: Locator;
@@ -93,6 +94,7 @@ export class SystemPage {
     this.terminals = page.getByRole('table', { name: 'Terminals' });
     this.centralAddress = page.getByRole('textbox', { name: 'Central address' });
     this.push = page.getByRole('button', { name: /^Push central address/ });
+    this.terminalKey = page.getByLabel('Terminal key');
     this.panelUrl = page.getByRole('textbox', { name: 'Panel URL' });
     this.savePanel = page.getByRole('button', { name: 'Save panel route' });
     this.panelMessage = page.getByTestId('panel-message');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,14 @@ async function freeUdpPort(): Promise<number> {
 }
 
 interface DiscoveryFixtures {
-  lan: { stack: Stack; admin: Account; terminals: TerminalHandle[]; operator: Account };
+  lan: {
+    stack: Stack;
+    admin: Account;
+    /** Enrollment, display, and an enrollment terminal with the management key `key`. */
+    terminals: TerminalHandle[];
+    key: string;
+    operator: Account;
+  };
 }
 
 /**
@@ -48,12 +56,19 @@ const test = base.extend<DiscoveryFixtures>({
             announceIntervalMs: 1_000,
             checkinIntervalMs: 0,
           };
+          const key = randomBytes(12).toString('base64url');
           const terminals = [
             await startTerminal({ ...common, id: `ENR-${t}`, kind: 'enrollment' }),
             await startTerminal({ ...common, id: `DSP-${t}`, kind: 'display' }),
+            await startTerminal({
+              ...common,
+              id: `KEY-${t}`,
+              kind: 'enrollment',
+              managementKey: key,
+            }),
           ];
           try {
-            await use({ stack, admin: account, terminals, operator });
+            await use({ stack, admin: account, terminals, key, operator });
           } finally {
             for (const terminal of terminals) await terminal.stop();
             await api.dispose();
@@ -113,6 +128,32 @@ test('System Configuration: terminals heard live, central address pushed, saved 
 
   await expectAccessible(page);
   await expectNothingClippedAt390(page);
+});
+
+test('System Configuration: a terminal with a management key is pushed with the key typed for it', async ({
+  page,
+  lan,
+}) => {
+  const keyed = lan.terminals[2]!;
+  await signIn(page, lan.admin, '/system');
+  const system = new SystemPage(page);
+  const row = system.terminal(keyed.id);
+  await system.select(keyed.id).check();
+  await system.centralAddress.fill(lan.stack.serverURL);
+  await system.push.click();
+  await expect(row.getByTestId('terminal-push')).toContainText('it has a management key');
+  expect(keyed.config().centralUrl).not.toBe(lan.stack.serverURL);
+
+  await system.terminalKey.fill('has a space');
+  await expect(system.terminalKey).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('A terminal key is printable ASCII without spaces')).toBeVisible();
+  await system.terminalKey.fill(lan.key);
+  await system.push.click();
+  await expect(row.getByTestId('terminal-push')).toContainText('Saved');
+  await expect(row.getByTestId('terminal-push')).toContainText('Checked in');
+  expect(keyed.config().centralUrl).toBe(lan.stack.serverURL);
+  // The key was for that push only.
+  await expect(system.terminalKey).toHaveValue('');
 });
 
 test('System Configuration: the panel route is saved and tested; an operator sees no push or save controls', async ({

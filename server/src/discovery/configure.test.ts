@@ -36,8 +36,14 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
     await scratch.drop();
   });
 
-  async function terminal(id: string, kind: 'enrollment' | 'display', faults = {}) {
+  async function terminal(
+    id: string,
+    kind: 'enrollment' | 'display',
+    faults = {},
+    managementKey?: string,
+  ) {
     const t = await startTerminal({
+      ...(managementKey !== undefined && { managementKey }),
       id,
       kind,
       bindAddress: '127.0.0.1',
@@ -97,6 +103,48 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
         where: { action: 'discovery.configure', outcome: 'success' },
       }),
     ).toBe(2);
+  });
+
+  test('a terminal with a management key: refused without it, pushed with it, the key kept nowhere', async () => {
+    const key = 'terminal-management-key-for-this-test';
+    const t = await terminal('ENR-KEY', 'enrollment', {}, key);
+    const admin = await signedIn(server, 'admin');
+    const without = configureResponse.parse(
+      (await admin.post('/api/discovery/configure', { ids: ['ENR-KEY'], centralUrl: server.url }))
+        .body,
+    ).results[0];
+    expect(without).toMatchObject({ ok: false, error: expect.stringMatching(/management key/) });
+    expect(t.config().centralUrl).not.toBe(server.url);
+    const wrong = configureResponse.parse(
+      (
+        await admin.post('/api/discovery/configure', {
+          ids: ['ENR-KEY'],
+          centralUrl: server.url,
+          keys: { 'ENR-KEY': 'not-the-key' },
+        })
+      ).body,
+    ).results[0];
+    expect(wrong).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/refused its management key/),
+    });
+    const bad = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-KEY'],
+      keys: { 'ENR-KEY': 'has spaces' },
+    });
+    expect(bad.status).toBe(400);
+    const withKey = await admin.post('/api/discovery/configure', {
+      ids: ['ENR-KEY'],
+      centralUrl: server.url,
+      keys: { 'ENR-KEY': key },
+    });
+    expect(configureResponse.parse(withKey.body).results[0]).toMatchObject({ ok: true });
+    expect(t.config().centralUrl).toBe(server.url);
+    await waitFor(nodes, (list) => list.some((n) => n.id === 'ENR-KEY' && n.lastCheckin));
+    const audits = await server.ctx.models.Audit.findAll({
+      where: { action: 'discovery.configure' },
+    });
+    expect(JSON.stringify(audits.map((a) => a.toJSON()))).not.toContain(key);
   });
 
   test('a terminal token works until the next push replaces it', async () => {

@@ -133,18 +133,23 @@ async function configureOne(
     organizationId: node.organizationId,
   };
   await deps.store.setToken(node.id, token, organizationId, to.address);
+  const key = request.keys?.[node.id];
   try {
     try {
-      await deps.client.push(base, {
-        centralUrl,
-        ...(request.panelUrl !== undefined && { panelUrl: request.panelUrl }),
-        token,
-      });
+      await deps.client.push(
+        base,
+        {
+          centralUrl,
+          ...(request.panelUrl !== undefined && { panelUrl: request.panelUrl }),
+          token,
+        },
+        key,
+      );
     } catch (err) {
       await deps.store.restoreToken(node.id, previous);
       throw err;
     }
-    const saved = await deps.client.read(base);
+    const saved = await deps.client.read(base, key);
     if (!sameUrl(saved.centralUrl, centralUrl)) {
       return {
         id: node.id,

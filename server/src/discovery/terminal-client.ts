@@ -3,8 +3,9 @@ import { AnswerTooLarge, readCapped } from '../http/peer-answer.js';
 
 /** HTTP to a terminal's management API (PROTOCOL §2); tests may pass their own. */
 export interface TerminalClient {
-  push(base: string, body: TerminalConfigUpdate): Promise<TerminalConfig>;
-  read(base: string): Promise<TerminalConfig>;
+  /** `key`: the terminal's management key, where it has one (PROTOCOL §2). */
+  push(base: string, body: TerminalConfigUpdate, key?: string): Promise<TerminalConfig>;
+  read(base: string, key?: string): Promise<TerminalConfig>;
 }
 
 /** A failure described for the person at the console, e.g. "connection refused at 10.1.2.3:8182". */
@@ -37,12 +38,17 @@ function describe(err: unknown, where: string, timeoutMs: number): TerminalError
 }
 
 export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
-  async function call(base: string, init: RequestInit): Promise<TerminalConfig> {
+  async function call(
+    base: string,
+    init: RequestInit & { headers?: Record<string, string> },
+    key: string | undefined,
+  ): Promise<TerminalConfig> {
     const where = new URL(base).host;
     let res: Response;
     try {
       res = await fetch(`${base}/api/config`, {
         ...init,
+        headers: { ...init.headers, ...(key !== undefined && { authorization: `Bearer ${key}` }) },
         // The config carries the token: it goes to the address the terminal was heard from,
         // never wherever that address points.
         redirect: 'manual',
@@ -66,7 +72,9 @@ export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
     }
     if (res.status === 401) {
       throw new TerminalError(
-        `the terminal at ${where} refused the request (401): it has a management key`,
+        key === undefined
+          ? `the terminal at ${where} refused the request (401): it has a management key; enter it and push again`
+          : `the terminal at ${where} refused its management key (401): check the key and push again`,
       );
     }
     if (res.status !== 200) {
@@ -87,12 +95,16 @@ export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
     return parsed.data;
   }
   return {
-    push: (base, body) =>
-      call(base, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    read: (base) => call(base, { method: 'GET' }),
+    push: (base, body, key) =>
+      call(
+        base,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+        key,
+      ),
+    read: (base, key) => call(base, { method: 'GET' }, key),
   };
 }

@@ -4,6 +4,7 @@ import {
   Button,
   Checkbox,
   Group,
+  PasswordInput,
   Stack,
   Table,
   Text,
@@ -11,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { centralUrl, type ConfigureResult } from '@svc/shared';
+import { centralUrl, terminalKey, type ConfigureResult } from '@svc/shared';
 import { useState } from 'react';
 import { z } from 'zod';
 import { schemaResolver } from '../forms';
@@ -29,7 +30,8 @@ interface Pushed {
   result: ConfigureResult;
 }
 
-const pushSchema = z.object({ centralUrl });
+const pushSchema = z.object({ centralUrl, terminalKey: terminalKey.or(z.literal('')) });
+type PushValues = z.infer<typeof pushSchema>;
 
 /** Terminals heard, live; select some and push the central address, result per terminal. */
 export function TerminalsSection({
@@ -48,8 +50,8 @@ export function TerminalsSection({
   const [busy, setBusy] = useState(false);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { centralUrl: advertised ?? '' },
-    validate: schemaResolver<{ centralUrl: string }>(pushSchema),
+    initialValues: { centralUrl: advertised ?? '', terminalKey: '' },
+    validate: schemaResolver<PushValues>(pushSchema),
     validateInputOnChange: true,
   });
   const list = nodes.data ?? [];
@@ -62,7 +64,14 @@ export function TerminalsSection({
     setProblem(null);
     const before = new Map(list.map((n) => [n.id, n.lastCheckin]));
     try {
-      const results = await configureTerminals({ ids: selected, centralUrl: values.centralUrl });
+      const key = values.terminalKey.trim();
+      const results = await configureTerminals({
+        ids: selected,
+        centralUrl: values.centralUrl,
+        ...(key !== '' && { keys: Object.fromEntries(selected.map((id) => [id, key])) }),
+      });
+      // The key was for this push only: it is not kept in the page either.
+      form.setFieldValue('terminalKey', '');
       setPushed((current) => {
         const next = { ...current };
         for (const result of results)
@@ -130,6 +139,15 @@ export function TerminalsSection({
               description="What the selected terminals will call: http://host:port"
               w={340}
               {...form.getInputProps('centralUrl')}
+            />
+            <PasswordInput
+              label="Terminal key"
+              description="Only for terminals with a management key; used for this push only"
+              w={300}
+              autoComplete="off"
+              {...form.getInputProps('terminalKey')}
+              // Mantine marks the inner input data-invalid only; assistive technology needs this.
+              aria-invalid={form.errors.terminalKey !== undefined}
             />
             <Button type="submit" loading={busy} disabled={selected.length === 0}>
               Push central address ({selected.length})
