@@ -14,6 +14,7 @@ test('first sign-in forces a password change, then home, sign-out, and the old p
   const home = new HomePage(page);
 
   await login.goto();
+  await expect(page.getByRole('main')).toBeVisible();
   await expectAccessible(page);
   await login.signIn(site.adminUsername, site.adminPassword);
   await expect(change.heading).toBeVisible();
