@@ -6,7 +6,7 @@
 import { startDevice } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
 import type { Page } from '@playwright/test';
-import { expect, testWithSync as test } from './data-fixtures';
+import { expect, test as readOnlyTest, testWithSync as test } from './data-fixtures';
 import { PersonDetailPage, signIn } from './data-pages';
 import { AuditPage } from './review-pages';
 import { postRecognition, tag, type AdminApi } from './support/admin-api';
@@ -259,3 +259,20 @@ test('an event page: the snapshot in a viewer, the failed delivery and its reaso
   await expect(event.dialog).toHaveCount(0);
   await expectPhoneLayout(page);
 });
+
+readOnlyTest(
+  'an operator reads /sync without retry controls',
+  async ({ page, operator, adminApi }) => {
+    const device = await adminApi.createDevice(`Watched ${tag()}`);
+    await signIn(page, operator, `/sync?device=${device.id}`);
+    const sync = new SyncPage(page);
+    await expect(sync.heading).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Device', exact: true })).toHaveValue(
+      `${device.name} (${device.sn})`,
+    );
+    await expect(page.getByTestId('sync-empty')).toBeVisible();
+    await expect(sync.count('failed')).toHaveText('0');
+    await expect(sync.retryAllOf(device.name)).toHaveCount(0);
+    await expectAccessible(page);
+  },
+);
