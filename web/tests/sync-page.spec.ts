@@ -203,7 +203,7 @@ test('person page: a failing device with its reason, next attempt and a retry pe
     await page.goto(`/people?q=${encodeURIComponent(fay.name)}`);
     const listed = page.getByTestId('person-row').filter({ hasText: fay.name });
     await expect(listed.getByTestId('person-photo')).toHaveText('Yes');
-    await expect(listed.getByTestId('person-sync')).toHaveText('Up to date on 1');
+    await expect(listed.getByTestId('person-sync')).toHaveText('Up to date on 1 device');
     await expectAccessible(page);
     await expectPhoneLayout(page);
   } finally {

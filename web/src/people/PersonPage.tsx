@@ -86,7 +86,7 @@ function PersonDetails({ person, spaces }: { person: PersonOut; spaces: string }
         ) : (
           <Image src={photo} alt={`Photo of ${person.name}`} w={160} radius="sm" />
         )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ flex: 1 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ flex: 1, minWidth: 240 }}>
           <Field label="Name" testId="person-name">
             {person.name}
           </Field>

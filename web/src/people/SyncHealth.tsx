@@ -13,7 +13,8 @@ export function SyncHealth({ counts }: { counts: PersonSyncCounts | undefined })
 
 function describe(counts: PersonSyncCounts | undefined): [string, string] {
   if (counts === undefined) return ['No device', 'gray'];
-  const devices = counts.pending + counts.running + counts.succeeded + counts.failed;
+  const total = counts.pending + counts.running + counts.succeeded + counts.failed;
+  const devices = `${total} ${total === 1 ? 'device' : 'devices'}`;
   if (counts.failed > 0) return [`Failed on ${counts.failed} of ${devices}`, 'red'];
   const waiting = counts.pending + counts.running;
   if (waiting > 0) return [`Waiting on ${waiting} of ${devices}`, 'yellow'];
