@@ -5,6 +5,8 @@ import { listOf, pageQuery } from './admin-api.js';
 const uuid = z.uuid();
 export const syncState = z.enum(['pending', 'running', 'succeeded', 'failed']);
 export type SyncState = z.infer<typeof syncState>;
+export const syncLane = z.enum(['priority', 'bulk']);
+export type SyncLane = z.infer<typeof syncLane>;
 /** Why the last attempt failed: a stable code and a sentence for people. */
 const syncError = z.object({ code: z.string(), message: z.string() });
 
@@ -12,6 +14,7 @@ export const syncTasksQuery = pageQuery.extend({
   personId: uuid.optional(),
   deviceId: uuid.optional(),
   state: syncState.optional(),
+  lane: syncLane.optional(),
 });
 
 export const syncTaskOut = z.object({
@@ -19,8 +22,10 @@ export const syncTaskOut = z.object({
   personId: z.string(),
   deviceId: z.string(),
   sn: z.string(),
+  /** The person's current name; null once the person is deleted (a `delete` task remains). */
+  personName: z.string().nullable(),
   action: z.enum(['put', 'delete']),
-  lane: z.enum(['priority', 'bulk']),
+  lane: syncLane,
   state: syncState,
   /** The person's version (and photo) this task brings to the device. */
   version: z.number().int(),
@@ -30,6 +35,7 @@ export const syncTaskOut = z.object({
   resultPhotoSha256: z.string().nullable(),
   /** Failed attempts so far (8 and the task is `failed`); a success does not count one. */
   attempts: z.number().int(),
+  /** When a pending task is tried next (for a finished task: when it was last due). */
   nextAttemptAt: z.string(),
   error: syncError.nullable(),
   updatedAt: z.string(),
@@ -42,6 +48,8 @@ export const syncTaskList = listOf(syncTaskOut);
 export const personSyncOut = z.object({
   items: z.array(
     z.object({
+      /** The task's id (`POST /api/sync/tasks/{id}/retry`). */
+      id: z.string(),
       deviceId: z.string(),
       sn: z.string(),
       action: z.enum(['put', 'delete']),
@@ -52,6 +60,8 @@ export const personSyncOut = z.object({
       resultPhotoSha256: z.string().nullable(),
       /** Failed attempts so far. */
       attempts: z.number().int(),
+      /** When a pending task is tried next. */
+      nextAttemptAt: z.string(),
       updatedAt: z.string(),
       error: syncError.optional(),
     }),
@@ -80,16 +90,19 @@ export const reconciliationStarted = z.object({
 });
 export type ReconciliationStarted = z.infer<typeof reconciliationStarted>;
 
+/** Tasks by state (`running`: pending in the database, pushed right now). */
+const stateCounts = z.object({
+  pending: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+
 export const deviceSyncOut = z.object({
   deviceId: z.string(),
   sn: z.string(),
   online: z.boolean(),
-  counts: z.object({
-    pending: z.number().int(),
-    running: z.number().int(),
-    succeeded: z.number().int(),
-    failed: z.number().int(),
-  }),
+  counts: stateCounts,
   /** People the device holds by the acknowledged results. */
   held: z.number().int(),
   capacity: z.number().int().nullable(),
@@ -100,3 +113,16 @@ export const deviceSyncOut = z.object({
 export type DeviceSyncOut = z.infer<typeof deviceSyncOut>;
 
 export const retriedOut = z.object({ retried: z.number().int() });
+
+/** `GET /api/sync/people?ids=a,b,c`: how the synchronization of each of these people stands. */
+export const peopleSyncQuery = z.object({
+  ids: z
+    .string()
+    .transform((text) => text.split(','))
+    .pipe(z.array(uuid).min(1).max(100)),
+});
+export const peopleSyncOut = z.object({
+  /** One entry per asked id that has any task (a person no device concerns is left out). */
+  items: z.array(z.object({ personId: z.string(), counts: stateCounts })),
+});
+export type PeopleSyncOut = z.infer<typeof peopleSyncOut>;

@@ -132,3 +132,8 @@ export function listEvents(
     signal,
   });
 }
+
+/** Erases a person; the devices that hold them are told by the synchronization worker. */
+export async function deletePerson(id: string): Promise<void> {
+  await request('DELETE', `/api/people/${encodeURIComponent(id)}`);
+}

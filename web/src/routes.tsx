@@ -40,6 +40,15 @@ export const eventsSearch = z.object({
 });
 export type EventsSearchParams = z.infer<typeof eventsSearch>;
 
+export const syncSearch = z.object({
+  state: z.enum(['pending', 'running', 'succeeded', 'failed']).optional().catch(undefined),
+  device: textParam,
+  person: textParam,
+  lane: z.enum(['priority', 'bulk']).optional().catch(undefined),
+  page: pageParam,
+});
+export type SyncSearchParams = z.infer<typeof syncSearch>;
+
 export const changesSearch = z.object({
   state: z
     .enum(['pending', 'approved', 'rejected', 'superseded', 'all'])
@@ -85,6 +94,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/people/$id/erasure',
+    component: lazyRouteComponent(() => import('./people/ErasurePage'), 'ErasurePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/people/$id/edit',
     component: lazyRouteComponent(() => import('./people/PersonFormPage'), 'EditPersonPage'),
   }),
@@ -93,6 +107,17 @@ const routes = [
     path: '/events',
     validateSearch: eventsSearch,
     component: lazyRouteComponent(() => import('./events/EventsPage'), 'EventsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/events/$id',
+    component: lazyRouteComponent(() => import('./events/EventPage'), 'EventPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/sync',
+    validateSearch: syncSearch,
+    component: lazyRouteComponent(() => import('./sync/SyncPage'), 'SyncPage'),
   }),
   createRoute({
     getParentRoute: () => rootRoute,

@@ -1,4 +1,5 @@
 import {
+  Badge,
   Group,
   Modal,
   createTheme,
@@ -45,6 +46,9 @@ export const theme = createTheme({
     // Title rows (a heading and the page's actions) wrap on a phone instead of squeezing the
     // heading into half the width.
     Group: Group.extend({ defaultProps: { preventGrowOverflow: false } }),
+    // A badge is never cut short: in a table squeezed onto a phone its label would otherwise
+    // shrink to an ellipsis (the table scrolls inside its card instead).
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });

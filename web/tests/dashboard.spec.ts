@@ -3,7 +3,7 @@ import { expect, test } from './data-fixtures';
 import { signIn } from './data-pages';
 import { DashboardPage } from './site-pages';
 import { deviceHeartbeat, postRecognition, tag } from './support/admin-api';
-import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
+import { expectAccessible, expectPhoneLayout } from './support/checks';
 
 async function total(adminApi: { request: APIRequestContext }, path: string) {
   const answer = await adminApi.request.get(path);
@@ -51,10 +51,9 @@ test('dashboard: counts, sync backlog, warnings, and a new event arrives live', 
   await expect(page.getByTestId('dash-sync-pending')).toHaveText(String(pending));
   await expect(page.getByTestId('dash-sync-failed')).toHaveText(String(failed));
   await expect(dash.tile('dash-terminals')).toContainText('Enrollment: 0');
-  await expect(dash.tile('dash-sync').getByRole('link', { name: 'By device' })).toHaveAttribute(
-    'href',
-    '/devices',
-  );
+  await expect(
+    dash.tile('dash-sync').getByRole('link', { name: 'Synchronization' }),
+  ).toHaveAttribute('href', '/sync');
   for (const warning of heartbeat.warnings) {
     await expect(dash.warnings).toContainText(warning);
   }
@@ -69,7 +68,7 @@ test('dashboard: counts, sync backlog, warnings, and a new event arrives live', 
   await expect(row).toContainText(`Gate ${t}`);
 
   await expectAccessible(page);
-  await expectNothingClippedAt390(page);
+  await expectPhoneLayout(page);
 });
 
 test('an operator sees the dashboard with no write controls', async ({ page, operator }) => {

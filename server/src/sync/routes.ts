@@ -11,6 +11,8 @@ import { lastReconciliation } from './reconciliation/read-back.js';
 import {
   deviceSyncOut,
   idParams,
+  peopleSyncOut,
+  peopleSyncQuery,
   personSyncOut,
   reconciliationStarted,
   retriedOut,
@@ -20,6 +22,8 @@ import {
   toTaskOut,
 } from './schemas.js';
 import { freshAttempts } from './delivery/failures.js';
+import { peopleSyncHealth } from './overview/service.js';
+import { personNames } from './overview/store.js';
 
 const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
 
@@ -44,17 +48,17 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'get',
       path: '/sync/tasks',
-      summary: 'Synchronization tasks, filtered by person, device and state',
+      summary: 'Synchronization tasks, filtered by person, device, state and lane',
       tags,
       access,
       query: syncTasksQuery,
       responses: { 200: syncTaskList },
     },
     async ({ query }, req, res) => {
-      // By state alone: device by device (sync_tasks_device_due leads with device and state;
-      // no index leads with state).
+      // By state or lane alone: device by device (sync_tasks_device_due leads with device,
+      // state and lane; no index leads with state or lane).
       const byDevice =
-        query.state && !query.deviceId && !query.personId
+        (query.state || query.lane) && !query.deviceId && !query.personId
           ? (
               await ctx.models.Device.findAll({
                 attributes: ['id'],
@@ -69,6 +73,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         ...(query.deviceId && { deviceId: query.deviceId }),
         ...(byDevice && { deviceId: byDevice }),
         ...(query.state && inFlight.whereShown(query.state)),
+        ...(query.lane && { lane: query.lane }),
       };
       const { rows, count } = await ctx.models.SyncTask.findAndCountAll({
         where,
@@ -80,8 +85,14 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
         offset: (query.page - 1) * query.pageSize,
       });
       const sn = await snOf(rows.map((r) => r.deviceId));
+      const names = await personNames(
+        ctx.models,
+        rows.map((r) => r.personId),
+      );
       res.json({
-        items: rows.map((r) => toTaskOut(r, sn.get(r.deviceId) ?? '', inFlight.shown(r))),
+        items: rows.map((r) =>
+          toTaskOut(r, sn.get(r.deviceId) ?? '', names.get(r.personId) ?? null, inFlight.shown(r)),
+        ),
         total: count,
       });
     },
@@ -107,6 +118,7 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       const sn = await snOf(rows.map((r) => r.deviceId));
       res.json({
         items: rows.map((r) => ({
+          id: r.id,
           deviceId: r.deviceId,
           sn: sn.get(r.deviceId) ?? '',
           action: r.action,
@@ -116,10 +128,27 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
           resultVersion: r.resultVersion,
           resultPhotoSha256: r.resultPhotoSha256,
           attempts: r.attempts,
+          nextAttemptAt: r.nextAttemptAt.toISOString(),
           updatedAt: r.updatedAt.toISOString(),
           ...(r.errorCode && { error: { code: r.errorCode, message: r.errorMessage ?? '' } }),
         })),
       });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/sync/people',
+      summary:
+        'Synchronization of up to 100 people at once (`ids`, comma-separated): their tasks counted by state',
+      tags,
+      access,
+      query: peopleSyncQuery,
+      responses: { 200: peopleSyncOut },
+    },
+    async ({ query }, req, res) => {
+      res.json(await peopleSyncHealth(ctx, orgWhere(req), query.ids));
     },
   );
 
@@ -199,7 +228,8 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       publishSyncState(ctx, task, { state: task.state, attempts: task.attempts, errorCode: null });
       ctx.sync.worker?.kick();
       const sn = await snOf([task.deviceId]);
-      res.json(toTaskOut(task, sn.get(task.deviceId) ?? ''));
+      const names = await personNames(ctx.models, [task.personId]);
+      res.json(toTaskOut(task, sn.get(task.deviceId) ?? '', names.get(task.personId) ?? null));
     },
   );
 

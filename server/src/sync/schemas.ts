@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import {
   deviceSyncOut,
   idParams,
+  peopleSyncOut,
+  peopleSyncQuery,
   personSyncOut,
   reconciliationStarted,
   retriedOut,
@@ -15,6 +17,8 @@ import type { SyncTaskRow } from '../db/business-models.js';
 export {
   deviceSyncOut,
   idParams,
+  peopleSyncOut,
+  peopleSyncQuery,
   personSyncOut,
   reconciliationStarted,
   retriedOut,
@@ -27,6 +31,7 @@ export {
 export function toTaskOut(
   row: SyncTaskRow,
   sn: string,
+  personName: string | null,
   state: SyncTaskRow['state'] = row.state,
 ): z.infer<typeof syncTaskOut> {
   return {
@@ -34,6 +39,7 @@ export function toTaskOut(
     personId: row.personId,
     deviceId: row.deviceId,
     sn,
+    personName,
     action: row.action,
     lane: row.lane,
     state,

@@ -32,6 +32,7 @@ const sections = [
   { to: '/', label: 'Dashboard', exact: true },
   { to: '/spaces', label: 'Spaces', exact: false },
   { to: '/devices', label: 'Devices', exact: false },
+  { to: '/sync', label: 'Synchronization', exact: false },
   { to: '/people', label: 'People', exact: false },
   { to: '/events', label: 'Events', exact: false },
   { to: '/system', label: 'System Configuration', exact: false },

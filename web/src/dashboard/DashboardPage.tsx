@@ -116,8 +116,8 @@ export function DashboardPage() {
           <Text size="sm">
             Failed: <b data-testid="dash-sync-failed">{n(failed.data ?? undefined)}</b>
           </Text>
-          <Link to="/devices" size="sm">
-            By device
+          <Link to="/sync" size="sm">
+            Synchronization
           </Link>
         </Tile>
         <Tile
@@ -151,9 +151,8 @@ export function DashboardPage() {
           </Text>
         )}
         {latest.data !== null && (
-          <div style={{ overflowX: 'auto' }}>
-            <EventTable items={latest.data.items} />
-          </div>
+          // The table scrolls inside the card on a phone (EventTable's own scroll container).
+          <EventTable items={latest.data.items} />
         )}
       </Card>
     </Stack>

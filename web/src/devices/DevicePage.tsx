@@ -1,16 +1,5 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import type { SyncState } from '@svc/shared';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { SyncTaskOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
@@ -18,6 +7,9 @@ import { describeError } from '../messages';
 import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
+import { retryTask } from '../sync/api';
+import { TaskTable } from '../sync/TaskTable';
+import { useRetry } from '../sync/useRetry';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { getDevice, getDeviceSync, listDeviceTasks, reconcile, retryFailed } from './api';
 
@@ -28,13 +20,6 @@ const route = getRouteApi('/devices/$id');
  * every 2 s (the tasks it queues again arrive as `sync` messages anyway).
  */
 const RECONCILE_POLL_MS = 2_000;
-
-const stateColor: Record<SyncState, string> = {
-  pending: 'yellow',
-  running: 'blue',
-  succeeded: 'green',
-  failed: 'red',
-};
 
 export function DevicePage() {
   const { id } = route.useParams();
@@ -48,6 +33,12 @@ export function DevicePage() {
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState<'retry' | 'reconcile' | null>(null);
   useDocumentTitle(device.data?.name ?? 'Device');
+  const retrying = useRetry(keys.sync);
+  const retryOne = (task: SyncTaskOut) =>
+    void retrying.run(task.id, async () => {
+      await retryTask(task.id);
+      return '';
+    });
 
   const running = sync.data?.reconcilingSince != null;
   if (reconciling && sync.data !== null && !running && busy === null) setReconciling(false);
@@ -149,44 +140,16 @@ export function DevicePage() {
         {tasks.error !== null && <Alert color="red">{tasks.error}</Alert>}
         {tasks.data?.items.length === 0 && <Text size="sm">No tasks for this device yet.</Text>}
         {tasks.data !== null && tasks.data.items.length > 0 && (
-          <div style={{ overflowX: 'auto' }}>
-            <Table aria-label="Tasks" striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Person</Table.Th>
-                  <Table.Th>Action</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Attempts</Table.Th>
-                  <Table.Th>Error</Table.Th>
-                  <Table.Th>Updated</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tasks.data.items.map((task) => (
-                  <Table.Tr key={task.id} data-testid="task-row" data-person={task.personId}>
-                    <Table.Td>
-                      <Link to="/people/$id" params={{ id: task.personId }} size="sm">
-                        {task.personId.slice(0, 8)}
-                      </Link>
-                    </Table.Td>
-                    <Table.Td>{task.action}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        color={stateColor[task.state]}
-                        variant="light"
-                        data-testid="task-state"
-                      >
-                        {task.state}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{task.attempts}</Table.Td>
-                    <Table.Td data-testid="task-error">{task.error?.message ?? ''}</Table.Td>
-                    <Table.Td>{formatTime(task.updatedAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+          <TaskTable
+            tasks={tasks.data.items}
+            busy={retrying.busy}
+            onRetry={canEdit ? retryOne : undefined}
+          />
+        )}
+        {retrying.problem !== null && (
+          <Alert color="red" mt="sm">
+            {retrying.problem}
+          </Alert>
         )}
       </Card>
     </Stack>

@@ -1,17 +1,7 @@
-import {
-  Alert,
-  Badge,
-  Group,
-  Loader,
-  Pagination,
-  Select,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Group, Loader, Pagination, Select, Text, TextInput, Title } from '@mantine/core';
 import type { RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
-import { useLiveStatus, type LiveStatus } from '../live';
+import { LiveBadge } from '../components/LiveBadge';
 import { localInputToIso } from '../people/datetime';
 import { formatTotal } from '../people/format';
 import { keys, useApiQuery } from '../query';
@@ -22,12 +12,6 @@ import { EventTable } from './EventTable';
 import { PersonPicker } from './PersonPicker';
 
 export const EVENTS_PAGE_SIZE = 50;
-
-const liveLabel: Record<LiveStatus, { text: string; color: string }> = {
-  connecting: { text: 'Connecting', color: 'gray' },
-  live: { text: 'Live', color: 'green' },
-  reconnecting: { text: 'Reconnecting', color: 'orange' },
-};
 
 const route = getRouteApi('/events');
 
@@ -74,18 +58,14 @@ export function EventsPage() {
     keepPrevious: true,
   });
   const rows: { items: RecognitionEventOut[]; total: number } | null = events.data;
-  const status = useLiveStatus();
 
   const pages = rows === null ? 1 : Math.max(1, Math.ceil(rows.total / EVENTS_PAGE_SIZE));
-  const live = liveLabel[status];
 
   return (
     <>
       <Group justify="space-between">
         <Title order={1}>Events</Title>
-        <Badge color={live.color} variant="dot" size="lg" data-testid="live-status" role="status">
-          {live.text}
-        </Badge>
+        <LiveBadge />
       </Group>
       <Group align="end">
         <PersonPicker value={search.personId ?? null} onChange={(person) => go({ person })} />

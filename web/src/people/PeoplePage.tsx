@@ -19,7 +19,9 @@ import { useCanEdit } from '../access';
 import { ButtonLink, Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { getPeopleSync } from '../sync/api';
 import { formatTotal, formatValidity, spaceNames } from './format';
+import { SyncHealth } from './SyncHealth';
 
 export const PEOPLE_PAGE_SIZE = 25;
 
@@ -77,6 +79,12 @@ export function PeoplePage() {
       ),
     { keepPrevious: true },
   );
+  // The visible page's people only (at most 25): their tasks counted by state. Under keys.sync,
+  // so every `sync` message of the stream refreshes it (live.tsx).
+  const shownIds = (people.data?.items ?? []).map((person) => person.id);
+  const health = useApiQuery([...keys.sync, 'people', shownIds], (signal) =>
+    getPeopleSync(shownIds, signal),
+  );
   const pages =
     people.data === null ? 1 : Math.max(1, Math.ceil(people.data.total / PEOPLE_PAGE_SIZE));
 
@@ -123,44 +131,64 @@ export function PeoplePage() {
             {formatTotal(people.data.total, people.data.totalCapped)}{' '}
             {people.data.total === 1 && !people.data.totalCapped ? 'person' : 'people'}
           </Text>
-          <Table striped highlightOnHover aria-label="People" data-testid="people-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th aria-sort={sort === 'name' ? 'ascending' : 'descending'}>
-                  <UnstyledButton
-                    fw={700}
-                    onClick={() => go({ sort: sort === 'name' ? '-name' : 'name' })}
-                    aria-label={`Name, sorted ${sort === 'name' ? 'A to Z' : 'Z to A'}; change order`}
-                  >
-                    Name {sort === 'name' ? '▲' : '▼'}
-                  </UnstyledButton>
-                </Table.Th>
-                <Table.Th>ID number</Table.Th>
-                <Table.Th>Spaces</Table.Th>
-                <Table.Th>Valid</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {people.data.items.map((person) => (
-                <Table.Tr key={person.id} data-testid="person-row">
-                  <Table.Td>
-                    <Link to="/people/$id" params={{ id: person.id }}>
-                      {person.name}
-                    </Link>
-                  </Table.Td>
-                  <Table.Td>{person.idNumber}</Table.Td>
-                  <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>
-                  <Table.Td>{formatValidity(person)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={person.enabled ? 'green' : 'gray'} variant="light">
-                      {person.enabled ? 'Enabled' : 'Disabled'}
-                    </Badge>
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={820}>
+            <Table striped highlightOnHover aria-label="People" data-testid="people-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th aria-sort={sort === 'name' ? 'ascending' : 'descending'}>
+                    <UnstyledButton
+                      fw={700}
+                      onClick={() => go({ sort: sort === 'name' ? '-name' : 'name' })}
+                      aria-label={`Name, sorted ${sort === 'name' ? 'A to Z' : 'Z to A'}; change order`}
+                    >
+                      Name {sort === 'name' ? '▲' : '▼'}
+                    </UnstyledButton>
+                  </Table.Th>
+                  <Table.Th>ID number</Table.Th>
+                  <Table.Th>Spaces</Table.Th>
+                  <Table.Th>Valid</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Photo</Table.Th>
+                  <Table.Th>Devices</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {people.data.items.map((person) => (
+                  <Table.Tr key={person.id} data-testid="person-row">
+                    <Table.Td>
+                      <Link to="/people/$id" params={{ id: person.id }}>
+                        {person.name}
+                      </Link>
+                    </Table.Td>
+                    <Table.Td>{person.idNumber}</Table.Td>
+                    <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>
+                    <Table.Td>{formatValidity(person)}</Table.Td>
+                    <Table.Td>
+                      <Badge color={person.enabled ? 'green' : 'gray'} variant="light">
+                        {person.enabled ? 'Enabled' : 'Disabled'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td data-testid="person-photo">
+                      {person.photoSha256 === null ? (
+                        <Badge color="orange" variant="light">
+                          No photo
+                        </Badge>
+                      ) : (
+                        'Yes'
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {health.data === null ? (
+                        '…'
+                      ) : (
+                        <SyncHealth counts={health.data.get(person.id)} />
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
           {people.data.items.length === 0 && (
             <Text data-testid="people-empty">No one matches.</Text>
           )}

@@ -45,3 +45,24 @@ export async function expectNothingClippedAt390(page: Page): Promise<void> {
   });
   expect(clipped).toEqual([]);
 }
+
+/**
+ * The whole page at 390 px: on top of `expectNothingClippedAt390`, the page itself never
+ * scrolls sideways (a wide table scrolls inside its card, or has become a list) and no badge's
+ * text is cut short.
+ */
+export async function expectPhoneLayout(page: Page): Promise<void> {
+  await expectNothingClippedAt390(page);
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    const width = window.innerWidth;
+    const pageWidth = document.documentElement.scrollWidth;
+    if (pageWidth > width + 1) out.push(`the page is ${pageWidth} px wide`);
+    for (const label of document.querySelectorAll<HTMLElement>('main .mantine-Badge-label')) {
+      if (label.getBoundingClientRect().width === 0) continue;
+      if (label.scrollWidth > label.clientWidth + 1) out.push(`badge "${label.textContent}"`);
+    }
+    return out;
+  });
+  expect(problems).toEqual([]);
+}

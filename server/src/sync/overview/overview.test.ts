@@ -1,0 +1,126 @@
+import { personOut } from '@svc/shared';
+import { ManualClock } from '../../clock.js';
+import { plainJpeg } from '../../photos/test-images.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { peopleSyncOut, personSyncOut, syncTaskList } from '../schemas.js';
+import { SyncWorker } from '../worker/worker.js';
+import { beat, createSpace, registerSim, type SimDevice } from '../test-setup.js';
+
+/** What the site's /sync page and people list read: lane filter, names, health by person. */
+describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let admin: TestClient;
+  let operator: TestClient;
+  let worker: SyncWorker;
+  let d1: SimDevice, d2: SimDevice;
+  let serial = 0;
+
+  const addPerson = async (spaceIds: string[], photo: boolean) => {
+    const reply = await admin.post('/api/people', {
+      name: `Overview ${dialect} ${++serial}`,
+      idNumber: `OV-${dialect}-${serial}`,
+      spaceIds,
+    });
+    expect(reply.status).toBe(201);
+    const person = personOut.parse(reply.body);
+    if (photo) {
+      const image = await plainJpeg(64, 64, serial * 20);
+      const put = await admin.request('PUT', `/api/people/${person.id}/photo`, {
+        body: { photo: image.toString('base64') },
+        csrf: true,
+      });
+      expect(put.status).toBe(200);
+    }
+    return person;
+  };
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      clock: new ManualClock(),
+    });
+    admin = await signedIn(server, 'admin');
+    operator = await signedIn(server, 'operator');
+    worker = new SyncWorker(server.ctx);
+    const a = await createSpace(admin, 'Overview A');
+    const b = await createSpace(admin, 'Overview B');
+    d1 = await registerSim(server, admin, a);
+    d2 = await registerSim(server, admin, b);
+  });
+  afterAll(async () => {
+    await d1.sim.stop();
+    await d2.sim.stop();
+    await server.stop();
+    await scratch.drop();
+  });
+
+  test('health by person, task names, lane filter, next attempt on the person page', async () => {
+    const a = (await server.ctx.models.Device.findByPk(d1.id))!.spaceId!;
+    const b = (await server.ctx.models.Device.findByPk(d2.id))!.spaceId!;
+    const both = await addPerson([a, b], true);
+    // No photo: the worker fails the task at once, without trying the device.
+    const bare = await addPerson([a], false);
+    const nowhere = await addPerson([], true);
+    await beat(d1, d2);
+    await worker.runUntilIdle();
+
+    const ids = [both.id, bare.id, nowhere.id].join(',');
+    const health = peopleSyncOut.parse((await operator.get(`/api/sync/people?ids=${ids}`)).body);
+    const byId = new Map(health.items.map((i) => [i.personId, i.counts]));
+    expect(byId.get(both.id)).toEqual({ pending: 0, running: 0, succeeded: 2, failed: 0 });
+    expect(byId.get(bare.id)).toEqual({ pending: 0, running: 0, succeeded: 0, failed: 1 });
+    // No device concerns them: left out.
+    expect(byId.has(nowhere.id)).toBe(false);
+
+    const tasks = syncTaskList.parse((await operator.get(`/api/sync/tasks?pageSize=200`)).body);
+    expect(tasks.total).toBe(3);
+    const named = new Map(tasks.items.map((t) => [t.personId, t.personName]));
+    expect(named.get(both.id)).toBe(both.name);
+    // A plan of one person at a time goes to the priority lane; none is bulk.
+    const priority = syncTaskList.parse(
+      (await operator.get('/api/sync/tasks?lane=priority&pageSize=200')).body,
+    );
+    expect(priority.total).toBe(3);
+    const bulk = syncTaskList.parse((await operator.get('/api/sync/tasks?lane=bulk')).body);
+    expect(bulk.total).toBe(0);
+    const failedPriority = syncTaskList.parse(
+      (await operator.get(`/api/sync/tasks?lane=priority&state=failed&deviceId=${d1.id}`)).body,
+    );
+    expect(failedPriority.items.map((t) => t.personId)).toEqual([bare.id]);
+    expect(failedPriority.items[0]!.error?.code).toBe('no_photo');
+
+    const perPerson = personSyncOut.parse((await operator.get(`/api/people/${bare.id}/sync`)).body);
+    expect(perPerson.items).toHaveLength(1);
+    expect(perPerson.items[0]!.id).toBe(failedPriority.items[0]!.id);
+    expect(Number.isNaN(Date.parse(perPerson.items[0]!.nextAttemptAt))).toBe(false);
+
+    // Deleted: the delete task remains, without a name.
+    expect((await admin.request('DELETE', `/api/people/${both.id}`, { csrf: true })).status).toBe(
+      204,
+    );
+    await worker.runUntilIdle();
+    const erased = syncTaskList.parse(
+      (await operator.get(`/api/sync/tasks?personId=${both.id}`)).body,
+    );
+    expect(erased.items.map((t) => [t.action, t.state, t.personName])).toEqual([
+      ['delete', 'succeeded', null],
+      ['delete', 'succeeded', null],
+    ]);
+    expect(d1.sim.person(both.id)).toBeUndefined();
+  });
+
+  test('bad input: a clear 400 and nothing read', async () => {
+    for (const ids of ['', 'not-a-uuid', Array(101).fill(crypto.randomUUID()).join(',')]) {
+      const reply = await operator.get(`/api/sync/people?ids=${ids}`);
+      expect(reply.status).toBe(400);
+      expect((reply.body as { error: { code: string } }).error.code).toBe('invalid_input');
+    }
+    expect((await operator.get('/api/sync/tasks?lane=fast')).status).toBe(400);
+  });
+});

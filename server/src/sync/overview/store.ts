@@ -1,0 +1,42 @@
+import type { SyncState } from '../../db/business-models.js';
+import type { Models } from '../../db/models.js';
+
+/** `{}` for a superadmin (every organization), else the administrator's organization. */
+export type OrgScope = { organizationId?: string };
+
+export interface TaskState {
+  id: string;
+  personId: string;
+  state: SyncState;
+}
+
+/**
+ * Every task of these people (one per device), id and state only: `sync_tasks_person_device`
+ * leads with the person, so 100 people cost 100 short index ranges whatever the table's size.
+ */
+export async function taskStatesOf(
+  models: Pick<Models, 'SyncTask'>,
+  scope: OrgScope,
+  personIds: readonly string[],
+): Promise<TaskState[]> {
+  if (personIds.length === 0) return [];
+  return models.SyncTask.findAll({
+    attributes: ['id', 'personId', 'state'],
+    where: { personId: [...new Set(personIds)], ...scope },
+    raw: true,
+  });
+}
+
+/** Current names by id; a deleted person is absent. */
+export async function personNames(
+  models: Pick<Models, 'Person'>,
+  personIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (personIds.length === 0) return new Map();
+  const rows = await models.Person.findAll({
+    attributes: ['id', 'name'],
+    where: { id: [...new Set(personIds)] },
+    raw: true,
+  });
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,0 +1,61 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { describeError } from '../messages';
+import { keys, queryClient } from '../query';
+import { deletePerson } from '../resources';
+
+/**
+ * Delete, after a confirmation that says what it means: the person is erased from every device,
+ * not only from this list. The site then follows the erasure on `/people/$id/erasure`.
+ */
+export function DeletePerson({ id, name }: { id: string; name: string }) {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await deletePerson(id);
+      queryClient.removeQueries({ queryKey: keys.person(id) });
+      void queryClient.invalidateQueries({ queryKey: keys.people });
+      void queryClient.invalidateQueries({ queryKey: keys.sync });
+      await navigate({ to: '/people/$id/erasure', params: { id } });
+    } catch (error) {
+      setProblem(describeError(error, 'other'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button color="red" variant="light" onClick={() => setOpen(true)}>
+        Delete
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={`Delete ${name}?`}>
+        <Stack>
+          <Text data-testid="delete-warning">
+            {name} will be erased from every device that holds them, and their photo and space
+            access are removed here. Their past recognition events stay. This cannot be undone.
+          </Text>
+          {problem !== null && (
+            <Alert color="red" data-testid="delete-problem">
+              {problem}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={busy} onClick={() => void confirm()}>
+              Delete and erase from devices
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

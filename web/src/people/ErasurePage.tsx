@@ -1,0 +1,93 @@
+import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import type { SyncTaskOut } from '@svc/shared';
+import { getRouteApi } from '@tanstack/react-router';
+import { Link } from '../nav';
+import { keys, useApiQuery } from '../query';
+import { useCanEdit } from '../access';
+import { listTasks, retryTask } from '../sync/api';
+import { useRetry } from '../sync/useRetry';
+import { TaskTable } from '../sync/TaskTable';
+import { useDocumentTitle } from '../useDocumentTitle';
+
+const route = getRouteApi('/people/$id/erasure');
+
+/** A device's task is done erasing once it is a `delete` the device acknowledged. */
+const erased = (task: SyncTaskOut) => task.action === 'delete' && task.state === 'succeeded';
+
+type Progress = 'done' | 'failed' | 'running';
+
+function progressOf(tasks: SyncTaskOut[]): Progress {
+  if (tasks.every(erased)) return 'done';
+  return tasks.some((t) => t.state === 'failed') ? 'failed' : 'running';
+}
+
+/**
+ * Follows a deleted person's erasure from the devices: their tasks (a deleted person keeps one
+ * per device, turned into `delete` by the planner) until every device has acknowledged it. The
+ * stream's `sync` messages invalidate `keys.sync`, so the page moves on by itself.
+ */
+export function ErasurePage() {
+  const { id } = route.useParams();
+  useDocumentTitle('Erasure');
+  const tasks = useApiQuery([...keys.sync, 'erasure', id], (signal) =>
+    listTasks({ personId: id }, 1, 200, signal),
+  );
+  const items = tasks.data?.items ?? [];
+  const progress = tasks.data === null ? null : progressOf(items);
+  const left = items.filter((t) => !erased(t)).length;
+  const canEdit = useCanEdit();
+  const { busy, problem, run } = useRetry(keys.sync);
+  const retry = (task: SyncTaskOut) =>
+    void run(task.id, async () => {
+      await retryTask(task.id);
+      return `${task.sn} will be tried again now.`;
+    });
+
+  return (
+    <Stack>
+      <Link to="/people">← People</Link>
+      {/* The title row on its own (the 390 px check measures the h1's row). */}
+      <Group>
+        <Title order={1}>Erasing a deleted person</Title>
+      </Group>
+      <Text>
+        The person, their photo and space access are deleted here. Each device that held them is
+        told to erase them; this page follows it.
+      </Text>
+      {tasks.error !== null && <Alert color="red">{tasks.error}</Alert>}
+      {problem !== null && (
+        <Alert color="red" data-testid="sync-problem">
+          {problem}
+        </Alert>
+      )}
+      {tasks.data === null && tasks.loading && <Loader aria-label="Loading the erasure" />}
+      {progress !== null && (
+        <Alert
+          role="status"
+          data-testid="erasure-status"
+          color={progress === 'done' ? 'green' : progress === 'failed' ? 'red' : 'blue'}
+          title={
+            progress === 'done'
+              ? 'Erasure done'
+              : progress === 'failed'
+                ? 'Erasure failed on a device'
+                : 'Erasing…'
+          }
+        >
+          {progress === 'done'
+            ? items.length === 0
+              ? 'No device held this person: nothing else to erase.'
+              : `Erased from every device (${items.length}).`
+            : progress === 'failed'
+              ? 'A device could not erase this person; the reason is in its row. Retry once the device is fixed.'
+              : `Waiting for ${left} of ${items.length} device(s).`}
+        </Alert>
+      )}
+      {items.length > 0 && (
+        <Card withBorder padding="xs" component="section" aria-label="Devices">
+          <TaskTable tasks={items} busy={busy} onRetry={canEdit ? retry : undefined} />
+        </Card>
+      )}
+    </Stack>
+  );
+}

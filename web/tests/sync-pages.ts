@@ -1,0 +1,66 @@
+/** Page models of /sync, a person's erasure and an event's page. */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class SyncPage {
+  readonly heading: Locator;
+  readonly live: Locator;
+  readonly table: Locator;
+  readonly notice: Locator;
+  readonly attemptsHelp: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Synchronization', level: 1 });
+    this.live = page.getByTestId('live-status');
+    this.table = page.getByRole('table', { name: 'Tasks' });
+    this.notice = page.getByTestId('sync-notice');
+    this.attemptsHelp = page.getByTestId('attempts-help');
+  }
+
+  async goto(query = ''): Promise<void> {
+    await this.page.goto(`/sync${query}`);
+    await expect(this.heading).toBeVisible();
+  }
+
+  task(personId: string): Locator {
+    return this.table.locator(`[data-testid="task-row"][data-person="${personId}"]`);
+  }
+
+  count(state: 'pending' | 'running' | 'succeeded' | 'failed'): Locator {
+    return this.page.getByTestId(`count-${state}`);
+  }
+
+  async filter(label: 'State' | 'Device' | 'Lane', option: string | RegExp): Promise<void> {
+    await this.page.getByRole('combobox', { name: label, exact: true }).click();
+    await this.page.getByRole('option', { name: option }).click();
+  }
+
+  retryAllOf(deviceName: string): Locator {
+    return this.page.getByRole('button', { name: `Retry all failed of ${deviceName}` });
+  }
+}
+
+export class ErasurePage {
+  readonly heading: Locator;
+  readonly status: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Erasing a deleted person', level: 1 });
+    this.status = page.getByTestId('erasure-status');
+  }
+}
+
+export class EventPage {
+  readonly delivery: Locator;
+  readonly history: Locator;
+  readonly snapshot: Locator;
+  readonly viewFullSize: Locator;
+  readonly dialog: Locator;
+
+  constructor(readonly page: Page) {
+    this.delivery = page.getByTestId('event-delivery');
+    this.history = page.getByRole('region', { name: 'Delivery to the panel' });
+    this.snapshot = page.getByRole('region', { name: 'Snapshot' }).getByRole('img');
+    this.viewFullSize = page.getByRole('button', { name: 'View full size' });
+    this.dialog = page.getByRole('dialog', { name: 'Snapshot' });
+  }
+}
