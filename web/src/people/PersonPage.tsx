@@ -22,6 +22,7 @@ import { ButtonLink, Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { PendingChangeNotice } from '../enrollment/PendingChangeNotice';
+import { PhotoFitNotice } from './PhotoFitNotice';
 import { formatTime, formatValidity, spaceNames } from './format';
 
 const stateColor: Record<SyncState, string> = {
@@ -60,6 +61,7 @@ export function PersonPage() {
             )}
           </Group>
           <PendingChangeNotice personId={id} />
+          <PhotoFitNotice personId={id} photo={person.data.photoSha256} />
           <PersonDetails
             person={person.data}
             spaces={spaceNames(person.data.spaceIds, spaces.data)}
