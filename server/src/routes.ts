@@ -10,6 +10,7 @@ import { registerPanelRoutes } from './panel/routes.js';
 import { registerSpaceRoutes } from './spaces/routes.js';
 import { registerPeopleRoutes } from './people/routes.js';
 import { registerPhotoRoutes } from './photos/routes.js';
+import { registerPhotoVariantRoutes } from './photos/variants/routes.js';
 import { registerDeviceRoutes } from './devices/routes.js';
 import { registerAdministratorRoutes } from './administrators/routes.js';
 import { registerEnrollmentRoutes } from './enrollment/routes.js';
@@ -32,6 +33,7 @@ export const FEATURES: ((api: Api, ctx: AppContext) => void)[] = [
   registerSpaceRoutes,
   registerPeopleRoutes,
   registerPhotoRoutes,
+  registerPhotoVariantRoutes,
   registerDeviceRoutes,
   registerAdministratorRoutes,
   registerEnrollmentRoutes,

@@ -32,6 +32,7 @@ import { createTerminalClient, type TerminalClient } from './discovery/terminal-
 import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
 import { createPhotoStore } from './photos/store.js';
+import { PhotoVariants } from './photos/variants/service.js';
 import { failInterruptedImports } from './bulk/import-job.js';
 import { Reconciliations } from './sync/reconciliation/runs.js';
 import { SyncWorker } from './sync/worker/worker.js';
@@ -145,6 +146,7 @@ export function buildContext(
       host: infra.host ?? realHost,
     },
     photos,
+    photoVariants: new PhotoVariants({ sequelize: db.sequelize, photos, clock, logger }),
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
     deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),

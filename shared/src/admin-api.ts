@@ -123,7 +123,24 @@ export const peopleList = listOf(personOut).extend({ totalCapped: z.boolean() })
 
 /** `PUT /api/people/{id}/photo` (also base64 JSON). */
 export const photoBase64 = z.object({ photo: z.string().min(1) });
-export const photoStored = z.object({ photoSha256: z.string().regex(/^[0-9a-f]{64}$/) });
+/**
+ * A device that will receive the person but cannot take this photo (shorter than its minimum
+ * side, or cannot be made small enough): told when the photo is provided, not when a push fails.
+ */
+export const photoUnfitDevice = z.object({
+  deviceId: z.string(),
+  sn: z.string(),
+  name: z.string(),
+  message: z.string(),
+});
+export type PhotoUnfitDevice = z.infer<typeof photoUnfitDevice>;
+export const photoStored = z.object({
+  photoSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Devices of the person that cannot take the photo; empty when every one can. */
+  unfitDevices: z.array(photoUnfitDevice).optional(),
+});
+/** `GET /api/people/{id}/photo/fit`: the person page's warning. */
+export const photoFit = z.object({ unfitDevices: z.array(photoUnfitDevice) });
 
 // --- devices -------------------------------------------------------------------------------
 const deviceFields = {
@@ -144,7 +161,15 @@ const deviceFields = {
       z.null(),
     ])
     .optional(),
+  /** The longest side a device accepts, in pixels; a longer photo is sent resized. */
   maxPhotoPixels: z.union([z.number().int().min(64).max(8192), z.null()]).optional(),
+  /**
+   * The shortest side a device accepts; a photo below it cannot be sent (never enlarged). At
+   * most 1024: stored photos are at most 1024 px on their longest side.
+   */
+  minPhotoSide: z.union([z.number().int().min(16).max(1024), z.null()]).optional(),
+  /** The device reads only baseline JPEGs with 4:2:0 chroma. */
+  photoBaseline420: z.boolean().optional(),
 };
 export const deviceCreate = z.object(deviceFields);
 export type DeviceCreate = z.infer<typeof deviceCreate>;
@@ -161,6 +186,8 @@ export const deviceOut = z.object({
   capacity: z.number().int().nullable(),
   maxPhotoBytes: z.number().int().nullable(),
   maxPhotoPixels: z.number().int().nullable(),
+  minPhotoSide: z.number().int().nullable(),
+  photoBaseline420: z.boolean(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
   /**

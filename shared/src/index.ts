@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './common.js';
 export * from './base64.js';
+export * from './jpeg.js';
 export * from './errors.js';
 export * from './discovery.js';
 export * from './terminal.js';

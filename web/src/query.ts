@@ -27,6 +27,7 @@ export const keys = {
   people: ['people'] as const,
   person: (id: string) => ['people', 'one', id] as const,
   personSync: (id: string) => ['people', 'sync', id] as const,
+  photoFit: (id: string) => ['people', 'photo-fit', id] as const,
   events: ['events'] as const,
   sync: ['sync'] as const,
   discovery: ['discovery'] as const,

@@ -6,6 +6,8 @@ import {
   personOut,
   personSyncOut,
   photoStored,
+  photoFit,
+  type PhotoUnfitDevice,
   spaceOut,
   type DeviceOut,
   type PersonSyncOut,
@@ -66,6 +68,15 @@ export function uploadPhoto(id: string, photo: Blob) {
     body: photo,
     schema: photoStored,
   });
+}
+
+/** The devices of the person that cannot take their photo, with the reason (the page's warning). */
+export async function getPhotoFit(id: string, signal?: AbortSignal): Promise<PhotoUnfitDevice[]> {
+  const fit = await request('GET', `/api/people/${encodeURIComponent(id)}/photo/fit`, {
+    schema: photoFit,
+    signal,
+  });
+  return fit.unfitDevices;
 }
 
 /** The photo's address; the hash in the query makes a new photo a new URL for the browser. */

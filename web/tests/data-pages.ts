@@ -65,6 +65,8 @@ export class PersonDetailPage {
   readonly photo: Locator;
   readonly syncRows: Locator;
   readonly refreshSync: Locator;
+  /** The warning naming the devices that cannot take the photo. */
+  readonly photoFitWarning: Locator;
 
   constructor(readonly page: Page) {
     this.name = page.getByTestId('person-name');
@@ -76,6 +78,9 @@ export class PersonDetailPage {
     const devices = page.getByRole('region', { name: 'Devices' });
     this.syncRows = devices.getByTestId('sync-row');
     this.refreshSync = devices.getByRole('button', { name: 'Refresh' });
+    this.photoFitWarning = page
+      .getByRole('status')
+      .filter({ hasText: 'Some devices cannot take this photo' });
   }
 
   heading(name: string): Locator {

@@ -196,3 +196,38 @@ test('an operator reads people but sees no edit controls', async ({ page, adminA
   await expect(page.getByTestId('not-allowed')).toBeVisible();
   await expect(page.getByRole('form', { name: 'Person' })).toHaveCount(0);
 });
+
+test('person: a photo too small for a device of the person is named on the person page', async ({
+  page,
+  adminApi,
+  admin,
+}) => {
+  const t = tag();
+  const space = spaceOut.parse(await adminApi.post('/api/spaces', { name: `Tower ${t}` }));
+  await adminApi.post('/api/devices', {
+    sn: `TALL-${t}`.toUpperCase(),
+    name: `Tall door ${t}`,
+    baseUrl: 'http://127.0.0.1:9',
+    spaceId: space.id,
+    minPhotoSide: 200,
+  });
+  const person = await adminApi.createPerson({
+    name: `Small${t} Photo`,
+    idNumber: `SP${t}`,
+    spaceIds: [space.id],
+  });
+  await signIn(page, admin, `/people/${person.id}`);
+  const detail = new PersonDetailPage(page);
+  await expect(detail.heading(`Small${t} Photo`)).toBeVisible();
+  // No photo yet: nothing to warn about.
+  await expect(detail.photoFitWarning).toHaveCount(0);
+
+  const png = await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
+  await adminApi.putPhoto(person.id, png);
+  await page.reload();
+  await expect(detail.photo).toBeVisible();
+  await expect(detail.photoFitWarning).toContainText(`Tall door ${t}`);
+  await expect(detail.photoFitWarning).toContainText('64×64 pixels; the device needs at least 200');
+  await expectAccessible(page);
+  await expectNothingClippedAt390(page);
+});

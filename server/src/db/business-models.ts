@@ -75,6 +75,8 @@ export interface DeviceRow extends Model<
   capacity: number | null;
   maxPhotoBytes: number | null;
   maxPhotoPixels: number | null;
+  minPhotoSide: CreationOptional<number | null>;
+  photoBaseline420: CreationOptional<boolean>;
   keyHash: string;
   keyRotatedAt: Date;
   lastHeartbeatAt: Date | null;
@@ -237,6 +239,8 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       capacity: int(true),
       maxPhotoBytes: int(true),
       maxPhotoPixels: int(true),
+      minPhotoSide: int(true),
+      photoBaseline420: { ...bool(), field: 'photo_baseline_420', defaultValue: false },
       keyHash: str(64),
       keyRotatedAt: time(),
       lastHeartbeatAt: time(true),

@@ -36,6 +36,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'import_jobs',
           'people',
           'person_spaces',
+          'photo_variants',
           'recognition_events',
           'spaces',
           'sync_device_leases',

@@ -20,10 +20,23 @@ import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
+import { resendDevicePhotos } from '../sync/planning/resend-device.js';
 import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';
 import { hashDeviceKey, newDeviceKey, toDeviceOut } from './service.js';
 
 const tags = ['devices'];
+
+/** The fields of a device's photo profile (photos/variants/): a change re-sends its people. */
+const PHOTO_LIMITS = ['maxPhotoBytes', 'maxPhotoPixels', 'minPhotoSide', 'photoBaseline420'];
+
+function checkPhotoSides(d: Pick<DeviceRow, 'minPhotoSide' | 'maxPhotoPixels'>): void {
+  if (d.minPhotoSide != null && d.maxPhotoPixels !== null && d.minPhotoSide > d.maxPhotoPixels) {
+    throw httpErrors.invalidInput(
+      { minPhotoSide: `at most maxPhotoPixels (${d.maxPhotoPixels})` },
+      `The minimum photo side (${d.minPhotoSide}) is larger than the maximum (${d.maxPhotoPixels}).`,
+    );
+  }
+}
 
 /** Administrator API for recognition devices (PROTOCOL §7) and the device endpoints (§3, §5). */
 export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
@@ -68,6 +81,10 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
     async ({ body }, req, res) => {
       const organizationId = req.auth!.admin.organizationId;
       checkBaseUrl(body.baseUrl);
+      checkPhotoSides({
+        minPhotoSide: body.minPhotoSide ?? null,
+        maxPhotoPixels: body.maxPhotoPixels ?? null,
+      });
       await checkSpace(ctx, body.spaceId, organizationId);
       await checkSnFree(ctx, body.sn);
       const key = newDeviceKey();
@@ -86,6 +103,8 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
             capacity: body.capacity ?? null,
             maxPhotoBytes: body.maxPhotoBytes ?? null,
             maxPhotoPixels: body.maxPhotoPixels ?? null,
+            minPhotoSide: body.minPhotoSide ?? null,
+            photoBaseline420: body.photoBaseline420 ?? false,
             keyHash: hashDeviceKey(key),
             keyRotatedAt: now,
             lastHeartbeatAt: null,
@@ -149,9 +168,14 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
         Object.assign(changes, { [field]: value });
         described.push(`${field} ${show(device.get(field))} → ${show(value)}`);
       }
+      checkPhotoSides({ ...device.get(), ...changes });
       if (described.length > 0) {
         await ctx.db.sequelize.transaction(async (transaction) => {
           await device.update({ ...changes, updatedAt: clock.now() }, { transaction });
+          if (PHOTO_LIMITS.some((f) => f in changes)) {
+            const resent = await resendDevicePhotos(ctx, device.id, clock.now(), transaction);
+            described.push(`${resent} people queued again with photos fitted to the new limits`);
+          }
           await audit.record(
             {
               action: 'device.update',

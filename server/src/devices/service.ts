@@ -97,6 +97,8 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     capacity: device.capacity,
     maxPhotoBytes: device.maxPhotoBytes,
     maxPhotoPixels: device.maxPhotoPixels,
+    minPhotoSide: device.minPhotoSide ?? null,
+    photoBaseline420: device.photoBaseline420 ?? false,
     online: isOnline(device, now, timeoutS),
     lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
     clock: {

@@ -59,7 +59,7 @@ const tooManyPixels = (width: number, height: number) =>
 
 /**
  * Decoding runs on libuv's thread pool; a burst of uploads (or a bulk import) must not decode
- * dozens of 40-megapixel images at once and exhaust memory.
+ * dozens of 40-megapixel images at once and exhaust memory. Device variants (variants/) share it.
  */
 class Limiter {
   private active = 0;
@@ -76,7 +76,7 @@ class Limiter {
     }
   }
 }
-const limiter = new Limiter(Math.max(1, Math.min(4, availableParallelism())));
+export const limiter = new Limiter(Math.max(1, Math.min(4, availableParallelism())));
 
 /**
  * Accepts only a real JPEG or PNG (by content, confirmed by the decoder), at most

@@ -5,6 +5,7 @@ import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, visible } from '../http/scope.js';
 import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
+import { unfitDevices } from './variants/person-fit.js';
 
 /** PROTOCOL §7: a person's photo, upload and download. */
 export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
@@ -67,7 +68,9 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
         return { sha256: stored.sha256, previous: before };
       });
       if (previous && previous !== sha256) await ctx.photos.releaseIfUnreferenced(previous);
-      res.json({ photoSha256: sha256 });
+      // Told now rather than when a push fails (the variant is made and kept on the way).
+      const person = await findPerson(req, params.id);
+      res.json({ photoSha256: sha256, unfitDevices: await unfitDevices(ctx, person, sha256) });
     },
   );
 

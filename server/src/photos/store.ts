@@ -59,6 +59,8 @@ export const FILE_REFERENCES: readonly { table: string; column: string }[] = [
   // Re-enrollments held for review keep both photos until the person is erased.
   { table: 'enrollment_changes', column: 'old_photo_sha256' },
   { table: 'enrollment_changes', column: 'new_photo_sha256' },
+  // A device variant is kept while its row is (erased with its source photo: variants/).
+  { table: 'photo_variants', column: 'variant_sha256' },
 ];
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 for (const ref of FILE_REFERENCES) {

@@ -280,7 +280,7 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     expect(summary.counts.pending).toBe(0);
   });
 
-  test('no photo, a photo over the device limit and a full device fail clearly without being sent', async () => {
+  test('no photo and a full device fail clearly without being sent; a photo over the device limit is sent fitted', async () => {
     await beat(d1, d2, d3);
     await addPerson('nophoto', [space.b], {}, false);
     await worker.runUntilIdle();
@@ -294,11 +294,19 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     await setPhoto(people.nophoto!, 90, 300);
     await worker.runUntilIdle();
     task = await taskOf('nophoto', d3);
-    expect([task.state, task.errorCode]).toEqual(['failed', 'photo_too_many_pixels']);
-    expect(task.errorMessage).toMatch(/300×300 pixels; .* at most 128 on the longest side/);
-    // The device still holds the previous photo: the refused one was never sent.
-    expect(d3.sim.persons()[people.nophoto!]!.photoSha256).toBe(task.resultPhotoSha256);
+    // The device got a 128 px variant (photos/variants/) and acknowledged its hash.
+    const person = (await server.ctx.models.Person.findByPk(people.nophoto))!;
+    const sent = d3.sim.persons()[people.nophoto!]!.photoSha256;
+    expect([task.state, task.photoSha256, task.resultPhotoSha256]).toEqual([
+      'succeeded',
+      person.photoSha256,
+      sent,
+    ]);
+    expect(sent).not.toBe(person.photoSha256);
+    expect((await server.ctx.models.File.findByPk(sent))?.width).toBe(128);
     expect((await patch(`/api/devices/${d3.id}`, { maxPhotoPixels: null })).status).toBe(200);
+    await worker.runUntilIdle();
+    expect(d3.sim.persons()[people.nophoto!]!.photoSha256).toBe(person.photoSha256);
 
     const held = Object.keys(holds(d3)).length;
     expect((await patch(`/api/devices/${d3.id}`, { capacity: held })).status).toBe(200);

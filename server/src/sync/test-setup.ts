@@ -1,4 +1,4 @@
-import { startDevice, type DeviceHandle } from '@svc/sim';
+import { startDevice, type DeviceHandle, type PhotoLimits } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
 import { createPerson } from '../people/service.js';
 import { plainJpeg } from '../photos/test-images.js';
@@ -24,11 +24,15 @@ export async function createSpace(
   return (reply.body as { id: string }).id;
 }
 
-/** A simulated device (no automatic heartbeats: the test beats) registered in `spaceId`. */
+/**
+ * A simulated device (no automatic heartbeats: the test beats) registered in `spaceId`; with
+ * `photoLimits` the simulator refuses photos beyond them, `fields` go into the registration.
+ */
 export async function registerSim(
   server: TestServer,
   admin: TestClient,
   spaceId: string,
+  { photoLimits, fields }: { photoLimits?: PhotoLimits; fields?: Record<string, unknown> } = {},
 ): Promise<SimDevice> {
   const sn = `ROBUST-${process.pid}-${++serial}`;
   const sim = await startDevice({
@@ -36,12 +40,15 @@ export async function registerSim(
     bindAddress: '127.0.0.1',
     httpPort: 0,
     heartbeatIntervalMs: 0,
+    pushLog: true,
+    ...(photoLimits && { photoLimits }),
   });
   const reply = await admin.post('/api/devices', {
     sn,
     name: `Door ${serial}`,
     baseUrl: sim.url,
     spaceId,
+    ...fields,
   });
   if (reply.status !== 201) {
     await sim.stop();

@@ -12,6 +12,8 @@ export {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
 } from './device/device.js';
 export type { DeviceHandle, DeviceOptions, DevicePush, DeviceState } from './device/device.js';
+export { photoLimitsSchema, photoRefusal } from './device/photo-limits.js';
+export type { PhotoLimits, PhotoRefusal } from './device/photo-limits.js';
 export type { EmitInput, EmitResult } from './device/events.js';
 export type { ConnectionChange } from './device/control.js';
 export { encodeBlockJpeg, placeholderSnapshot } from './device/snapshot.js';

@@ -9,6 +9,7 @@ import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { PendingChangeNotice } from '../enrollment/PendingChangeNotice';
 import { DeletePerson } from './DeletePerson';
+import { PhotoFitNotice } from './PhotoFitNotice';
 import { formatTime, formatValidity, spaceNames } from './format';
 import { PersonSync } from './PersonSync';
 
@@ -44,6 +45,7 @@ export function PersonPage() {
             )}
           </Group>
           <PendingChangeNotice personId={id} />
+          <PhotoFitNotice personId={id} photo={person.data.photoSha256} />
           <PersonDetails
             person={person.data}
             spaces={spaceNames(person.data.spaceIds, spaces.data)}

@@ -7,7 +7,7 @@ import { BODY_CACHE_CHARS } from '../knobs.js';
  * per person and version) and bounded by the photo characters they hold, oldest dropped first:
  * held as long as their rows, 100,000 people with photos of their own held ~4.7 GB.
  */
-export class BodyCache<K extends object> {
+export class BodyCache<K> {
   private readonly bodies = new Map<K, DevicePersonPut>();
   private chars = 0;
 

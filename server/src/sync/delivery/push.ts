@@ -1,10 +1,11 @@
 import { BodyCache } from './bodies.js';
 import type { AppContext } from '../../context.js';
-import type { DeviceRow, FileRow, PersonRow } from '../../db/business-models.js';
+import type { DeviceRow, PersonRow } from '../../db/business-models.js';
+import { profileOf, type PhotoProfile } from '../../photos/variants/profile.js';
 import type { TaskRow } from './due-tasks.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../../devices/service.js';
 
-type Deps = Pick<AppContext, 'sync' | 'photos'>;
+type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;
 
 /** What became of one push, before it is written to the task. */
 export type Outcome =
@@ -41,23 +42,32 @@ export type PushPerson = Pick<
   'id' | 'name' | 'idNumber' | 'photoSha256' | 'version' | 'validFrom' | 'validUntil'
 >;
 
-/** What a push reads besides the task: the person, the photo's file row and its bytes. */
+/** What a push reads besides the task: the person, and the photo the device's profile gets. */
 export interface PushReads {
   person(id: string): Promise<PushPerson | null>;
-  file(sha256: string): Promise<FileRow | null>;
-  /** The stored photo as base64, undefined when the file is missing. */
-  photoBase64(sha256: string): Promise<string | undefined>;
+  /**
+   * The photo as sent to a device of this profile (photos/variants/): base64 and the hash the
+   * device will acknowledge, or why it cannot take it; undefined when the stored file is missing.
+   */
+  photo(sha256: string, profile: PhotoProfile): Promise<SentPhoto | undefined>;
 }
+
+export type SentPhoto = { sha256: string; base64: string } | { problem: string };
 
 export function directReads(deps: Deps): PushReads {
   return {
     person: (id) => deps.sync.db.models.Person.findByPk(id),
-    file: (sha256) => deps.sync.db.models.File.findByPk(sha256),
-    photoBase64: async (sha256) => (await deps.photos.read(sha256))?.toString('base64'),
+    photo: async (sha256, profile) => {
+      const photo = await deps.photoVariants.photoFor(sha256, profile);
+      if (!photo || 'problem' in photo) return photo;
+      return { sha256: photo.sha256, base64: photo.data.toString('base64') };
+    },
   };
 }
 
 const bodies = new BodyCache<PushPerson>();
+/** Bodies with a variant photo, per person, version and variant (the person object is shared by profiles). */
+const variantBodies = new BodyCache<string>();
 
 export async function pushTask(
   deps: Deps,
@@ -83,9 +93,7 @@ export async function pushTask(
         burn: false,
       };
     }
-    const limits = await checkPhotoLimits(reads, device, person.photoSha256);
-    if (limits) return limits;
-    const photo = await reads.photoBase64(person.photoSha256);
+    const photo = await reads.photo(person.photoSha256, profileOf(device));
     if (!photo) {
       return {
         kind: 'fail',
@@ -93,6 +101,11 @@ export async function pushTask(
         message: `The stored photo of ${person.name} is missing from the data volume; upload it again.`,
         burn: false,
       };
+    }
+    if ('problem' in photo) {
+      // Told when the photo was provided (the upload answer, the person page); it runs again
+      // when the photo or the device's limits change.
+      return { kind: 'fail', code: 'photo_unfit', message: photo.problem, burn: false };
     }
     const newSlot = task.resultVersion === null;
     if (newSlot && device.capacity !== null && run.held >= device.capacity) {
@@ -103,19 +116,23 @@ export async function pushTask(
         burn: false,
       };
     }
-    // The same body object for every device while it is kept (bodies.ts), so the client
-    // serializes it once (a backfill sends each person to every device).
-    const photoSha256 = person.photoSha256;
-    const body = bodies.get(person, () => ({
+    // The same body object for every device of a profile while it is kept (bodies.ts), so the
+    // client serializes it once (a backfill sends each person to every device).
+    const source = person.photoSha256;
+    const make = () => ({
       id: person.id,
       name: person.name,
       idNumber: person.idNumber,
-      photo,
-      photoSha256,
+      photo: photo.base64,
+      photoSha256: photo.sha256,
       version: person.version,
       ...(person.validFrom && { validFrom: person.validFrom.toISOString() }),
       ...(person.validUntil && { validUntil: person.validUntil.toISOString() }),
-    }));
+    });
+    const body =
+      photo.sha256 === source
+        ? bodies.get(person, make)
+        : variantBodies.get(`${person.id}:${person.version}:${photo.sha256}`, make);
     if (newSlot) run.held++;
     let answer;
     try {
@@ -134,7 +151,8 @@ export async function pushTask(
     return {
       kind: 'done',
       result: { version: answer.version, photoSha256: answer.photoSha256 },
-      pushed: { version: body.version, photoSha256: body.photoSha256 },
+      // The task aims at the stored photo; the device acknowledged its variant (result).
+      pushed: { version: body.version, photoSha256: source },
     };
   } catch (err) {
     if (!(err instanceof DeviceCallError)) throw err;
@@ -155,33 +173,4 @@ function callFailure(err: DeviceCallError, device: DeviceRow): Outcome {
   return err.retryable
     ? { kind: 'retry', code, message: err.message }
     : { kind: 'fail', code, message: err.message, burn: true };
-}
-
-async function checkPhotoLimits(
-  reads: PushReads,
-  device: DeviceRow,
-  sha256: string,
-): Promise<Outcome | undefined> {
-  if (device.maxPhotoBytes === null && device.maxPhotoPixels === null) return undefined;
-  const file = await reads.file(sha256);
-  if (!file) return undefined;
-  if (device.maxPhotoBytes !== null && file.bytes > device.maxPhotoBytes) {
-    return {
-      kind: 'fail',
-      code: 'photo_too_large',
-      message: `The photo is ${file.bytes} bytes; device ${device.sn} accepts at most ${device.maxPhotoBytes}. Upload a smaller photo or raise the device's limit.`,
-      burn: false,
-    };
-  }
-  // The admin schema bounds maxPhotoPixels to 64…8192: a longest side, not an area.
-  const side = Math.max(file.width ?? 0, file.height ?? 0);
-  if (device.maxPhotoPixels !== null && side > device.maxPhotoPixels) {
-    return {
-      kind: 'fail',
-      code: 'photo_too_many_pixels',
-      message: `The photo is ${file.width}×${file.height} pixels; device ${device.sn} accepts at most ${device.maxPhotoPixels} on the longest side. Upload a smaller photo or raise the device's limit.`,
-      burn: false,
-    };
-  }
-  return undefined;
 }

@@ -22,7 +22,10 @@ function peopleConnection(versions: Map<string, number>) {
       );
     },
   } as unknown as Sequelize;
-  const deps = { sync: { db: { sequelize } } } as unknown as Pick<AppContext, 'sync' | 'photos'>;
+  const deps = { sync: { db: { sequelize } } } as unknown as Pick<
+    AppContext,
+    'sync' | 'photoVariants'
+  >;
   return { deps, reads };
 }
 

@@ -1,22 +1,21 @@
 import type { AppContext } from '../../context.js';
 import { QueryTypes } from 'sequelize';
-import type { FileRow } from '../../db/business-models.js';
+import { profileKey, type PhotoProfile } from '../../photos/variants/profile.js';
 import { fromSqlDate } from '../../db/sql-dates.js';
 import type { TaskRow } from './due-tasks.js';
-import { directReads, type PushPerson, type PushReads } from './push.js';
+import { directReads, type PushPerson, type PushReads, type SentPhoto } from './push.js';
 import { PEOPLE_CACHE, PEOPLE_QUERY, PHOTO_CACHE_CHARS } from '../knobs.js';
 
-type Deps = Pick<AppContext, 'sync' | 'photos'>;
+type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;
 
 /**
- * Reads shared by every device of one worker run. Photos and file rows are content-addressed,
- * so a hash names the same bytes for the whole run. A person is read once for all the devices
+ * Reads shared by every device of one worker run. Photos are content-addressed, so a hash and
+ * a device profile name the same bytes for the whole run. A person is read once for all the devices
  * that push them (a backfill pushes the same people to every device), and read again when a
  * task read aims at a newer version than the one kept, so an edit is never pushed stale.
  */
 export class RunReads implements PushReads {
-  private readonly photos = new Map<string, Promise<string | undefined>>();
-  private readonly files = new Map<string, Promise<FileRow | null>>();
+  private readonly photos = new Map<string, Promise<SentPhoto | undefined>>();
   private readonly people = new Map<string, PushPerson>();
   private photoChars = 0;
   private readonly direct: PushReads;
@@ -71,19 +70,14 @@ export class RunReads implements PushReads {
     return this.people.get(id) ?? (await this.direct.person(id));
   }
 
-  file(sha256: string): Promise<FileRow | null> {
-    // A run lasts as long as there is work: what it keeps is bounded.
-    if (this.files.size >= PEOPLE_CACHE) this.files.clear();
-    return this.cached(this.files, sha256, () => this.direct.file(sha256));
-  }
-
-  photoBase64(sha256: string): Promise<string | undefined> {
-    return this.cached(this.photos, sha256, async () => {
-      const photo = await this.direct.photoBase64(sha256);
-      this.photoChars += photo?.length ?? 0;
+  photo(sha256: string, profile: PhotoProfile): Promise<SentPhoto | undefined> {
+    return this.cached(this.photos, `${profileKey(profile)}:${sha256}`, async () => {
+      const photo = await this.direct.photo(sha256, profile);
+      const chars = photo && 'base64' in photo ? photo.base64.length : 0;
+      this.photoChars += chars;
       if (this.photoChars > PHOTO_CACHE_CHARS) {
         this.photos.clear();
-        this.photoChars = photo?.length ?? 0;
+        this.photoChars = chars;
       }
       return photo;
     });

@@ -235,7 +235,8 @@ async function recordChunk(
 /**
  * The device holds exactly the task's target: a delete, or a put of the version and photo
  * the task aims at (nearly every success; a person edited after the task was read was pushed
- * at their newer version, which is what the task then records: writeRetargeted).
+ * at their newer version, which is what the task then records: writeRetargeted). A device
+ * with photo limits acknowledges its variant's hash, not the task's: writeRetargeted records it.
  */
 function isPlain({ task, outcome }: DoneItem): boolean {
   const { pushed, result } = outcome;

@@ -28,13 +28,13 @@ export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service w
 /** The task fields the comparison reads. */
 type CheckedTask = Pick<
   SyncTaskRow,
-  'id' | 'personId' | 'action' | 'personVersion' | 'photoSha256'
+  'id' | 'personId' | 'action' | 'personVersion' | 'photoSha256' | 'resultPhotoSha256'
 >;
 
 /**
  * Proof, not hope: reads back from the device every person its tasks say it holds (and every
  * person a finished delete says it does not) and re-queues, in the priority lane, each one
- * that differs — missing, another version or another photo hash.
+ * that differs — missing, another version or another photo hash than it acknowledged.
  */
 export async function reconcileDevice(
   ctx: AppContext,
@@ -111,7 +111,7 @@ async function readBack(
   ).map((t) => t.id);
   for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
     tasks = await ctx.sync.db.models.SyncTask.findAll({
-      attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256'],
+      attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256', 'resultPhotoSha256'],
       where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
       raw: true,
     });
@@ -132,7 +132,9 @@ async function requeueIfDrifted(
     if (!held) problem = 'the device no longer had the person';
     else if (held.version !== task.personVersion)
       problem = `the device had version ${held.version}, not ${task.personVersion}`;
-    else if (held.photoSha256 !== task.photoSha256)
+    // What the device acknowledged: a device with photo limits holds a variant of the photo
+    // (photos/variants/), whose hash is not the stored photo's.
+    else if (held.photoSha256 !== (task.resultPhotoSha256 ?? task.photoSha256))
       problem = 'the device had another photo than the one sent';
   } else if (held) {
     problem = 'the device still had the removed person';

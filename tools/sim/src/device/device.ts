@@ -14,6 +14,7 @@ import type { ConnectionChange } from './control.js';
 import { createEventSender } from './events.js';
 import type { EmitInput, EmitResult } from './events.js';
 import { openPersonStore } from './person-store.js';
+import { photoLimitsSchema } from './photo-limits.js';
 import { deviceRoutes } from './routes.js';
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 20_000;
@@ -35,6 +36,8 @@ export const deviceOptionsSchema = z.object({
   clockOffsetMs: z.number().int().default(0),
   /** Most people the device holds; a PUT of one more answers 507. */
   capacity: z.number().int().min(0).optional(),
+  /** Photos the device refuses: over a byte or side limit, not baseline 4:2:0 (photo-limits.ts). */
+  photoLimits: photoLimitsSchema.default({}),
   stateFile: z.string().min(1).optional(),
   faults: faultsSchema.default({}),
   /**
@@ -181,6 +184,7 @@ export async function startDevice(
       api: deviceRoutes({
         store,
         capacity: options.capacity,
+        photoLimits: options.photoLimits,
         saveDifferent: () => faults.saveDifferent === true,
         onChange: (action, personId, stored) => {
           if (options.pushLog) {

@@ -11,6 +11,7 @@ import {
   sendUnauthorized,
 } from '../http/io.js';
 import type { PersonStore } from './person-store.js';
+import { photoRefusal, type PhotoLimits, type PhotoRefusal } from './photo-limits.js';
 
 /** Photos arrive base64 inside JSON; this bounds a PUT body (413 beyond). */
 export const MAX_PERSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -18,6 +19,8 @@ export const MAX_PERSON_BODY_BYTES = 16 * 1024 * 1024;
 export interface DeviceApi {
   store: PersonStore;
   capacity: number | undefined;
+  /** What photos the device takes (photo-limits.ts). */
+  photoLimits: PhotoLimits;
   /** The `saveDifferent` fault: store another photo hash than the one pushed. */
   saveDifferent(): boolean;
   onChange(action: 'put' | 'delete', personId: string, stored?: DevicePersonState): void;
@@ -30,15 +33,19 @@ const VERIFIED_PHOTOS = 64;
 
 /** The recognition device API of PROTOCOL §3 (central → device). */
 export function deviceRoutes(api: DeviceApi): Route {
-  // Photo hash → the base64 text that was checked against it: the same text again needs no
-  // decoding and hashing (like a device that stores photos by hash).
-  const verified = new Map<string, string>();
-  const photoMatches = (photo: string, hash: string): boolean => {
-    if (verified.get(hash) === photo) return true;
-    if (sha256(Buffer.from(photo, 'base64')) !== hash) return false;
+  // Photo hash → the base64 text that was checked against it, and whether the device takes
+  // it: the same text again needs no decoding and hashing (like a device that stores photos
+  // by hash).
+  const verified = new Map<string, { photo: string; refusal: PhotoRefusal | undefined }>();
+  const checkPhoto = (photo: string, hash: string): PhotoRefusal | undefined | false => {
+    const known = verified.get(hash);
+    if (known?.photo === photo) return known.refusal;
+    const bytes = Buffer.from(photo, 'base64');
+    if (sha256(bytes) !== hash) return false;
+    const refusal = photoRefusal(bytes, api.photoLimits);
     if (verified.size >= VERIFIED_PHOTOS) verified.clear();
-    verified.set(hash, photo);
-    return true;
+    verified.set(hash, { photo, refusal });
+    return refusal;
   };
   return async (req, res, path) => {
     const [prefix, collection, personId, ...rest] = path;
@@ -68,10 +75,15 @@ export function deviceRoutes(api: DeviceApi): Route {
         });
         return true;
       }
-      if (!photoMatches(body.photo, body.photoSha256)) {
+      const refusal = checkPhoto(body.photo, body.photoSha256);
+      if (refusal === false) {
         sendError(res, 400, 'photo_hash_mismatch', 'photoSha256 is not the SHA-256 of the photo', {
           photoSha256: 'does not match the photo',
         });
+        return true;
+      }
+      if (refusal) {
+        sendError(res, refusal.status, refusal.code, refusal.message, { photo: refusal.message });
         return true;
       }
       if (

@@ -1,0 +1,30 @@
+import { Alert, List } from '@mantine/core';
+import { getPhotoFit } from '../resources';
+import { keys, useApiQuery } from '../query';
+
+/**
+ * The devices of this person that cannot take their photo (too small for a device's minimum
+ * side, or not reducible to its byte limit): said here, where the photo is seen, rather than
+ * only as a failed push. Nothing when every device can take it.
+ */
+export function PhotoFitNotice({ personId, photo }: { personId: string; photo: string | null }) {
+  // The photo's hash is in the key: a new photo is checked again.
+  const fit = useApiQuery([...keys.photoFit(personId), photo], (signal) =>
+    getPhotoFit(personId, signal),
+  );
+  if (photo === null || fit.data === null || fit.data.length === 0) return null;
+  return (
+    <Alert
+      color="orange"
+      title="Some devices cannot take this photo"
+      role="status"
+      data-testid="photo-fit-warning"
+    >
+      <List size="sm">
+        {fit.data.map((device) => (
+          <List.Item key={device.deviceId}>{device.message}</List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
