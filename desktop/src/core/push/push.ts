@@ -137,11 +137,15 @@ async function save(
 ): Promise<Step> {
   let centralProblem = '';
   // Through the central service when signed in there: it issues the token the terminal checks
-  // in with. A terminal key cannot go that way (the central service does not hold it).
-  if (central?.user && !request.key) {
+  // in with, and hands a terminal key on for this one push (it never keeps it).
+  if (central?.user) {
     try {
       await untilCentralLists(deps, central, target.id);
-      const [answer] = await central.configure({ ids: [target.id], ...body });
+      const [answer] = await central.configure({
+        ids: [target.id],
+        ...body,
+        ...(request.key !== undefined && { keys: { [target.id]: request.key } }),
+      });
       if (answer?.ok) {
         result.via = 'central';
         return {
@@ -224,7 +228,7 @@ async function waitForCheckin(
   const seconds = Math.round((deps.checkinTimeoutMs ?? 20_000) / 1000);
   return {
     ok: false,
-    detail: `no check-in within ${seconds} s: ${last}. A terminal checks in with a token the central service issues when it pushes; sign in to the central service and push without a key, or configure it from the site`,
+    detail: `no check-in within ${seconds} s: ${last}. A terminal checks in with a token the central service issues when it pushes; sign in to the central service and push again, or configure it from the site`,
     at: null,
   };
 }
