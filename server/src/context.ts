@@ -16,6 +16,7 @@ import type { NodeStore } from './discovery/node-store.js';
 import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
+import type { FaceDetector } from './photos/faces/detector.js';
 import type { DeviceClocks } from './devices/clock.js';
 import type { LiveHub } from './recognition/hub.js';
 import type { IntakeLookups } from './recognition/lookups.js';
@@ -55,6 +56,8 @@ export interface AppContext {
     worker?: DiscoveryWorker;
   };
   photos: PhotoStore;
+  /** The face model (a worker thread, loaded in the background when FACE_CHECK is on). */
+  faces: FaceDetector;
   /** Device clock drift, measured from heartbeats and events (a job refreshes its summary). */
   deviceClocks: DeviceClocks;
   /** The live stream's in-process hub (recognition, delivery and sync events). */

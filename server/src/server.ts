@@ -44,6 +44,7 @@ import { EventWriter } from './recognition/event-writer.js';
 import { DeviceKeyVault } from './devices/key-vault.js';
 import { retentionJob } from './recognition/retention.js';
 import { DeviceClocks } from './devices/clock.js';
+import { FaceDetector } from './photos/faces/detector.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -64,6 +65,8 @@ export interface Infrastructure {
   terminalClient?: TerminalClient;
   createTransport?: () => UdpTransport;
   discoveryFlushEveryMs?: number;
+  /** The face model worker's script (tests run it from source; default: the built one). */
+  faceWorker?: () => Promise<URL>;
 }
 
 export interface StartOptions {
@@ -145,6 +148,10 @@ export function buildContext(
       host: infra.host ?? realHost,
     },
     photos,
+    faces: new FaceDetector({
+      logger,
+      ...(infra.faceWorker && { workerUrl: infra.faceWorker }),
+    }),
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
     deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),
@@ -191,6 +198,7 @@ export function buildContext(
     },
     stop: () => undefined,
   });
+  ctx.jobs.register(ctx.faces, config.faces.check);
   ctx.jobs.register(ctx.deviceClocks);
   ctx.recognition.delivery = new PanelDelivery(ctx);
   ctx.jobs.register(ctx.recognition.delivery);

@@ -145,6 +145,8 @@ const deviceFields = {
     ])
     .optional(),
   maxPhotoPixels: z.union([z.number().int().min(64).max(8192), z.null()]).optional(),
+  /** Smallest face height (px) the device's model enrolls; null: the server's FACE_MIN_PX. */
+  minFacePx: z.union([z.number().int().min(16).max(1024), z.null()]).optional(),
 };
 export const deviceCreate = z.object(deviceFields);
 export type DeviceCreate = z.infer<typeof deviceCreate>;
@@ -161,6 +163,7 @@ export const deviceOut = z.object({
   capacity: z.number().int().nullable(),
   maxPhotoBytes: z.number().int().nullable(),
   maxPhotoPixels: z.number().int().nullable(),
+  minFacePx: z.number().int().nullable(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
   /**

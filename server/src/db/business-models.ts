@@ -75,6 +75,8 @@ export interface DeviceRow extends Model<
   capacity: number | null;
   maxPhotoBytes: number | null;
   maxPhotoPixels: number | null;
+  /** Smallest face height (px) the device enrolls; null: FACE_MIN_PX. */
+  minFacePx: CreationOptional<number | null>;
   keyHash: string;
   keyRotatedAt: Date;
   lastHeartbeatAt: Date | null;
@@ -237,6 +239,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       capacity: int(true),
       maxPhotoBytes: int(true),
       maxPhotoPixels: int(true),
+      minFacePx: int(true),
       keyHash: str(64),
       keyRotatedAt: time(),
       lastHeartbeatAt: time(true),

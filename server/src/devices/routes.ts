@@ -86,6 +86,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
             capacity: body.capacity ?? null,
             maxPhotoBytes: body.maxPhotoBytes ?? null,
             maxPhotoPixels: body.maxPhotoPixels ?? null,
+            minFacePx: body.minFacePx ?? null,
             keyHash: hashDeviceKey(key),
             keyRotatedAt: now,
             lastHeartbeatAt: null,

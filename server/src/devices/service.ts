@@ -97,6 +97,7 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     capacity: device.capacity,
     maxPhotoBytes: device.maxPhotoBytes,
     maxPhotoPixels: device.maxPhotoPixels,
+    minFacePx: device.minFacePx ?? null,
     online: isOnline(device, now, timeoutS),
     lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
     clock: {

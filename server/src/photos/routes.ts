@@ -1,10 +1,12 @@
-import { idParams, photoStored } from '@svc/shared';
+import { idParams, photoStoredFace, photoUploadQuery } from '@svc/shared';
 import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, visible } from '../http/scope.js';
 import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
+import { checkFace, recordFace, verdictOut } from './faces/check.js';
+import { registerFaceRoutes } from './faces/routes.js';
 
 /** PROTOCOL §7: a person's photo, upload and download. */
 export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
@@ -23,15 +25,21 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      query: photoUploadQuery,
       resource: 'person',
       bodyLimit: false,
       rawBody: PHOTO_UPLOAD_TYPES,
-      responses: { 200: photoStored },
+      responses: { 200: photoStoredFace },
     },
-    async ({ params }, req, res) => {
+    async ({ params, query }, req, res) => {
       // Scope first: another organization's person is a 404 before the upload is even read.
-      await findPerson(req, params.id);
+      const subject = await findPerson(req, params.id);
       const normalized = await ctx.photos.normalize(await readPhotoUpload(req, res));
+      const face = await checkFace(ctx, normalized, {
+        organizationId: subject.organizationId,
+        personId: subject.id,
+        acceptedBy: query.acceptFace ? req.auth!.admin.username : null,
+      });
       const { sha256, previous } = await ctx.db.sequelize.transaction(async (transaction) => {
         const person = visible(
           req,
@@ -50,6 +58,18 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
             { transaction },
           );
         }
+        await recordFace(
+          ctx,
+          face,
+          {
+            personId: person.id,
+            organizationId: person.organizationId,
+            photoSha256: stored.sha256,
+            replace: true,
+          },
+          auditActor(req),
+          transaction,
+        );
         await ctx.audit.record(
           {
             action: 'person.photo',
@@ -67,9 +87,15 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
         return { sha256: stored.sha256, previous: before };
       });
       if (previous && previous !== sha256) await ctx.photos.releaseIfUnreferenced(previous);
-      res.json({ photoSha256: sha256 });
+      res.json({
+        photoSha256: sha256,
+        face: face ? verdictOut(face) : null,
+        lookAlikes: face?.lookAlikes ?? [],
+      });
     },
   );
+
+  registerFaceRoutes(api, ctx);
 
   api.add(
     {

@@ -7,6 +7,7 @@ import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
 import { enrollmentTrustMigrations } from './enrollment-trust.js';
 import { authHardeningMigrations } from './auth-hardening.js';
+import { faceMigrations } from './faces.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   ...discoveryTrustMigrations,
   ...enrollmentTrustMigrations,
   ...authHardeningMigrations,
+  ...faceMigrations,
 ];
