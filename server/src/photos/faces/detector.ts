@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -11,6 +12,11 @@ import type { FaceAnswer, FaceWorkerData, FoundFace, WorkerMessage } from './wor
  * nets take a ~150 px face, which an 80 px face of a 1024 px photo still gives at 640.
  */
 const ANALYSIS_SIDE = 640;
+/**
+ * Analyses kept by photo content: an import or a retried upload often sends the same photo
+ * again. In memory only, a few hundred KB; gone with the process.
+ */
+const CACHE_SIZE = 64;
 /** A photo that takes longer than this fails its check rather than holding the caller. */
 const ANALYZE_TIMEOUT_MS = 30_000;
 
@@ -55,6 +61,7 @@ export class FaceDetector implements Job {
   private ready: Promise<void> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private readonly cache = new Map<string, FaceAnalysis>();
 
   constructor(private readonly opts: FaceDetectorOptions) {}
 
@@ -137,6 +144,16 @@ export class FaceDetector implements Job {
 
   /** Finds the faces of a (normalized) JPEG. */
   async analyze(jpeg: Buffer): Promise<FaceAnalysis> {
+    const key = createHash('sha256').update(jpeg).digest('hex');
+    const known = this.cache.get(key);
+    if (known) return known;
+    const analysis = await this.run(jpeg);
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, analysis);
+    return analysis;
+  }
+
+  private async run(jpeg: Buffer): Promise<FaceAnalysis> {
     const meta = await sharp(jpeg).metadata();
     const { data, info } = await sharp(jpeg)
       .resize(ANALYSIS_SIDE, ANALYSIS_SIDE, { fit: 'inside', withoutEnlargement: true })
