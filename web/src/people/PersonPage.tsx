@@ -23,6 +23,7 @@ import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { PendingChangeNotice } from '../enrollment/PendingChangeNotice';
 import { formatTime, formatValidity, spaceNames } from './format';
+import { FaceCheck } from './FaceCheck';
 
 const stateColor: Record<SyncState, string> = {
   pending: 'yellow',
@@ -64,6 +65,7 @@ export function PersonPage() {
             person={person.data}
             spaces={spaceNames(person.data.spaceIds, spaces.data)}
           />
+          <FaceCheck personId={id} photoSha256={person.data.photoSha256} />
           <SyncTable personId={id} />
         </>
       )}
