@@ -17,6 +17,12 @@ const ANALYSIS_SIDE = 640;
  * again. In memory only, a few hundred KB; gone with the process.
  */
 const CACHE_SIZE = 64;
+/**
+ * After this long without a check, a worker that has worked is replaced by a fresh one: the
+ * WASM heap grows to the largest inference's needs (~110 MB more) and never shrinks, so an
+ * idle server would keep it. The fresh worker loads in the background (~1 s of CPU).
+ */
+const RECYCLE_IDLE_MS = 30_000;
 /** A photo that takes longer than this fails its check rather than holding the caller. */
 const ANALYZE_TIMEOUT_MS = 30_000;
 
@@ -62,6 +68,7 @@ export class FaceDetector implements Job {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly cache = new Map<string, FaceAnalysis>();
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: FaceDetectorOptions) {}
 
@@ -73,6 +80,7 @@ export class FaceDetector implements Job {
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
     this.ready = undefined;
@@ -116,6 +124,15 @@ export class FaceDetector implements Job {
     });
     this.worker = worker;
     this.opts.logger.info({ ms: Date.now() - started }, 'face model loaded');
+  }
+
+  /** Replaces an idle worker by a fresh one (see RECYCLE_IDLE_MS). */
+  private recycle(worker: Worker): void {
+    if (this.worker !== worker || this.pending.size > 0) return;
+    this.worker = undefined;
+    this.ready = undefined;
+    void worker.terminate();
+    this.start();
   }
 
   private lost(worker: Worker, err: Error): void {
@@ -165,6 +182,7 @@ export class FaceDetector implements Job {
     if (!worker) throw new Error('the face model is not running');
     const id = this.nextId++;
     const rgb = new Uint8Array(data.buffer, data.byteOffset, data.length);
+    clearTimeout(this.idle);
     const answer = await new Promise<FaceAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -173,6 +191,7 @@ export class FaceDetector implements Job {
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, rgb, width: info.width, height: info.height });
     });
+    this.idle = setTimeout(() => this.recycle(worker), RECYCLE_IDLE_MS).unref();
     const width = meta.width ?? info.width;
     const height = meta.height ?? info.height;
     const scale = width / info.width;
