@@ -165,7 +165,10 @@ const on = await measure('on');
 const off = await measure('off');
 
 console.log(
-  `\nface check, ${DB}, ${PHOTOS} photos 1024 px high, one face each (found: ${faces1 + 1})`,
+  `\nface check, ${DB}, ${PHOTOS} photos 1024 px high (exactly one face found in ${faces1}), load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 console.log(`model load ${f1(loadMs)} ms`);
 console.log(
