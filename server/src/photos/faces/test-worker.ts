@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,8 +21,12 @@ export function sourceFaceWorker(): Promise<URL> {
     });
     const dir = path.join(tmpdir(), 'svc-face-worker');
     await mkdir(dir, { recursive: true });
-    const file = path.join(dir, `worker-${process.pid}.mjs`);
-    await writeFile(file, code);
+    // Named by content: every jest worker shares one file per version of the source.
+    const name = `worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+    const file = path.join(dir, name);
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, code);
+    await rename(temp, file);
     return pathToFileURL(file);
   })();
   return built;
