@@ -29,6 +29,8 @@ export async function startServer({
     DATA_DIR: dataDir,
     SVC_PUSH_WORKER: '0',
     SVC_DISCOVERY_WORKER: '0',
+    // Generated photos have no face; bench/faces.mjs turns the check on.
+    FACE_CHECK: 'off',
     // SVC_BENCH_SERVER_LOG_LEVEL=info shows the worker's plans and reconciliations in the log.
     LOG_LEVEL: process.env.SVC_BENCH_SERVER_LOG_LEVEL ?? 'warn',
     ADMIN_INITIAL_PASSWORD: password,
@@ -104,11 +106,14 @@ export async function dropDatabase(db) {
 export async function adminSession(base, password) {
   const jar = new Map();
   let csrf;
-  const call = async (method, p, body) => {
+  /** `raw`: a body sent as it is (a Buffer with its `type`, or FormData). */
+  const call = async (method, p, body, raw) => {
     const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
     if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
     if (body) headers['content-type'] = 'application/json';
-    const res = await fetch(base + p, { method, headers, body: body && JSON.stringify(body) });
+    if (raw?.type) headers['content-type'] = raw.type;
+    const payload = raw ? raw.body : body && JSON.stringify(body);
+    const res = await fetch(base + p, { method, headers, body: payload });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair.indexOf('=');
@@ -128,5 +133,7 @@ export async function adminSession(base, password) {
   await json('POST', '/api/auth/login', { username: 'admin', password });
   const fresh = `bench quartz lantern ${randomUUID()}`;
   await json('POST', '/api/auth/password', { currentPassword: password, newPassword: fresh }, 204);
-  return { json };
+  /** A request with a raw body (an image, FormData); the response as fetch gives it. */
+  const send = (method, p, body, type) => call(method, p, undefined, { body, type });
+  return { json, send };
 }

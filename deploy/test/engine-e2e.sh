@@ -151,8 +151,8 @@ refresh_csrf
 expect 204 "$(api POST /api/auth/password "{\"currentPassword\":\"$ADMIN_INITIAL_PASSWORD\",\"newPassword\":\"$admin_password\"}")" >/dev/null
 refresh_csrf
 person=$(expect 201 "$(api POST /api/people '{"name":"E2e Person","idNumber":"E2E-0001"}')" | json '["id"]')
-# A generated JPEG (sharp, the server's own image library).
-(cd "$repo/server" && node -e "require('sharp')({create:{width:96,height:96,channels:3,background:'#7a5'}}).jpeg().toBuffer().then((b)=>process.stdout.write(b))") >"$work/photo.jpg"
+# A real face (the face check is on): a crop of a demo photo face-api ships, cut with sharp.
+(cd "$repo/server" && node -e "const p=require('path').dirname(require.resolve('@vladmandic/face-api/package.json'));require('sharp')(p+'/demo/sample3.jpg').extract({left:485,top:220,width:400,height:620}).jpeg().toBuffer().then((b)=>process.stdout.write(b))") >"$work/photo.jpg"
 photo_sha=$(expect 200 "$(api PUT "/api/people/$person/photo" "@$work/photo.jpg" image/jpeg)" | json '["photoSha256"]')
 device=$(expect 201 "$(api POST /api/devices '{"sn":"E2E-SN-1","name":"E2e device","baseUrl":"http://127.0.0.1:9"}')")
 device_key=$(json '["key"]' <<<"$device")

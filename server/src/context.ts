@@ -17,6 +17,7 @@ import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
 import type { PhotoVariants } from './photos/variants/service.js';
+import type { FaceDetector } from './photos/faces/detector.js';
 import type { DeviceClocks } from './devices/clock.js';
 import type { LiveHub } from './recognition/hub.js';
 import type { IntakeLookups } from './recognition/lookups.js';
@@ -58,6 +59,8 @@ export interface AppContext {
   photos: PhotoStore;
   /** What each device is sent of a photo, by its profile (made once, kept). */
   photoVariants: PhotoVariants;
+  /** The face model (a worker thread, loaded in the background when FACE_CHECK is on). */
+  faces: FaceDetector;
   /** Device clock drift, measured from heartbeats and events (a job refreshes its summary). */
   deviceClocks: DeviceClocks;
   /** The live stream's in-process hub (recognition, delivery and sync events). */

@@ -45,6 +45,7 @@ import { EventWriter } from './recognition/event-writer.js';
 import { DeviceKeyVault } from './devices/key-vault.js';
 import { retentionJob } from './recognition/retention.js';
 import { DeviceClocks } from './devices/clock.js';
+import { FaceDetector } from './photos/faces/detector.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -65,6 +66,8 @@ export interface Infrastructure {
   terminalClient?: TerminalClient;
   createTransport?: () => UdpTransport;
   discoveryFlushEveryMs?: number;
+  /** The face model worker's script (tests run it from source; default: the built one). */
+  faceWorker?: () => Promise<URL>;
 }
 
 export interface StartOptions {
@@ -147,6 +150,10 @@ export function buildContext(
     },
     photos,
     photoVariants: new PhotoVariants({ sequelize: db.sequelize, photos, clock, logger }),
+    faces: new FaceDetector({
+      logger,
+      ...(infra.faceWorker && { workerUrl: infra.faceWorker }),
+    }),
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
     deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),
@@ -193,6 +200,7 @@ export function buildContext(
     },
     stop: () => undefined,
   });
+  ctx.jobs.register(ctx.faces, config.faces.check);
   ctx.jobs.register(ctx.deviceClocks);
   ctx.recognition.delivery = new PanelDelivery(ctx);
   ctx.jobs.register(ctx.recognition.delivery);

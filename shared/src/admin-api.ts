@@ -170,6 +170,8 @@ const deviceFields = {
   minPhotoSide: z.union([z.number().int().min(16).max(1024), z.null()]).optional(),
   /** The device reads only baseline JPEGs with 4:2:0 chroma. */
   photoBaseline420: z.boolean().optional(),
+  /** Smallest face height (px) the device's model enrolls; null: the server's FACE_MIN_PX. */
+  minFacePx: z.union([z.number().int().min(16).max(1024), z.null()]).optional(),
 };
 export const deviceCreate = z.object(deviceFields);
 export type DeviceCreate = z.infer<typeof deviceCreate>;
@@ -188,6 +190,7 @@ export const deviceOut = z.object({
   maxPhotoPixels: z.number().int().nullable(),
   minPhotoSide: z.number().int().nullable(),
   photoBaseline420: z.boolean(),
+  minFacePx: z.number().int().nullable(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
   /**

@@ -26,6 +26,8 @@ export const ErrorCode = {
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   invalidImage: 'invalid_image',
+  /** A photo refused by the face check (no face, several, too small, blurred, turned away). */
+  faceCheckFailed: 'face_check_failed',
   rateLimited: 'rate_limited',
   weakPassword: 'weak_password',
   databaseUnavailable: 'database_unavailable',

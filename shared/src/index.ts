@@ -14,3 +14,4 @@ export * from './sync-api.js';
 export * from './enrollment.js';
 export * from './recognition-api.js';
 export * from './audit.js';
+export * from './faces.js';

@@ -129,6 +129,7 @@ const server = spawn(process.execPath, [serverEntry], {
     ADMIN_INITIAL_PASSWORD: initial,
     SVC_DISCOVERY_WORKER: '0',
     SVC_PUSH_WORKER: '0',
+    FACE_CHECK: 'off',
     LOG_LEVEL: 'warn',
   },
 });

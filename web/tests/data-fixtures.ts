@@ -81,4 +81,36 @@ export const testWithSync = base.extend<SyncFixtures>({
   },
 });
 
+interface FaceFixtures {
+  faceSite: { stack: Stack; api: AdminApi; admin: Account };
+}
+
+/** A stack of its own with the face check on (the shared stacks have it off). */
+export const testWithFaces = base.extend<FaceFixtures>({
+  faceSite: [
+    async ({ nginxBin, runDir, playwright }, use) => {
+      await withStack(
+        nginxBin,
+        mkdtempSync(path.join(runDir, 'faces-')),
+        async (stack) => {
+          const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
+            username: stack.adminUsername,
+            password: stack.adminPassword,
+          });
+          try {
+            await use({ stack, api, admin: account });
+          } finally {
+            await api.dispose();
+          }
+        },
+        { FACE_CHECK: 'on' },
+      );
+    },
+    { timeout: 90_000 },
+  ],
+  site: async ({ faceSite }, use) => {
+    await use(faceSite.stack);
+  },
+});
+
 export { expect } from './fixtures';

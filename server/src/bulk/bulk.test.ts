@@ -1,58 +1,14 @@
 import sharp from 'sharp';
-import yazl from 'yazl';
-import { CSRF_HEADER } from '@svc/shared';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
-import type { TestClient } from '../test/http-client.js';
-import { waitFor } from '../test/udp.js';
 import { failInterruptedImports } from './import-job.js';
+import { finished, upload, zip } from './test-import.js';
 
 const jpeg = (red: number) =>
   sharp({ create: { width: 64, height: 48, channels: 3, background: { r: red, g: 40, b: 90 } } })
     .jpeg()
     .toBuffer();
-
-function zip(files: Record<string, Buffer>): Promise<Buffer> {
-  const z = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(files)) z.addBuffer(data, name);
-  z.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on('error', reject);
-  });
-}
-
-async function upload(client: TestClient, files: { csv?: string; photos?: Buffer }) {
-  const form = new FormData();
-  if (files.csv !== undefined)
-    form.append('csv', new Blob([files.csv], { type: 'text/csv' }), 'people.csv');
-  if (files.photos)
-    form.append('photos', new Blob([files.photos], { type: 'application/zip' }), 'photos.zip');
-  const res = await fetch(`${client.baseUrl}/api/imports/people`, {
-    method: 'POST',
-    headers: {
-      cookie: `svc_session=${client.cookie('svc_session')}; svc_csrf=${client.cookie('svc_csrf')}`,
-      [CSRF_HEADER]: await client.csrf(),
-    },
-    body: form,
-  });
-  return {
-    status: res.status,
-    body: (await res.json()) as { id: string; state: string; error?: { code: string } },
-  };
-}
-
-type Job = {
-  state: string;
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  errors: { row: number; error: string }[];
-};
 
 describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -75,13 +31,6 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     await server.stop();
     await scratch.drop();
   });
-
-  const finished = (client: TestClient, id: string) =>
-    waitFor(
-      async () => (await client.get(`/api/imports/${id}`)).body as Job,
-      (j) => j.state !== 'running',
-      30_000,
-    );
 
   test('CSV with a ZIP of photos: good rows land with photos, bad rows are reported and leave nothing', async () => {
     const admin = await signedIn(server, 'admin');

@@ -5,6 +5,7 @@ import { personCreate, type PersonCreate } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
+import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
 import {
   countCsv,
   openPhotoArchive,
@@ -35,6 +36,7 @@ export type UpsertPerson = (
   photo: StoredPhoto | undefined,
   actor: ImportActor,
   transaction: Transaction,
+  face?: FaceVerdict,
 ) => Promise<'created' | 'updated'>;
 
 export const importJobOut = z.object({
@@ -186,9 +188,14 @@ async function runImport(
       try {
         const input = toInput(record, spaces);
         const bytes = await archive?.photoFor(input.idNumber);
-        const photo = bytes ? await ctx.photos.ingest(bytes) : undefined;
+        const normalized = bytes ? await ctx.photos.normalize(bytes) : undefined;
+        // A refused face fails the row with its reasons (no administrator accepts it here).
+        const face = normalized && (await checkRowFace(ctx, normalized, deps.actor, input));
         // One transaction per row: a failed row leaves nothing behind.
-        await ctx.db.sequelize.transaction((t) => deps.upsert(input, photo, deps.actor, t));
+        await ctx.db.sequelize.transaction(async (t) => {
+          const photo = normalized ? await ctx.photos.save(normalized, t) : undefined;
+          return deps.upsert(input, photo, deps.actor, t, face);
+        });
         job.succeeded++;
       } catch (err) {
         job.failed++;

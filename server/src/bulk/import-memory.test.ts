@@ -82,6 +82,8 @@ describe('import memory', () => {
       DATA_DIR: dataDir,
       SVC_DISCOVERY_WORKER: '0',
       SVC_PUSH_WORKER: '0',
+      // The import's own memory, without the face model (bench/faces.mjs measures that).
+      FACE_CHECK: 'off',
       ADMIN_INITIAL_PASSWORD: password,
     });
     url = `http://127.0.0.1:${port}`;

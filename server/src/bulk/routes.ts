@@ -7,6 +7,7 @@ import { HttpError, httpErrors } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
 import { exportPeople } from './export.js';
+import { recordFace } from '../photos/faces/check.js';
 import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
 import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
@@ -35,7 +36,7 @@ async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Pr
 export function registerBulkRoutes(api: Api, ctx: AppContext): void {
   const tags = ['bulk'];
 
-  const upsert: UpsertPerson = async (input, photo, actor, transaction) => {
+  const upsert: UpsertPerson = async (input, photo, actor, transaction, face) => {
     const who = {
       actor: { id: actor.id, name: actor.name },
       organizationId: actor.organizationId,
@@ -43,12 +44,20 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     };
     const withPhoto = photo ? { ...input, photoSha256: photo.sha256 } : input;
     const existing = await findByIdNumber(ctx, actor.organizationId, input.idNumber, transaction);
-    if (existing) {
-      await updatePerson(ctx, actor.organizationId, existing.id, withPhoto, who, transaction);
-      return 'updated';
+    const person = existing
+      ? await updatePerson(ctx, actor.organizationId, existing.id, withPhoto, who, transaction)
+      : await createPerson(ctx, actor.organizationId, withPhoto, who, transaction);
+    if (photo) {
+      const to = { personId: person.id, photoSha256: photo.sha256, replace: true };
+      await recordFace(
+        ctx,
+        face,
+        { ...to, organizationId: actor.organizationId },
+        who,
+        transaction,
+      );
     }
-    await createPerson(ctx, actor.organizationId, withPhoto, who, transaction);
-    return 'created';
+    return existing ? 'updated' : 'created';
   };
 
   api.add(

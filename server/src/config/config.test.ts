@@ -57,6 +57,8 @@ describe('configuration', () => {
     ['DISCOVERY_MAX_NODES', '10k'],
     ['LOG_LEVEL', 'loud'],
     ['TRUSTED_PROXIES', 'everyone'],
+    ['FACE_CHECK', 'sometimes'],
+    ['FACE_MIN_PX', '8'],
   ])('%s=%j is refused with the variable named', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));

@@ -27,6 +27,9 @@ import {
   type VarSpec,
 } from './vars.js';
 
+/** A face this high fills ~1/8 of a 1024 px portrait: enough for the common device models. */
+const DEFAULT_FACE_MIN_PX = 80;
+
 const PRIVATE_AND_LOOPBACK = [
   '127.0.0.0/8',
   '::1/128',
@@ -162,6 +165,28 @@ export const VARS = {
     DEFAULT_PUSH_INTERVAL_S,
     3600,
   ),
+  FACE_CHECK: flag(
+    {
+      name: 'FACE_CHECK',
+      type: 'flag',
+      default: 'on',
+      purpose:
+        'Check every photo provided (upload, enrollment terminal, import) for one usable face; the model loads in the background at start',
+    },
+    true,
+  ),
+  FACE_MIN_PX: count(
+    {
+      name: 'FACE_MIN_PX',
+      type: 'pixels',
+      default: String(DEFAULT_FACE_MIN_PX),
+      purpose:
+        "Smallest face height accepted when no device that receives the person asks for more (a device's `minFacePx`)",
+    },
+    DEFAULT_FACE_MIN_PX,
+    16,
+    1024,
+  ),
   SVC_DISCOVERY_WORKER: flag(
     {
       name: 'SVC_DISCOVERY_WORKER',
@@ -278,6 +303,7 @@ export interface Config {
     maxNodes: number;
   };
   push: { enabled: boolean; intervalS: number };
+  faces: { check: boolean; minFacePx: number };
   panelUrl: string;
   heartbeatTimeoutS: number;
   trustedNetworks: string[];
@@ -330,6 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxNodes: p.DISCOVERY_MAX_NODES,
     },
     push: { enabled: p.SVC_PUSH_WORKER, intervalS: p.SVC_PUSH_INTERVAL },
+    faces: { check: p.FACE_CHECK, minFacePx: p.FACE_MIN_PX },
     panelUrl: p.PANEL_URL,
     heartbeatTimeoutS: p.HEARTBEAT_TIMEOUT,
     trustedNetworks: p.TRUSTED_NETWORKS,

@@ -77,6 +77,8 @@ export interface DeviceRow extends Model<
   maxPhotoPixels: number | null;
   minPhotoSide: CreationOptional<number | null>;
   photoBaseline420: CreationOptional<boolean>;
+  /** Smallest face height (px) the device enrolls; null: FACE_MIN_PX. */
+  minFacePx: CreationOptional<number | null>;
   keyHash: string;
   keyRotatedAt: Date;
   lastHeartbeatAt: Date | null;
@@ -241,6 +243,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       maxPhotoPixels: int(true),
       minPhotoSide: int(true),
       photoBaseline420: { ...bool(), field: 'photo_baseline_420', defaultValue: false },
+      minFacePx: int(true),
       keyHash: str(64),
       keyRotatedAt: time(),
       lastHeartbeatAt: time(true),

@@ -35,6 +35,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'files',
           'import_jobs',
           'people',
+          'person_faces',
           'person_spaces',
           'photo_variants',
           'recognition_events',

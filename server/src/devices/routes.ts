@@ -105,6 +105,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
             maxPhotoPixels: body.maxPhotoPixels ?? null,
             minPhotoSide: body.minPhotoSide ?? null,
             photoBaseline420: body.photoBaseline420 ?? false,
+            minFacePx: body.minFacePx ?? null,
             keyHash: hashDeviceKey(key),
             keyRotatedAt: now,
             lastHeartbeatAt: null,

@@ -99,6 +99,7 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     maxPhotoPixels: device.maxPhotoPixels,
     minPhotoSide: device.minPhotoSide ?? null,
     photoBaseline420: device.photoBaseline420 ?? false,
+    minFacePx: device.minFacePx ?? null,
     online: isOnline(device, now, timeoutS),
     lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
     clock: {

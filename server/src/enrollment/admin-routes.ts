@@ -1,5 +1,6 @@
 import {
-  enrollmentChangeList,
+  enrollmentChangeFaceList,
+  enrollmentChangeFaceOut,
   enrollmentChangeOut,
   enrollmentChangePhotoQuery,
   enrollmentChangesQuery,
@@ -14,6 +15,7 @@ import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor } from '../http/scope.js';
 import { decideChange, findChange, listChanges, toChangeOut } from './changes.js';
+import { changeDistances } from '../photos/faces/store.js';
 import { manageableTerminal, setTerminalSpaces, terminalSpaces as spacesOf } from './rights.js';
 
 /** The caller's organization scope: null for a superadmin (every organization). */
@@ -71,10 +73,11 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       query: enrollmentChangesQuery,
-      responses: { 200: enrollmentChangeList },
+      responses: { 200: enrollmentChangeFaceList },
     },
     async ({ query }, req, res) => {
-      res.json(await listChanges(ctx, scopeOf(req), query));
+      const { items, total } = await listChanges(ctx, scopeOf(req), query);
+      res.json({ items: await changeDistances(ctx, items), total });
     },
   );
 
@@ -87,10 +90,11 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
       access: { kind: 'session' },
       params: idParams,
       resource: 'enrollmentChange',
-      responses: { 200: enrollmentChangeOut },
+      responses: { 200: enrollmentChangeFaceOut },
     },
     async ({ params }, req, res) => {
-      res.json(toChangeOut(await findChange(ctx, scopeOf(req), params.id)));
+      const change = toChangeOut(await findChange(ctx, scopeOf(req), params.id));
+      res.json((await changeDistances(ctx, [change]))[0]);
     },
   );
 

@@ -5,6 +5,7 @@ import type { NormalizedPhoto } from '../photos/normalize.js';
 import { checkedName, createPerson, findByIdNumber, type Actor } from '../people/service.js';
 import { proposeChange } from './changes.js';
 import { assertMayGrant } from './rights.js';
+import { recordFace, type FaceVerdict } from '../photos/faces/check.js';
 
 /** The enrollment terminal that sent the person, and the organization it enrolls into. */
 export interface Terminal {
@@ -18,6 +19,8 @@ export interface Enrollment {
   idNumber: string;
   spaceIds?: string[];
   photo: NormalizedPhoto;
+  /** The photo's face check (photos/faces), stored with the person or the held change. */
+  face?: FaceVerdict | undefined;
 }
 
 export interface EnrollmentResult {
@@ -75,6 +78,18 @@ export async function enroll(
           actor,
           transaction,
         );
+        await recordFace(
+          ctx,
+          input.face,
+          {
+            personId: existing.id,
+            organizationId: terminal.organizationId,
+            photoSha256: photo.sha256,
+            replace: false,
+          },
+          actor,
+          transaction,
+        );
         return { id: existing.id, created: false, changeId: change?.id ?? null };
       }
       const person = await createPerson(
@@ -85,6 +100,18 @@ export async function enroll(
           idNumber: input.idNumber,
           ...(input.spaceIds && { spaceIds: input.spaceIds }),
           photoSha256: photo.sha256,
+        },
+        actor,
+        transaction,
+      );
+      await recordFace(
+        ctx,
+        input.face,
+        {
+          personId: person.id,
+          organizationId: terminal.organizationId,
+          photoSha256: photo.sha256,
+          replace: true,
         },
         actor,
         transaction,

@@ -1,11 +1,4 @@
-import {
-  createdId,
-  enrollmentAnswer,
-  enrollmentPerson,
-  ErrorCode,
-  idNumber,
-  uuid,
-} from '@svc/shared';
+import { enrollmentAnswerFace, enrollmentPerson, ErrorCode, idNumber, uuid } from '@svc/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
@@ -14,6 +7,8 @@ import { HttpError, httpErrors } from '../http/errors.js';
 import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js';
 import { registerEnrollmentAdminRoutes } from './admin-routes.js';
 import { enroll } from './enroll.js';
+import { findByIdNumber } from '../people/service.js';
+import { checkFace } from '../photos/faces/check.js';
 
 /**
  * The §3 body, held to the same rules as an administrator's person (ID-number characters,
@@ -44,7 +39,7 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
       access: { kind: 'terminal' },
       body: enrollmentBody,
       bodyLimit: BASE64_PHOTO_JSON_LIMIT,
-      responses: { 200: enrollmentAnswer, 201: createdId },
+      responses: { 200: enrollmentAnswerFace, 201: enrollmentAnswerFace },
     },
     async ({ body }, req, res) => {
       const node = await ctx.discovery.store.findByToken(bearerToken(res), clientIp(req));
@@ -68,19 +63,28 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
       }
       // Refused photos (400/413/415) end here, before anything is written.
       const photo = await ctx.photos.normalize(decodeBase64Photo(body.photo));
+      // A terminal cannot accept a failing face: 422 with the reasons, nothing written.
+      const existing = await findByIdNumber(ctx, organizationId, body.idNumber);
+      const face = await checkFace(ctx, photo, {
+        organizationId,
+        personId: existing?.id ?? null,
+        spaceIds: existing?.spaceIds ?? body.spaceIds ?? [],
+      });
       const result = await enroll(
         ctx,
         { id: node.id, organizationId, ip: clientIp(req) },
-        { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo },
+        { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo, face },
       );
+      const warn = face && { lookAlikes: face.lookAlikes };
       if (result.created) {
-        res.status(201).json({ id: result.id });
+        res.status(201).json({ id: result.id, ...warn });
         return;
       }
       res.status(200).json({
         id: result.id,
         pending: !!result.changeId,
         ...(result.changeId && { changeId: result.changeId }),
+        ...warn,
       });
     },
   );

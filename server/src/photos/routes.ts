@@ -1,10 +1,12 @@
-import { idParams, photoStored } from '@svc/shared';
+import { idParams, photoStoredFace, photoUploadQuery } from '@svc/shared';
 import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, visible } from '../http/scope.js';
 import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
+import { checkFace, recordFace, verdictOut } from './faces/check.js';
+import { registerFaceRoutes } from './faces/routes.js';
 import { unfitDevices } from './variants/person-fit.js';
 
 /** PROTOCOL §7: a person's photo, upload and download. */
@@ -24,15 +26,21 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
       tags,
       access: { kind: 'session' },
       params: idParams,
+      query: photoUploadQuery,
       resource: 'person',
       bodyLimit: false,
       rawBody: PHOTO_UPLOAD_TYPES,
-      responses: { 200: photoStored },
+      responses: { 200: photoStoredFace },
     },
-    async ({ params }, req, res) => {
+    async ({ params, query }, req, res) => {
       // Scope first: another organization's person is a 404 before the upload is even read.
-      await findPerson(req, params.id);
+      const subject = await findPerson(req, params.id);
       const normalized = await ctx.photos.normalize(await readPhotoUpload(req, res));
+      const face = await checkFace(ctx, normalized, {
+        organizationId: subject.organizationId,
+        personId: subject.id,
+        acceptedBy: query.acceptFace ? req.auth!.admin.username : null,
+      });
       const { sha256, previous } = await ctx.db.sequelize.transaction(async (transaction) => {
         const person = visible(
           req,
@@ -51,6 +59,18 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
             { transaction },
           );
         }
+        await recordFace(
+          ctx,
+          face,
+          {
+            personId: person.id,
+            organizationId: person.organizationId,
+            photoSha256: stored.sha256,
+            replace: true,
+          },
+          auditActor(req),
+          transaction,
+        );
         await ctx.audit.record(
           {
             action: 'person.photo',
@@ -70,9 +90,16 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
       if (previous && previous !== sha256) await ctx.photos.releaseIfUnreferenced(previous);
       // Told now rather than when a push fails (the variant is made and kept on the way).
       const person = await findPerson(req, params.id);
-      res.json({ photoSha256: sha256, unfitDevices: await unfitDevices(ctx, person, sha256) });
+      res.json({
+        photoSha256: sha256,
+        unfitDevices: await unfitDevices(ctx, person, sha256),
+        face: face ? verdictOut(face) : null,
+        lookAlikes: face?.lookAlikes ?? [],
+      });
     },
   );
+
+  registerFaceRoutes(api, ctx);
 
   api.add(
     {

@@ -4,6 +4,7 @@ import { createLogger } from '../logger.js';
 import { startServer, type RunningServer } from '../server.js';
 import type { Clock } from '../clock.js';
 import type { Infrastructure } from '../server.js';
+import { sourceFaceWorker } from '../photos/faces/test-worker.js';
 
 export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-horse-battery`;
 
@@ -44,6 +45,8 @@ export async function startTestServer(opts: {
     ADMIN_INITIAL_PASSWORD: TEST_ADMIN_PASSWORD,
     SVC_DISCOVERY_WORKER: '0',
     SVC_PUSH_WORKER: '0',
+    // Most suites upload generated images without a face; the face suites turn it on.
+    FACE_CHECK: 'off',
     ...opts.env,
   });
   const config: Config = {
@@ -58,7 +61,7 @@ export async function startTestServer(opts: {
     config,
     logger,
     clock: opts.clock,
-    infra: opts.infra,
+    infra: { faceWorker: sourceFaceWorker, ...opts.infra },
     siteRoot: opts.siteRoot,
   });
   if (opts.waitReady !== false) await server.ready;

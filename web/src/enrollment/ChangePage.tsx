@@ -22,6 +22,7 @@ import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { FaceDistance } from './FaceDistance';
 import { changePhotoUrl, changedParts, decideChange, getChange, stateLabel } from './api';
 
 const route = getRouteApi('/enrollment/changes/$id');
@@ -78,6 +79,7 @@ export function ChangePage() {
           </Group>
           <ChangeSummary change={change.data} />
           <Photos change={change.data} />
+          <FaceDistance changeId={id} />
         </>
       )}
       <Modal

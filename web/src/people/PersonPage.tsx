@@ -11,6 +11,7 @@ import { PendingChangeNotice } from '../enrollment/PendingChangeNotice';
 import { DeletePerson } from './DeletePerson';
 import { PhotoFitNotice } from './PhotoFitNotice';
 import { formatTime, formatValidity, spaceNames } from './format';
+import { FaceCheck } from './FaceCheck';
 import { PersonSync } from './PersonSync';
 
 const route = getRouteApi('/people/$id');
@@ -50,6 +51,7 @@ export function PersonPage() {
             person={person.data}
             spaces={spaceNames(person.data.spaceIds, spaces.data)}
           />
+          <FaceCheck personId={id} photoSha256={person.data.photoSha256} />
           <PersonSync personId={id} />
         </>
       )}

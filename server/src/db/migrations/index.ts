@@ -7,6 +7,7 @@ import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
 import { enrollmentTrustMigrations } from './enrollment-trust.js';
 import { authHardeningMigrations } from './auth-hardening.js';
+import { faceMigrations } from './faces.js';
 import { photoVariantsMigrations } from './photo-variants.js';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Migration[] = [
   ...discoveryTrustMigrations,
   ...enrollmentTrustMigrations,
   ...authHardeningMigrations,
+  ...faceMigrations,
   ...photoVariantsMigrations,
 ];

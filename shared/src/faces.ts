@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { photoStored } from './admin-api.js';
+import { enrollmentAnswer, enrollmentChangeOut } from './enrollment.js';
+
+/**
+ * The face check of a person's photo (issue 26): what the detector found, in the stored
+ * photo's pixels. The descriptor never leaves the server.
+ */
+export const faceCheckOut = z.object({
+  /** Faces found in the photo. */
+  faces: z.number().int().min(0),
+  /** The face's box when exactly one was found, else null. */
+  box: z
+    .object({
+      x: z.number().int(),
+      y: z.number().int(),
+      width: z.number().int(),
+      height: z.number().int(),
+    })
+    .nullable(),
+  /** Detector confidence 0–1 (the most confident face), null without a face. */
+  score: z.number().nullable(),
+  /** Variance of the Laplacian of the face at 112 × 112 (higher is sharper), null without one. */
+  sharpness: z.number().nullable(),
+  /** 1 for a face looking straight at the camera, 0 for a profile; null without one. */
+  frontal: z.number().nullable(),
+  /** What is wrong with the photo, in plain words with what to do; empty when it passed. */
+  problems: z.array(z.string()),
+  /** The administrator who accepted the photo despite its problems, or null. */
+  acceptedBy: z.string().nullable(),
+  checkedAt: z.string(),
+});
+export type FaceCheckOut = z.infer<typeof faceCheckOut>;
+
+/** Another person of the same organization whose face is close to the photo's. */
+export const lookAlikeOut = z.object({
+  personId: z.string(),
+  name: z.string(),
+  idNumber: z.string(),
+  /** Euclidean distance of the 128-d descriptors: 0 identical, ≥ 0.6 usually someone else. */
+  distance: z.number(),
+});
+export type LookAlikeOut = z.infer<typeof lookAlikeOut>;
+
+/** `GET /api/people/{id}/face`: the check of the person's current photo (null: not checked). */
+export const personFaceOut = z.object({
+  check: faceCheckOut.nullable(),
+  lookAlikes: z.array(lookAlikeOut),
+});
+export type PersonFaceOut = z.infer<typeof personFaceOut>;
+
+/** `PUT /api/people/{id}/photo?acceptFace=true`: an administrator accepts a refused face. */
+export const photoUploadQuery = z.object({
+  acceptFace: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+/** The photo upload's answer: the stored hash, the check, and look-alikes (a warning only). */
+export const photoStoredFace = photoStored.extend({
+  /** Null when the face check is off (FACE_CHECK=off). */
+  face: faceCheckOut.nullable(),
+  lookAlikes: z.array(lookAlikeOut),
+});
+
+/** PROTOCOL §3's answer with the look-alike warning (absent when the face check is off). */
+export const enrollmentAnswerFace = enrollmentAnswer.extend({
+  lookAlikes: z.array(lookAlikeOut).optional(),
+});
+
+/** A held re-enrollment with how close the new face is to the old one, for the approver. */
+export const enrollmentChangeFaceOut = enrollmentChangeOut.extend({
+  /** Descriptor distance old → new face (< 0.5: very likely the same person); null if unknown. */
+  faceDistance: z.number().nullable(),
+});
+export const enrollmentChangeFaceList = z.object({
+  items: z.array(enrollmentChangeFaceOut),
+  total: z.number().int().min(0),
+});
