@@ -147,7 +147,12 @@ export function buildContext(
     photos,
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
-    deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),
+    deviceKeys: new DeviceKeyVault({
+      models,
+      clock,
+      dataDir: config.dataDir,
+      secretFile: config.deviceKeySecretFile,
+    }),
     recognition: {
       lookups: intakeLookups({ db, settings }),
       writer: new EventWriter({ db, photos }),

@@ -4,7 +4,14 @@ import { publishSyncState, type SyncLiveEvent } from '../live.js';
 import type { Outcome } from './push.js';
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, MAX_ATTEMPTS, RELEASE_PAUSE_MS } from '../knobs.js';
 
-type Deps = Pick<AppContext, 'sync' | 'clock' | 'live'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'live' | 'warnings' | 'logger'>;
+
+/** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
+export function warnOnce(deps: Pick<AppContext, 'warnings' | 'logger'>, warning: string): void {
+  if (deps.warnings.includes(warning)) return;
+  deps.warnings.push(warning);
+  deps.logger.error({ warning }, 'sync cannot push to a device from this server process');
+}
 
 /** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
 export const freshAttempts = (now: Date) =>
@@ -79,7 +86,9 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
     }
     case 'retry': {
       const attempts = task.attempts + 1;
-      const last = attempts >= MAX_ATTEMPTS;
+      // A local cause is this process's to fix, not the task's: retried (backing off) for good.
+      if (outcome.local) warnOnce(deps, outcome.local.warning);
+      const last = attempts >= MAX_ATTEMPTS && !outcome.local;
       [written] = await SyncTask.update(
         {
           ...stamped,
@@ -89,7 +98,9 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
           errorCode: outcome.code.slice(0, 32),
           errorMessage: (last
             ? `Gave up after ${attempts} attempts: ${outcome.message}`
-            : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
+            : outcome.local
+              ? `Attempt ${attempts} failed, trying again: ${outcome.message}`
+              : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
           ).slice(0, 512),
           finishedAt: last ? now : null,
         },

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { asUrgent } from '../../db/urgency.js';
 import { readDueTasks, devicesWithDueWork } from './due-tasks.js';
 import { asError } from './success-writer.js';
-import { recordOutcome } from './failures.js';
+import { recordOutcome, warnOnce } from './failures.js';
 import { streamDevice, type RunShared, type StreamResult } from './stream.js';
 import type { DeviceRun } from './push.js';
 import { DeviceKeyUnavailable, deviceTarget, isOnline } from '../../devices/service.js';
@@ -130,11 +130,4 @@ async function serveDevice(
     return idle;
   }
   return streamDevice(shared, run);
-}
-
-/** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
-function warnOnce(ctx: AppContext, warning: string): void {
-  if (ctx.warnings.includes(warning)) return;
-  ctx.warnings.push(warning);
-  ctx.logger.error({ warning }, 'sync cannot push to a device from this server process');
 }
