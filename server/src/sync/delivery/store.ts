@@ -1,15 +1,16 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../../context.js';
 import { retryOnDeadlock } from '../../db/deadlock.js';
-import { sqlDate } from '../../db/sql-dates.js';
+import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
 import { SUCCESS_STATEMENT_MAX, SUCCESS_WRITE_TRIES } from '../knobs.js';
 import { publishSyncState } from '../live.js';
 import type { TaskRow } from './due-tasks.js';
-import type { Outcome } from './push.js';
+import type { Outcome, PushPerson } from './push.js';
 
 /**
  * The delivery wing's store: the SQL that writes pushes' successes, with its dialect branches
- * (the success writer, success-writer.ts, decides when and how many).
+ * (the success writer, success-writer.ts, decides when and how many), and the people a run
+ * pushes (run-reads.ts decides which and keeps them).
  */
 export type Done = Extract<Outcome, { kind: 'done' }>;
 export interface DoneItem {
@@ -198,4 +199,23 @@ async function writeRetargeted(
           WHERE sync_tasks.id = v.id AND ${unchanged('sync_tasks.')}`,
         [now, now, ...values],
       );
+}
+
+/** What pushes send of these people, as plain rows: model instances cost more than the read. */
+export async function readPeople(
+  deps: Pick<AppContext, 'sync'>,
+  ids: readonly string[],
+): Promise<PushPerson[]> {
+  const rows = await deps.sync.db.sequelize.query<Record<keyof PushPerson, unknown>>(
+    `SELECT id, name, id_number AS idNumber, photo_sha256 AS photoSha256, version,
+      valid_from AS validFrom, valid_until AS validUntil FROM people WHERE id IN (:ids)`,
+    { replacements: { ids }, type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({
+    ...(r as PushPerson),
+    id: String(r.id),
+    version: Number(r.version),
+    validFrom: fromSqlDate(r.validFrom),
+    validUntil: fromSqlDate(r.validUntil),
+  }));
 }
