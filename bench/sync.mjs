@@ -77,8 +77,12 @@ async function simsChild() {
     } else if (msg.type === 'count') {
       // (person, device) pairs held: the progress of a backfill, without asking the database.
       let held = 0;
-      for (const d of devices.values()) held += d.personCount();
-      reply({ held });
+      let repeats = 0;
+      for (const d of devices.values()) {
+        held += d.personCount();
+        repeats += d.repeatedPuts();
+      }
+      reply({ held, repeats });
     } else if (msg.type === 'clear') {
       // After the ceiling: the devices start the synchronization empty.
       for (const d of devices.values())
@@ -376,6 +380,13 @@ async function main() {
     registered.push({ sn, key: d.key, id: d.id });
   }
   console.error(`  ceiling ${ceilingRate.toFixed(0)} pushes/s; synchronizing…`);
+  const repeatsOf = async () =>
+    (await Promise.all(procs.map((p) => p.ask({ type: 'count' })))).reduce(
+      (sum, r) => sum + r.repeats,
+      0,
+    );
+  // The ceiling's own PUTs (the same bodies again) are not the synchronization's.
+  const repeats0 = await repeatsOf();
   const syncCpu0 = cpuOf();
   const syncStart = performance.now();
   await Promise.all(
@@ -481,6 +492,7 @@ async function main() {
   }));
   let wrong = 0;
   for (const p of procs) wrong += (await p.ask({ type: 'check', expected })).wrong;
+  const repeats = (await repeatsOf()) - repeats0;
 
   await sequelize.close();
   // SIGTERM to exit: the worker stops what it is doing (a reconciliation, once the server has
@@ -539,7 +551,7 @@ async function main() {
     );
   }
   console.log(
-    `  check: ${wrong} (device, person) pairs differ from the central record; ${failed} tasks failed; the server exited ${f(stopS, 1)} s after SIGTERM`,
+    `  check: ${wrong} (device, person) pairs differ from the central record; ${failed} tasks failed; ${repeats} repeated pushes (a PUT of the version and photo the device held); the server exited ${f(stopS, 1)} s after SIGTERM`,
   );
 }
 

@@ -16,13 +16,17 @@ export interface AppOptions {
   siteRoot?: string;
 }
 
-type ExpressEntry = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  done?: (err?: unknown) => void,
-) => void;
+export interface App {
+  app: Express;
+  api: Api;
+  /**
+   * What the HTTP server calls for each request: the hottest device POSTs are answered here
+   * before Express sees them (http/device-fast-path.ts); everything else goes to `app`.
+   */
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+}
 
-export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Express; api: Api } {
+export function createApp(ctx: AppContext, opts: AppOptions = {}): App {
   const app = express();
   app.disable('x-powered-by');
   // API answers are never cached (no-store); hashing large bodies for an ETag would be waste.
@@ -32,14 +36,6 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Expres
   app.set('trust proxy', (address: string) => isTrustedProxy(address));
 
   const api = buildApi(ctx);
-  // The hottest device POSTs are answered before Express sees them (http/device-fast-path.ts).
-  // The app is the function Node's server (and supertest) calls; it enters through its
-  // `handle` method (Express 5, not in its typings), so wrapping that covers every caller.
-  const entry = app as unknown as { handle: ExpressEntry };
-  const general = entry.handle.bind(app);
-  entry.handle = (req, res, done) => {
-    if (!api.fast.handle(req, res)) general(req, res, done);
-  };
   // The heartbeat (routes served without the database) comes first, and it and the device-key
   // routes start with their own lean prelude (http/device-entry.ts: request id, security
   // headers, the readiness gate for device routes, logging of refusals and failures): monitoring
@@ -67,5 +63,8 @@ export function createApp(ctx: AppContext, opts: AppOptions = {}): { app: Expres
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger));
-  return { app, api };
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!api.fast.handle(req, res)) app(req, res);
+  };
+  return { app, api, listener };
 }

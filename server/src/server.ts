@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Config } from './config/config.js';
@@ -51,6 +52,8 @@ export interface RunningServer {
   ctx: AppContext;
   /** Every registered route (the OpenAPI document and the route-table test read it). */
   api: Api;
+  /** The Express app behind the request listener (the route-table test reads its router). */
+  app: Express;
   http: Server;
   /** http://host:port the server listens on. */
   url: string;
@@ -156,7 +159,12 @@ export function buildContext(
     }),
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
-    deviceKeys: new DeviceKeyVault({ models, clock, dataDir: config.dataDir }),
+    deviceKeys: new DeviceKeyVault({
+      models,
+      clock,
+      dataDir: config.dataDir,
+      secretFile: config.deviceKeySecretFile,
+    }),
     recognition: {
       lookups: intakeLookups({ db, settings }),
       writer: new EventWriter({ db, photos }),
@@ -251,8 +259,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
   }
 
-  const { app, api } = createApp(ctx, { siteRoot: opts.siteRoot });
-  const http = createServer(app);
+  const { app, api, listener } = createApp(ctx, { siteRoot: opts.siteRoot });
+  const http = createServer(listener);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -313,7 +321,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // The caller observes `ready`; this keeps an early shutdown from surfacing as unhandled.
   ready.catch(() => undefined);
 
-  return { ctx, api, http, url, ready, stop: () => shutdown.run() };
+  return { ctx, api, app, http, url, ready, stop: () => shutdown.run() };
 }
 
 export { FatalDatabaseError };

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, renderConfigTable, VARS, ConfigError } from './config.js';
 
 describe('configuration', () => {
@@ -70,6 +73,32 @@ describe('configuration', () => {
       throw new Error('expected a ConfigError');
     } catch (err) {
       expect((err as Error).message).not.toContain('tiny');
+    }
+  });
+
+  test('DEVICE_KEY_SECRET_FILE is read at boot: a missing or malformed file stops the start, unechoed', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-secret-'));
+    try {
+      const good = path.join(dir, 'good');
+      await writeFile(good, `${randomBytes(32).toString('base64')}\n`);
+      expect(loadConfig({ DEVICE_KEY_SECRET_FILE: good }).deviceKeySecretFile).toBe(good);
+      expect(loadConfig({}).deviceKeySecretFile).toBeUndefined();
+      expect(() => loadConfig({ DEVICE_KEY_SECRET_FILE: path.join(dir, 'absent') })).toThrow(
+        /^DEVICE_KEY_SECRET_FILE: cannot read .*absent \(ENOENT\)$/,
+      );
+      const short = path.join(dir, 'short');
+      await writeFile(short, 'not-a-32-byte-secret');
+      let message = '';
+      try {
+        loadConfig({ DEVICE_KEY_SECRET_FILE: short });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/^DEVICE_KEY_SECRET_FILE: .*must hold a 32-byte secret as base64$/);
+      expect(message).not.toContain('not-a-32-byte-secret');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

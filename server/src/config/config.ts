@@ -21,6 +21,7 @@ import {
   oneOf,
   port,
   secret,
+  secretFile,
   seconds,
   text,
   url,
@@ -240,6 +241,13 @@ export const VARS = {
     },
     './data',
   ),
+  DEVICE_KEY_SECRET_FILE: secretFile({
+    name: 'DEVICE_KEY_SECRET_FILE',
+    type: 'file path',
+    default: 'unset: `device-key-secret` in `DATA_DIR`, created on first use',
+    purpose:
+      'File holding the 32-byte base64 secret that seals the device keys (e.g. from a secret manager); every server process of one database must use the same secret',
+  }),
   TRUSTED_NETWORKS: cidrList(
     {
       name: 'TRUSTED_NETWORKS',
@@ -292,6 +300,8 @@ export type DbConfig =
 export interface Config {
   http: { host: string; port: number };
   dataDir: string;
+  /** The device key secret's file when it is not the one in DATA_DIR. */
+  deviceKeySecretFile: string | undefined;
   db: DbConfig;
   webPort: number;
   discovery: {
@@ -345,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     http: { host: p.HTTP_HOST || '0.0.0.0', port: p.HTTP_PORT },
     dataDir: p.DATA_DIR,
+    deviceKeySecretFile: p.DEVICE_KEY_SECRET_FILE,
     db,
     webPort: p.WEB_PORT,
     discovery: {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { centralUrl, optionalHttpUrl } from '@svc/shared';
@@ -162,4 +163,30 @@ export function directory(spec: Spec<string>, fallback: string): VarSpec<string>
     raw.includes('\0') ? undefined : raw,
   );
   return { ...spec, parse: (raw) => path.resolve(parse(raw, fallback)) };
+}
+
+/**
+ * A file holding a 32-byte secret as base64 (a secret manager's mount, for instance): read at
+ * boot so a missing or malformed file stops the start with the variable named, not the first
+ * push. The contents are never echoed.
+ */
+export function secretFile(spec: Spec<string | undefined>): VarSpec<string | undefined> {
+  return {
+    ...spec,
+    parse(raw) {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      const file = path.resolve(raw.trim());
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+        throw new ConfigError(spec.name, `cannot read ${file} (${code})`);
+      }
+      if (Buffer.from(text.trim(), 'base64').length !== 32) {
+        throw new ConfigError(spec.name, `${file} must hold a 32-byte secret as base64`);
+      }
+      return file;
+    },
+  };
 }

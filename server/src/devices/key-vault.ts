@@ -10,8 +10,8 @@ import type { Clock } from '../clock.js';
  * The outbound copy of each device key. PROTOCOL §3 has the central service call the device
  * with the same key the device sends, but `devices.key_hash` only lets us *check* a key. So the
  * key is also kept sealed (AES-256-GCM, bound to the device id) with a secret that lives in a
- * 0600 file on the data volume, not in the database: a database dump or an SQL injection alone
- * yields neither usable key. The sealed copy sits in `runtime_settings` under
+ * 0600 file on the data volume (or the file DEVICE_KEY_SECRET_FILE names), not in the database:
+ * a database dump or an SQL injection alone yields neither usable key. The sealed copy sits in `runtime_settings` under
  * `device_key.<device id>` because the schema has no column for it yet; this class is the only
  * code that knows where it is.
  */
@@ -37,6 +37,8 @@ export interface DeviceKeyVaultDeps {
   models: Models;
   clock: Clock;
   dataDir: string;
+  /** DEVICE_KEY_SECRET_FILE: the secret is read from there (never created) instead. */
+  secretFile?: string | undefined;
 }
 
 export class DeviceKeyVault {
@@ -89,7 +91,9 @@ export class DeviceKeyVault {
       ]).toString('utf8');
     } catch {
       throw new DeviceKeyUnavailable(
-        `the stored device key cannot be opened with ${SECRET_FILE} in DATA_DIR (was the data volume replaced, or does another server process use another DATA_DIR?): share DATA_DIR between the server processes, or rotate the device key`,
+        this.deps.secretFile
+          ? `the stored device key cannot be opened with the secret in DEVICE_KEY_SECRET_FILE (${this.deps.secretFile}): give every server process the same secret, or rotate the device key`
+          : `the stored device key cannot be opened with ${SECRET_FILE} in DATA_DIR (was the data volume replaced, or does another server process use another DATA_DIR?): share DATA_DIR between the server processes, or rotate the device key`,
         true,
       );
     }
@@ -103,12 +107,13 @@ export class DeviceKeyVault {
   }
 
   private loadSecret(): Promise<Buffer> {
-    this.secret ??= readOrCreateSecret(path.join(this.deps.dataDir, SECRET_FILE)).catch(
-      (err: unknown) => {
-        this.secret = undefined;
-        throw err;
-      },
-    );
+    const { secretFile, dataDir } = this.deps;
+    this.secret ??= (
+      secretFile ? readSecret(secretFile) : readOrCreateSecret(path.join(dataDir, SECRET_FILE))
+    ).catch((err: unknown) => {
+      this.secret = undefined;
+      throw err;
+    });
     return this.secret;
   }
 }

@@ -14,6 +14,11 @@ export function orgWhere(req: Request): { organizationId?: string } {
   return admin.role === 'superadmin' ? {} : { organizationId: admin.organizationId };
 }
 
+/** The one organization a service limits the administrator to; null for a superadmin (all). */
+export function orgScope(req: Request): string | null {
+  return orgWhere(req).organizationId ?? null;
+}
+
 /** Throws 404 unless the row exists and the administrator may see its organization. */
 export function visible<T extends { organizationId: string }>(
   req: Request,

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { signedIn } from '../test/admins.js';
@@ -57,6 +58,39 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     await new SyncWorker(first.ctx).runUntilIdle();
     await task!.reload();
     expect(task!.state).toBe('succeeded');
+    expect(device.sim.person(person.id)).toMatchObject({ version: person.version });
+  }, 120_000);
+
+  test('with DEVICE_KEY_SECRET_FILE the key opens anywhere; a photo missing here is retried, not failed', async () => {
+    scratch = await scratchDb(dialect);
+    otherDir = await mkdtemp(path.join(os.tmpdir(), 'svc-replica-'));
+    const secretFile = path.join(otherDir, 'secret');
+    await writeFile(secretFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const env = { DEVICE_KEY_SECRET_FILE: secretFile };
+    first = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, env });
+    const admin = await signedIn(first, 'admin');
+    const spaceId = await createSpace(admin, 'Replicated');
+    device = await registerSim(first, admin, spaceId);
+    await beat(device);
+    const person = await addPerson(first, await organizationOf(first, spaceId), [spaceId]);
+    // Another DATA_DIR, the same secret: the key opens, but the photo is not in its files.
+    second = await startTestServer({ db: scratch.db, dataDir: path.join(otherDir, 'data'), env });
+
+    await new SyncWorker(second.ctx).runOnce();
+    const task = await first.ctx.models.SyncTask.findOne({ where: { personId: person.id } });
+    expect(task).toMatchObject({ state: 'pending', attempts: 1, errorCode: 'photo_missing' });
+    expect(task!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    const heartbeat = await fetch(`${second.url}/api/heartbeat`);
+    const { warnings } = (await heartbeat.json()) as { warnings: string[] };
+    expect(warnings.filter((w) => w.includes('photos are missing'))).toHaveLength(1);
+    expect(second.logs.text()).toContain('sync cannot push to a device from this server process');
+    expect(device.sim.person(person.id)).toBeUndefined();
+
+    // The process with the files pushes it once it is due (no waiting for the backoff here).
+    await task!.update({ nextAttemptAt: new Date() });
+    await new SyncWorker(first.ctx).runUntilIdle();
+    await task!.reload();
+    expect(task).toMatchObject({ state: 'succeeded', errorCode: null });
     expect(device.sim.person(person.id)).toMatchObject({ version: person.version });
   }, 120_000);
 });

@@ -94,7 +94,7 @@ export function label(route: RegisteredRoute): string {
 
 /** The Express application behind a running server (its `request` listener). */
 export function expressApp(server: TestServer): Express {
-  return server.http.listeners('request')[0] as Express;
+  return server.app;
 }
 
 interface Layer {

@@ -2,9 +2,17 @@ import type { AppContext } from '../../context.js';
 import type { TaskRow } from './due-tasks.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
 import type { Outcome } from './push.js';
+import type { Announce } from './store.js';
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, MAX_ATTEMPTS, RELEASE_PAUSE_MS } from '../knobs.js';
 
-type Deps = Pick<AppContext, 'sync' | 'clock' | 'live'>;
+type Deps = Pick<AppContext, 'sync' | 'clock' | 'live' | 'warnings' | 'logger'>;
+
+/** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
+export function warnOnce(deps: Pick<AppContext, 'warnings' | 'logger'>, warning: string): void {
+  if (deps.warnings.includes(warning)) return;
+  deps.warnings.push(warning);
+  deps.logger.error({ warning }, 'sync cannot push to a device from this server process');
+}
 
 /** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
 export const freshAttempts = (now: Date) =>
@@ -28,10 +36,17 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
  * pushed (its device's holder pushed it: device-leases.ts); a task the planner changed meanwhile is
  * due again at once so the newer target is pushed next (nothing stale is recorded as success).
  */
-export async function recordOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<void> {
+export async function recordOutcome(
+  deps: Deps,
+  task: TaskRow,
+  outcome: Outcome,
+): Promise<Announce> {
   const change = await writeOutcome(deps, task, outcome);
-  // The live stream hears what was written (nothing for a task failed or gone meanwhile).
-  if (change) publishSyncState(deps, task, change);
+  // The live stream hears what was written (nothing for a task failed or gone meanwhile),
+  // once the caller has settled the task in flight (Announce).
+  return () => {
+    if (change) publishSyncState(deps, task, change);
+  };
 }
 
 type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
@@ -79,7 +94,9 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
     }
     case 'retry': {
       const attempts = task.attempts + 1;
-      const last = attempts >= MAX_ATTEMPTS;
+      // A local cause is this process's to fix, not the task's: retried (backing off) for good.
+      if (outcome.local) warnOnce(deps, outcome.local.warning);
+      const last = attempts >= MAX_ATTEMPTS && !outcome.local;
       [written] = await SyncTask.update(
         {
           ...stamped,
@@ -89,7 +106,9 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
           errorCode: outcome.code.slice(0, 32),
           errorMessage: (last
             ? `Gave up after ${attempts} attempts: ${outcome.message}`
-            : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
+            : outcome.local
+              ? `Attempt ${attempts} failed, trying again: ${outcome.message}`
+              : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
           ).slice(0, 512),
           finishedAt: last ? now : null,
         },

@@ -9,6 +9,12 @@ import type { SyncState, SyncTaskRow } from '../../db/business-models.js';
  */
 export class InFlight {
   private readonly device = new Map<string, string>();
+  /** Settles counted, so a read can tell which tasks were settled while it ran. */
+  private settles = 0;
+  /** Task id → the settle count when it was settled, kept only while a read is open. */
+  private readonly settledAt = new Map<string, number>();
+  /** Open reads: the settle count each started at → how many started there. */
+  private readonly openReads = new Map<number, number>();
 
   add(tasks: readonly { id: string; deviceId: string }[]): void {
     for (const t of tasks) this.device.set(t.id, t.deviceId);
@@ -17,6 +23,49 @@ export class InFlight {
   /** Its outcome is written, or it was given up (it is still pending then). */
   settle(id: string): void {
     this.device.delete(id);
+    if (this.openReads.size === 0) return;
+    // Deleted first: the map stays in settle order, so forgetting stops at the first one kept.
+    this.settledAt.delete(id);
+    this.settledAt.set(id, ++this.settles);
+  }
+
+  /**
+   * Reads due tasks with `read`, leaving out those in flight and those settled while the read
+   * ran. A row read before a task's outcome committed still shows it pending; if the outcome
+   * is written (and the task settled) before the row comes back, it is no longer in flight,
+   * and would be pushed again at a version the device just took. Such a task, if really still
+   * due (requeued), is read again by the device's next read or stream.
+   */
+  async readFresh<T extends { id: string; deviceId: string }>(
+    read: (skip: (id: string) => boolean) => Promise<T[]>,
+  ): Promise<T[]> {
+    const from = this.settles;
+    this.openReads.set(from, (this.openReads.get(from) ?? 0) + 1);
+    try {
+      const skip = (id: string) => this.has(id) || (this.settledAt.get(id) ?? 0) > from;
+      const fresh = (await read(skip)).filter((t) => !skip(t.id));
+      // Taken before anything else runs: two overlapping reads of one device take a task once.
+      this.add(fresh);
+      return fresh;
+    } finally {
+      this.closeRead(from);
+    }
+  }
+
+  private closeRead(from: number): void {
+    const left = (this.openReads.get(from) ?? 1) - 1;
+    if (left > 0) this.openReads.set(from, left);
+    else this.openReads.delete(from);
+    if (this.openReads.size === 0) {
+      this.settledAt.clear();
+      return;
+    }
+    // Settles no open read started before are of no use to any: forgotten.
+    const oldest = Math.min(...this.openReads.keys());
+    for (const [id, at] of this.settledAt) {
+      if (at > oldest) break;
+      this.settledAt.delete(id);
+    }
   }
 
   has(id: string): boolean {

@@ -11,8 +11,12 @@ type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;
 export type Outcome =
   /** The device holds what was sent (put) or no longer holds the person (delete). */
   | { kind: 'done'; result: { version: number; photoSha256: string } | null; pushed?: Pushed }
-  /** Worth trying again later; costs an attempt. */
-  | { kind: 'retry'; code: string; message: string }
+  /**
+   * Worth trying again later; costs an attempt. `local`: this process's setup caused it (a file
+   * another process sharing the database may have): never given up, and `local.warning` (one
+   * text for all the tasks it stops) goes to the heartbeat's warnings and the log.
+   */
+  | { kind: 'retry'; code: string; message: string; local?: { warning: string } }
   /**
    * Final until something changes; `burn` says whether it counts as an attempt (a person
    * without a photo did not try the device at all).
@@ -95,11 +99,14 @@ export async function pushTask(
     }
     const photo = await reads.photo(person.photoSha256, profileOf(device));
     if (!photo) {
+      // Perhaps only here: a replica that does not share the files (docs/operations.md).
       return {
-        kind: 'fail',
+        kind: 'retry',
         code: 'photo_missing',
-        message: `The stored photo of ${person.name} is missing from the data volume; upload it again.`,
-        burn: false,
+        message: `The stored photo of ${person.name} (${person.photoSha256.slice(0, 12)}…) is missing from this server process's DATA_DIR: share DATA_DIR between the server processes, or upload the photo again.`,
+        local: {
+          warning: `stored photos are missing from this server process's DATA_DIR: their tasks are retried; share DATA_DIR between the server processes`,
+        },
       };
     }
     if ('problem' in photo) {

@@ -4,7 +4,7 @@ import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TaskRow } from './due-tasks.js';
-import { recordDone } from './success-writer.js';
+import { recordDone } from './store.js';
 import { createSpace } from '../test-setup.js';
 
 /**

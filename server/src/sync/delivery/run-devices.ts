@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { asUrgent } from '../../db/urgency.js';
 import { readDueTasks, devicesWithDueWork } from './due-tasks.js';
 import { asError } from './success-writer.js';
-import { recordOutcome } from './failures.js';
+import { recordOutcome, warnOnce } from './failures.js';
 import { streamDevice, type RunShared, type StreamResult } from './stream.js';
 import type { DeviceRun } from './push.js';
 import { DeviceKeyUnavailable, deviceTarget, isOnline } from '../../devices/service.js';
@@ -120,21 +120,16 @@ async function serveDevice(
     if (!(await shared.leases.acquire(deviceId))) return idle;
     const failed = await readDueTasks(ctx, deviceId, 1000, ctx.clock.now());
     for (const task of failed) {
-      await recordOutcome(ctx, task, {
+      // Read without taking them in flight: told at once.
+      const announce = await recordOutcome(ctx, task, {
         kind: 'fail',
         code: 'device_key_unavailable',
         message: err.message,
         burn: false,
       });
+      announce();
     }
     return idle;
   }
   return streamDevice(shared, run);
-}
-
-/** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
-function warnOnce(ctx: AppContext, warning: string): void {
-  if (ctx.warnings.includes(warning)) return;
-  ctx.warnings.push(warning);
-  ctx.logger.error({ warning }, 'sync cannot push to a device from this server process');
 }

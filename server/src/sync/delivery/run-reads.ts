@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.js';
-import { QueryTypes } from 'sequelize';
 import { profileKey, type PhotoProfile } from '../../photos/variants/profile.js';
-import { fromSqlDate } from '../../db/sql-dates.js';
 import type { TaskRow } from './due-tasks.js';
 import { directReads, type PushPerson, type PushReads, type SentPhoto } from './push.js';
+import { readPeople } from './store.js';
 import { PEOPLE_CACHE, PEOPLE_QUERY, PHOTO_CACHE_CHARS } from '../knobs.js';
 
 type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;
@@ -47,21 +46,10 @@ export class RunReads implements PushReads {
     }
     const all = [...ids];
     for (let i = 0; i < all.length; i += PEOPLE_QUERY) {
-      // Plain rows: model instances cost more than the rest of a read.
-      const rows = await this.deps.sync.db.sequelize.query<Record<keyof PushPerson, unknown>>(
-        `SELECT id, name, id_number AS idNumber, photo_sha256 AS photoSha256, version,
-          valid_from AS validFrom, valid_until AS validUntil FROM people WHERE id IN (:ids)`,
-        { replacements: { ids: all.slice(i, i + PEOPLE_QUERY) }, type: QueryTypes.SELECT },
-      );
-      for (const r of rows) {
+      for (const person of await readPeople(this.deps, all.slice(i, i + PEOPLE_QUERY))) {
         // Read again at a newer version: kept as the newest entry.
-        this.people.delete(String(r.id));
-        this.people.set(String(r.id), {
-          ...(r as PushPerson),
-          version: Number(r.version),
-          validFrom: fromSqlDate(r.validFrom),
-          validUntil: fromSqlDate(r.validUntil),
-        });
+        this.people.delete(person.id);
+        this.people.set(person.id, person);
       }
     }
   }

@@ -74,13 +74,10 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
   const cursor: ReadCursor = {};
 
   const readDue = async (limit: number, urgent: boolean) => {
-    const read = await readDueTasks(ctx, deviceId, limit, ctx.clock.now(), {
-      cursor,
-      skip: (id) => inFlight.has(id),
-    });
-    // Two reads of this stream may overlap (an urgent one beside a refill): a task is taken once.
-    const tasks = read.filter((t) => !inFlight.has(t.id));
-    inFlight.add(tasks);
+    // Not in flight, nor settled while the read ran (its row may predate its outcome).
+    const tasks = await inFlight.readFresh((skip) =>
+      readDueTasks(ctx, deviceId, limit, ctx.clock.now(), { cursor, skip }),
+    );
     try {
       await shared.reads.prefetch(tasks);
     } catch (err) {
@@ -143,8 +140,9 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
         continue;
       }
       if (outcome.kind === 'retry') failingInARow++;
+      let announce: (() => void) | undefined;
       try {
-        await recordOutcome(ctx, task, outcome);
+        announce = await recordOutcome(ctx, task, outcome);
       } catch (err) {
         // Not written: the task is still pending, and pushed again by a later stream.
         failure ??= asError(err);
@@ -152,6 +150,7 @@ export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<S
       } finally {
         inFlight.settle(task.id);
       }
+      announce?.();
     }
   };
   await Promise.all(Array.from({ length: perDevice }, lane));

@@ -96,6 +96,11 @@ export interface DeviceHandle {
   state(): DeviceState;
   /** Every push accepted so far, oldest first (empty unless started with `pushLog`). */
   pushes(): readonly DevicePush[];
+  /**
+   * PUTs of exactly the version and photo the device already held: a count kept always (no
+   * log), for a benchmark's millions of pushes.
+   */
+  repeatedPuts(): number;
   stop(): Promise<void>;
 }
 
@@ -128,6 +133,7 @@ export async function startDevice(
   let heartbeats: Cancel | undefined;
   let url = '';
   const pushLog: DevicePush[] = [];
+  let repeatedPuts = 0;
 
   const heartbeatNow = async (): Promise<CallResult | null> => {
     const central = store.centralUrl();
@@ -186,7 +192,8 @@ export async function startDevice(
         capacity: options.capacity,
         photoLimits: options.photoLimits,
         saveDifferent: () => faults.saveDifferent === true,
-        onChange: (action, personId, stored) => {
+        onChange: (action, personId, stored, repeat) => {
+          if (repeat) repeatedPuts++;
           if (options.pushLog) {
             pushLog.push({
               action,
@@ -245,6 +252,7 @@ export async function startDevice(
     setFaults: (next) => server.faults.set(next),
     state,
     pushes: () => pushLog,
+    repeatedPuts: () => repeatedPuts,
     stop() {
       stopping ??= (async () => {
         heartbeats?.cancel();

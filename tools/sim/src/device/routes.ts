@@ -23,7 +23,13 @@ export interface DeviceApi {
   photoLimits: PhotoLimits;
   /** The `saveDifferent` fault: store another photo hash than the one pushed. */
   saveDifferent(): boolean;
-  onChange(action: 'put' | 'delete', personId: string, stored?: DevicePersonState): void;
+  /** `repeat`: a PUT of exactly the version and photo the device already held. */
+  onChange(
+    action: 'put' | 'delete',
+    personId: string,
+    stored?: DevicePersonState,
+    repeat?: boolean,
+  ): void;
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -101,8 +107,11 @@ export function deviceRoutes(api: DeviceApi): Route {
           ? sha256(Buffer.concat([Buffer.from(body.photo, 'base64'), Buffer.from('svc-sim')]))
           : body.photoSha256,
       };
+      const before = api.store.get(personId);
+      const repeat =
+        before?.version === stored.version && before.photoSha256 === stored.photoSha256;
       await api.store.put(stored);
-      api.onChange('put', personId, stored);
+      api.onChange('put', personId, stored, repeat);
       sendJson(res, 200, stored);
     } else {
       sendMethodNotAllowed(res, ['GET', 'PUT', 'DELETE']);

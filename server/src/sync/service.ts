@@ -1,0 +1,258 @@
+import { Op, type WhereOptions } from 'sequelize';
+import type { z } from 'zod';
+import type { AuditEntry } from '../audit/audit.js';
+import type { AppContext } from '../context.js';
+import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
+import { createDeviceClient, isOnline } from '../devices/service.js';
+import { httpErrors } from '../http/errors.js';
+import { freshAttempts } from './delivery/failures.js';
+import { publishSyncState } from './live.js';
+import { personNames } from './overview/store.js';
+import { lastReconciliation } from './reconciliation/read-back.js';
+import {
+  toTaskOut,
+  type deviceSyncOut,
+  type personSyncOut,
+  type reconciliationStarted,
+  type syncTaskList,
+  type syncTaskOut,
+  type syncTasksQuery,
+} from './schemas.js';
+
+/**
+ * The synchronization's state and controls behind its routes (routes.ts): what the API shows of
+ * the tasks (the in-flight registry's view) and the retries and reconciliations it starts.
+ * `organizationId` limits every lookup to one organization; null is a superadmin (all).
+ */
+type Org = string | null;
+type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;
+
+const inOrg = (organizationId: Org) => (organizationId ? { organizationId } : {});
+const found = <T>(row: T | null, what: string): T => {
+  if (!row) throw httpErrors.notFound(`${what} not found.`);
+  return row;
+};
+const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
+
+async function snOf(ctx: AppContext, deviceIds: string[]): Promise<Map<string, string>> {
+  const rows = await ctx.models.Device.findAll({
+    attributes: ['id', 'sn'],
+    where: { id: [...new Set(deviceIds)] },
+    raw: true,
+  });
+  return new Map(rows.map((r) => [r.id, r.sn]));
+}
+
+const findDevice = async (ctx: AppContext, org: Org, id: string): Promise<DeviceRow> =>
+  found(await ctx.models.Device.findOne({ where: { id, ...inOrg(org) } }), 'Device');
+
+export async function listTasks(
+  ctx: AppContext,
+  org: Org,
+  query: z.infer<typeof syncTasksQuery>,
+): Promise<z.infer<typeof syncTaskList>> {
+  const { inFlight } = ctx.sync;
+  // By state or lane alone: device by device (sync_tasks_device_due leads with device, state
+  // and lane; no index leads with state or lane).
+  const byDevice =
+    (query.state || query.lane) && !query.deviceId && !query.personId
+      ? (await ctx.models.Device.findAll({ attributes: ['id'], where: inOrg(org), raw: true })).map(
+          (d) => d.id,
+        )
+      : undefined;
+  const where: WhereOptions<SyncTaskRow> = {
+    ...inOrg(org),
+    ...(query.personId && { personId: query.personId }),
+    ...(query.deviceId && { deviceId: query.deviceId }),
+    ...(byDevice && { deviceId: byDevice }),
+    ...(query.state && inFlight.whereShown(query.state)),
+    ...(query.lane && { lane: query.lane }),
+  };
+  const { rows, count } = await ctx.models.SyncTask.findAndCountAll({
+    where,
+    order: [
+      ['updatedAt', 'DESC'],
+      ['id', 'ASC'],
+    ],
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  const sn = await snOf(
+    ctx,
+    rows.map((r) => r.deviceId),
+  );
+  const names = await personNames(
+    ctx.models,
+    rows.map((r) => r.personId),
+  );
+  return {
+    items: rows.map((r) =>
+      toTaskOut(r, sn.get(r.deviceId) ?? '', names.get(r.personId) ?? null, inFlight.shown(r)),
+    ),
+    total: count,
+  };
+}
+
+export async function personSync(
+  ctx: AppContext,
+  org: Org,
+  personId: string,
+): Promise<z.infer<typeof personSyncOut>> {
+  found(await ctx.models.Person.findOne({ where: { id: personId, ...inOrg(org) } }), 'Person');
+  const rows = await ctx.models.SyncTask.findAll({
+    where: { personId },
+    order: [['deviceId', 'ASC']],
+  });
+  const sn = await snOf(
+    ctx,
+    rows.map((r) => r.deviceId),
+  );
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      deviceId: r.deviceId,
+      sn: sn.get(r.deviceId) ?? '',
+      action: r.action,
+      state: ctx.sync.inFlight.shown(r),
+      version: r.personVersion,
+      photoSha256: r.photoSha256,
+      resultVersion: r.resultVersion,
+      resultPhotoSha256: r.resultPhotoSha256,
+      attempts: r.attempts,
+      nextAttemptAt: r.nextAttemptAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      ...(r.errorCode && { error: { code: r.errorCode, message: r.errorMessage ?? '' } }),
+    })),
+  };
+}
+
+export async function deviceSync(
+  ctx: AppContext,
+  org: Org,
+  deviceId: string,
+): Promise<z.infer<typeof deviceSyncOut>> {
+  const device = await findDevice(ctx, org, deviceId);
+  const byState = (await ctx.models.SyncTask.count({
+    where: { deviceId: device.id },
+    group: ['state'],
+  })) as unknown as { state: string; count: number }[];
+  const counts = { pending: 0, running: 0, succeeded: 0, failed: 0 };
+  for (const row of byState) {
+    if (row.state in counts) counts[row.state as keyof typeof counts] = Number(row.count);
+  }
+  // Pending in the database, pushed right now.
+  const pushing = Math.min(counts.pending, ctx.sync.inFlight.ids(device.id).length);
+  counts.pending -= pushing;
+  counts.running += pushing;
+  return {
+    deviceId: device.id,
+    sn: device.sn,
+    online: isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
+    counts,
+    held: await ctx.models.SyncTask.count({
+      where: { deviceId: device.id, action: 'put', resultVersion: { [Op.ne]: null } },
+    }),
+    capacity: device.capacity,
+    lastReconciliation: await lastReconciliation(ctx, device.id),
+    reconcilingSince: ctx.sync.reconciliations.since(device.id)?.toISOString() ?? null,
+  };
+}
+
+/** A task tried again now, attempts starting over; 409 while it is being pushed. */
+export async function retryTask(
+  ctx: AppContext,
+  org: Org,
+  taskId: string,
+  actor: Actor,
+): Promise<z.infer<typeof syncTaskOut>> {
+  const task = found(
+    await ctx.models.SyncTask.findOne({ where: { id: taskId, ...inOrg(org) } }),
+    'Sync task',
+  );
+  if (ctx.sync.inFlight.shown(task) === 'running') {
+    throw httpErrors.conflict('The task is being pushed right now; look again in a moment.');
+  }
+  const now = ctx.clock.now();
+  await ctx.db.sequelize.transaction(async (transaction) => {
+    await task.update(retryValues(now), { transaction });
+    await ctx.audit.record(
+      {
+        action: 'sync.retry',
+        target: { type: 'sync_task', id: task.id },
+        summary: `retry of ${task.action} of person ${task.personId} on device ${task.deviceId}`,
+        ...actor,
+      },
+      transaction,
+    );
+  });
+  publishSyncState(ctx, task, { state: task.state, attempts: task.attempts, errorCode: null });
+  ctx.sync.worker?.kick();
+  const sn = await snOf(ctx, [task.deviceId]);
+  const names = await personNames(ctx.models, [task.personId]);
+  return toTaskOut(task, sn.get(task.deviceId) ?? '', names.get(task.personId) ?? null);
+}
+
+/** Every failed task of a device tried again now; resolves with how many. */
+export async function retryFailed(
+  ctx: AppContext,
+  org: Org,
+  deviceId: string,
+  actor: Actor,
+): Promise<number> {
+  const device = await findDevice(ctx, org, deviceId);
+  const now = ctx.clock.now();
+  const retried = await ctx.db.sequelize.transaction(async (transaction) => {
+    const [count] = await ctx.models.SyncTask.update(retryValues(now), {
+      where: { deviceId: device.id, state: 'failed' },
+      transaction,
+    });
+    await ctx.audit.record(
+      {
+        action: 'sync.retry_failed',
+        target: { type: 'device', id: device.id },
+        summary: `retry of ${count} failed task(s) on device ${device.sn}`,
+        ...actor,
+      },
+      transaction,
+    );
+    return count;
+  });
+  ctx.sync.worker?.kick();
+  return retried;
+}
+
+/**
+ * Starts reading a device's people back (or joins the read running). Answered at once (at
+ * 100,000 people the read-back takes minutes); the audit entry and the kick come when it ends.
+ */
+export async function startReconciliation(
+  ctx: AppContext,
+  org: Org,
+  deviceId: string,
+  actor: Actor,
+): Promise<z.infer<typeof reconciliationStarted>> {
+  const device = await findDevice(ctx, org, deviceId);
+  const client = ctx.sync.worker?.client ?? createDeviceClient();
+  const run = ctx.sync.reconciliations.run(ctx, device, { client });
+  if (!run.alreadyRunning) {
+    void run.done
+      .then(
+        async (summary) => {
+          if (summary.requeued > 0) ctx.sync.worker?.kick();
+          await ctx.audit.record({
+            action: 'sync.reconcile',
+            target: { type: 'device', id: device.id },
+            summary: `reconciliation of device ${device.sn}: ${summary.checked} checked, ${summary.requeued} queued again, ${summary.errors} error(s)${summary.error ? ` (${summary.error})` : ''}`,
+            ...actor,
+          });
+        },
+        (err: unknown) => ctx.logger.warn({ err, device: device.id }, 'sync reconciliation failed'),
+      )
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'sync reconciliation not audited'));
+  }
+  return {
+    deviceId: device.id,
+    startedAt: run.startedAt.toISOString(),
+    alreadyRunning: run.alreadyRunning,
+  };
+}
