@@ -13,3 +13,5 @@ export * from './sync-api.js';
 export * from './enrollment.js';
 export * from './recognition-api.js';
 export * from './audit.js';
+export * from './bulk.js';
+export * from './settings.js';

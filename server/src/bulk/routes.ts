@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { ErrorCode, idParams, listOf } from '@svc/shared';
+import { ErrorCode, idParams, importJobOut, listOf } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
-import { exportPeople } from './export.js';
-import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
+import { exportImportErrors, exportPeople } from './export.js';
+import { startImport, toJobOut, type RowError, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
 import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
 
@@ -122,6 +122,23 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       res.json(toJobOut(visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import')));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/imports/:id/errors.csv',
+      summary: 'The rows an import refused (the first 1,000), as CSV: row, idNumber, error',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'import',
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async ({ params }, req, res) => {
+      const job = visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import');
+      exportImportErrors(res, job.id, JSON.parse(job.errors) as RowError[]);
     },
   );
 
