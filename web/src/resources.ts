@@ -132,3 +132,12 @@ export function listEvents(
     signal,
   });
 }
+
+/** Every person of the organization as CSV (a plain link: the browser downloads it). */
+export const PEOPLE_EXPORT_URL = '/api/exports/people.csv';
+
+/** The events of the same search as CSV, every page of it. */
+export function exportEventsUrl(search: EventSearch): string {
+  const { personId, deviceId, from, to } = search;
+  return withQuery('/api/exports/events.csv', { personId, deviceId, from, to });
+}

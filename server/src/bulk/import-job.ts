@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { personCreate, type ImportJobOut, type ImportRowError, type PersonCreate } from '@svc/shared';
+import {
+  personCreate,
+  type ImportJobOut,
+  type ImportRowError,
+  type PersonCreate,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
@@ -94,10 +99,11 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
   return parsed.data;
 }
 
-const exists = (file: string) => access(file).then(
-  () => true,
-  () => false,
-);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Waits while `file` exists (SVC_IMPORT_HOLD_FILE: an import held in progress on purpose). */
 async function holdWhileExists(file: string): Promise<void> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ErrorCode, idParams, importJobOut, listOf } from '@svc/shared';
+import { ErrorCode, IMPORT_LIMITS, idParams, importJobOut, listOf } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
@@ -10,8 +10,6 @@ import { exportImportErrors, exportPeople } from './export.js';
 import { startImport, toJobOut, type RowError, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
 import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
-
-const MB = 1024 * 1024;
 
 /** Refuses, before the import starts, a photos file that is no ZIP or holds too many entries. */
 async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Promise<void> {
@@ -65,7 +63,7 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async (_input, req, res) => {
       const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
-        fields: { csv: 20 * MB, photos: 1024 * MB },
+        fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
       });
       if (!upload.files.csv) {
         await upload.cleanup();

@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Button,
   Group,
   Loader,
   Pagination,
@@ -11,11 +12,12 @@ import {
 } from '@mantine/core';
 import type { RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
+import { useCanEdit } from '../access';
 import { useLiveStatus, type LiveStatus } from '../live';
 import { localInputToIso } from '../people/datetime';
 import { formatTotal } from '../people/format';
 import { keys, useApiQuery } from '../query';
-import { listAllDevices, listEvents, type EventSearch } from '../resources';
+import { exportEventsUrl, listAllDevices, listEvents, type EventSearch } from '../resources';
 import type { EventsSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { EventTable } from './EventTable';
@@ -75,6 +77,8 @@ export function EventsPage() {
   });
   const rows: { items: RecognitionEventOut[]; total: number } | null = events.data;
   const status = useLiveStatus();
+  // The export is for administrators (the API refuses operators).
+  const canExport = useCanEdit();
 
   const pages = rows === null ? 1 : Math.max(1, Math.ceil(rows.total / EVENTS_PAGE_SIZE));
   const live = liveLabel[status];
@@ -83,9 +87,16 @@ export function EventsPage() {
     <>
       <Group justify="space-between">
         <Title order={1}>Events</Title>
-        <Badge color={live.color} variant="dot" size="lg" data-testid="live-status" role="status">
-          {live.text}
-        </Badge>
+        <Group gap="sm">
+          <Badge color={live.color} variant="dot" size="lg" data-testid="live-status" role="status">
+            {live.text}
+          </Badge>
+          {canExport && (
+            <Button component="a" href={exportEventsUrl(search)} download variant="default">
+              Export CSV
+            </Button>
+          )}
+        </Group>
       </Group>
       <Group align="end">
         <PersonPicker value={search.personId ?? null} onChange={(person) => go({ person })} />
