@@ -100,7 +100,10 @@ export async function dropDatabase(db) {
   await conn.end();
 }
 
-/** Signs in as `admin` and changes the initial password; `json()` calls the API as the site. */
+/**
+ * Signs in as `admin` and changes the initial password; `json()` calls the API as the site,
+ * `password` is the new one (for a browser to sign in with).
+ */
 export async function adminSession(base, password) {
   const jar = new Map();
   let csrf;
@@ -128,5 +131,5 @@ export async function adminSession(base, password) {
   await json('POST', '/api/auth/login', { username: 'admin', password });
   const fresh = `bench quartz lantern ${randomUUID()}`;
   await json('POST', '/api/auth/password', { currentPassword: password, newPassword: fresh }, 204);
-  return { json };
+  return { json, password: fresh };
 }
