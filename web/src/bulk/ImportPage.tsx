@@ -14,14 +14,12 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { importFiles, type ImportJobOut } from '@svc/shared';
-import { useState } from 'react';
 import { useCanEdit } from '../access';
-import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
-import { describeError } from '../messages';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { useFormSubmit } from '../useFormSubmit';
 import { errorsUrl, percentDone, recentImports, startImport } from './api';
 
 /** How often a running import's progress is read (the server saves it every half second). */
@@ -91,24 +89,18 @@ function UploadForm({ busy }: { busy: boolean }) {
     initialValues: { csv: null, photos: null },
     validate: schemaResolver<ImportForm>(importFiles),
   });
-  const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-
-  const submit = form.onSubmit(async (values) => {
-    if (values.csv === null) return;
-    setSending(true);
-    setProblem(null);
-    try {
-      await startImport({ csv: values.csv, photos: values.photos });
-      form.reset();
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSending(false);
-      await queryClient.invalidateQueries({ queryKey: keys.imports });
-    }
-  });
+  const submit = useFormSubmit(form);
+  const start = form.onSubmit((values) =>
+    submit.run(
+      async () => {
+        if (values.csv === null) return null;
+        await startImport({ csv: values.csv, photos: values.photos });
+        form.reset();
+        return null;
+      },
+      () => queryClient.invalidateQueries({ queryKey: keys.imports }),
+    ),
+  );
 
   return (
     <Stack component="section" aria-labelledby="import-upload-title">
@@ -122,7 +114,7 @@ function UploadForm({ busy }: { busy: boolean }) {
         whose ID number exists is updated. Photos: a ZIP of files named by ID number, e.g.
         AB-1001.jpg.
       </Text>
-      <form onSubmit={(e) => void submit(e)} aria-label="New import" noValidate>
+      <form onSubmit={(e) => void start(e)} aria-label="New import" noValidate>
         <Stack maw={560}>
           <FileInput
             label="People (CSV)"
@@ -140,7 +132,7 @@ function UploadForm({ busy }: { busy: boolean }) {
             {...form.getInputProps('photos')}
           />
           <Group>
-            <Button type="submit" loading={sending}>
+            <Button type="submit" loading={submit.busy}>
               Start import
             </Button>
             {busy && (
@@ -149,9 +141,9 @@ function UploadForm({ busy }: { busy: boolean }) {
               </Text>
             )}
           </Group>
-          {problem !== null && (
+          {submit.message !== null && !submit.message.ok && (
             <Alert color="red" role="alert" title="The import did not start">
-              {problem}
+              {submit.message.text}
             </Alert>
           )}
         </Stack>

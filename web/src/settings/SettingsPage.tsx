@@ -1,15 +1,13 @@
 import { Alert, Button, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { retentionSetting, type SettingsOut } from '@svc/shared';
-import { useState } from 'react';
 import { useCanEdit } from '../access';
-import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
-import { describeError } from '../messages';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { getPanelRoute } from '../system/api';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { useFormSubmit } from '../useFormSubmit';
 import { getSettings, setRetention } from './api';
 
 /** The number box holds '' while empty: the shared schema then says a number is needed. */
@@ -64,25 +62,18 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
     validate: schemaResolver<RetentionForm>(retentionSetting),
     validateInputOnChange: true,
   });
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const save = form.onSubmit(async (values) => {
-    setSaving(true);
-    setMessage(null);
-    try {
-      const saved = await setRetention({ days: Number(values.days) });
-      form.setValues(saved);
-      form.resetDirty(saved);
-      setMessage({ ok: true, text: `Events are now kept for ${saved.days} days.` });
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setMessage({ ok: false, text: describeError(error, 'other') });
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: keys.settings });
-    }
-  });
+  const submit = useFormSubmit(form);
+  const save = form.onSubmit((values) =>
+    submit.run(
+      async () => {
+        const saved = await setRetention({ days: Number(values.days) });
+        form.setValues(saved);
+        form.resetDirty(saved);
+        return `Events are now kept for ${saved.days} days.`;
+      },
+      () => queryClient.invalidateQueries({ queryKey: keys.settings }),
+    ),
+  );
 
   return (
     <Stack component="section" aria-labelledby="settings-retention-title">
@@ -101,18 +92,18 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
           />
           {canEdit && (
             <Group>
-              <Button type="submit" loading={saving} disabled={!form.isDirty()}>
+              <Button type="submit" loading={submit.busy} disabled={!form.isDirty()}>
                 Save retention
               </Button>
             </Group>
           )}
-          {message !== null && (
+          {submit.message !== null && (
             <Alert
-              color={message.ok ? 'green' : 'red'}
+              color={submit.message.ok ? 'green' : 'red'}
               role="status"
               data-testid="settings-message"
             >
-              {message.text}
+              {submit.message.text}
             </Alert>
           )}
         </Stack>
