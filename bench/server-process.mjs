@@ -102,7 +102,10 @@ export async function dropDatabase(db) {
   await conn.end();
 }
 
-/** Signs in as `admin` and changes the initial password; `json()` calls the API as the site. */
+/**
+ * Signs in as `admin` and changes the initial password; `json()` calls the API as the site,
+ * `password` is the new one (for a browser to sign in with).
+ */
 export async function adminSession(base, password) {
   const jar = new Map();
   let csrf;
@@ -135,5 +138,5 @@ export async function adminSession(base, password) {
   await json('POST', '/api/auth/password', { currentPassword: password, newPassword: fresh }, 204);
   /** A request with a raw body (an image, FormData); the response as fetch gives it. */
   const send = (method, p, body, type) => call(method, p, undefined, { body, type });
-  return { json, send };
+  return { json, send, password: fresh };
 }

@@ -18,6 +18,7 @@ import { registerBulkRoutes } from './bulk/routes.js';
 import { registerDocsRoutes } from './docs/routes.js';
 import { registerSyncRoutes } from './sync/routes.js';
 import { registerRecognitionRoutes } from './recognition/routes.js';
+import { registerSettingsRoutes } from './settings/routes.js';
 
 /**
  * Every feature's routes, registered through one Api so each states its access rule and
@@ -40,6 +41,7 @@ export const FEATURES: ((api: Api, ctx: AppContext) => void)[] = [
   registerBulkRoutes,
   registerSyncRoutes,
   registerRecognitionRoutes,
+  registerSettingsRoutes,
   registerAcceptanceRoutes,
   // Last: the OpenAPI document describes every route registered before it.
   registerDocsRoutes,

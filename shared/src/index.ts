@@ -15,3 +15,5 @@ export * from './enrollment.js';
 export * from './recognition-api.js';
 export * from './audit.js';
 export * from './faces.js';
+export * from './bulk.js';
+export * from './settings.js';

@@ -3,8 +3,11 @@ import { lazy, Suspense } from 'react';
 import { LoginPage } from './pages/LoginPage';
 import { useSession } from './session';
 
-// What only a signed-in administrator sees loads after sign-in, not with the login page.
-const SignedIn = lazy(async () => ({ default: (await import('./SignedIn')).SignedIn }));
+// What only a signed-in administrator sees is not part of the login page's bundle. It starts
+// loading while the session is checked (below), so a signed-in reload does not wait for the
+// check and then for the chunk, one after the other.
+const loadSignedIn = () => import('./SignedIn');
+const SignedIn = lazy(async () => ({ default: (await loadSignedIn()).SignedIn }));
 const ChangePasswordPage = lazy(async () => ({
   default: (await import('./pages/ChangePasswordPage')).ChangePasswordPage,
 }));
@@ -21,6 +24,7 @@ export function App() {
 
   switch (state.status) {
     case 'loading':
+      void loadSignedIn().catch(() => undefined);
       return loading;
     case 'unavailable':
       return (

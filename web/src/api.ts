@@ -128,9 +128,12 @@ async function send(
   signal: AbortSignal | undefined,
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  // A Blob (a photo from a file input) goes as it is, under its own media type.
-  const raw = body instanceof Blob;
-  if (body !== undefined) headers['Content-Type'] = raw ? body.type : 'application/json';
+  // A Blob (a photo from a file input) goes as it is, under its own media type; FormData
+  // (files to import) too, and the browser writes its multipart type with the boundary.
+  const raw = body instanceof Blob || body instanceof FormData;
+  if (body !== undefined && !(body instanceof FormData)) {
+    headers['Content-Type'] = body instanceof Blob ? body.type : 'application/json';
+  }
   if (isStateChanging(method)) headers[CSRF_HEADER] = await getCsrfToken(signal);
   try {
     return await fetch(path, {
@@ -148,7 +151,7 @@ async function send(
 }
 
 export interface RequestOptions<T> {
-  /** JSON, or a Blob sent raw with its own type. */
+  /** JSON, a Blob sent raw with its own type, or FormData (multipart). */
   body?: unknown;
   /** Schema of a successful answer; leave out for 204 (the result is then `undefined`). */
   schema?: Schema<T>;

@@ -37,6 +37,8 @@ export const keys = {
   enrollmentChanges: ['enrollment-changes'] as const,
   enrollmentChange: (id: string) => ['enrollment-changes', 'one', id] as const,
   audit: ['audit'] as const,
+  imports: ['imports'] as const,
+  settings: ['settings'] as const,
 };
 
 export interface Loaded<T> {
@@ -56,10 +58,12 @@ export function useApiQuery<T>(
   load: (signal: AbortSignal) => Promise<T>,
   {
     keepPrevious = false,
+    refetchInterval,
     ...options
   }: {
     enabled?: boolean;
-    refetchInterval?: number;
+    /** Milliseconds, or from the last answer: a number while it is worth asking again. */
+    refetchInterval?: number | ((data: T | undefined) => number | false);
     /** Keep the last answer shown while a new key loads (search boxes, pages). */
     keepPrevious?: boolean;
   } = {},
@@ -69,6 +73,10 @@ export function useApiQuery<T>(
     queryFn: ({ signal }) => load(signal),
     placeholderData: keepPrevious ? keepPreviousData : undefined,
     ...options,
+    refetchInterval:
+      typeof refetchInterval === 'function'
+        ? (query) => refetchInterval(query.state.data)
+        : refetchInterval,
   });
   return {
     data: query.data ?? null,

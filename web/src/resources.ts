@@ -148,3 +148,12 @@ export function listEvents(
 export async function deletePerson(id: string): Promise<void> {
   await request('DELETE', `/api/people/${encodeURIComponent(id)}`);
 }
+
+/** Every person of the organization as CSV (a plain link: the browser downloads it). */
+export const PEOPLE_EXPORT_URL = '/api/exports/people.csv';
+
+/** The events of the same search as CSV, every page of it. */
+export function exportEventsUrl(search: EventSearch): string {
+  const { personId, deviceId, from, to } = search;
+  return withQuery('/api/exports/events.csv', { personId, deviceId, from, to });
+}

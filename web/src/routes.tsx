@@ -173,6 +173,16 @@ const routes = [
     validateSearch: auditSearch,
     component: lazyRouteComponent(() => import('./audit/AuditPage'), 'AuditPage'),
   }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/import',
+    component: lazyRouteComponent(() => import('./bulk/ImportPage'), 'ImportPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/settings',
+    component: lazyRouteComponent(() => import('./settings/SettingsPage'), 'SettingsPage'),
+  }),
 ] as const;
 
 const routeTree = rootRoute.addChildren(routes);

@@ -58,6 +58,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
   const light: Record<string, string> = {
     '--mantine-color-dimmed': t.colors.gray[7],
     '--mantine-color-placeholder': t.colors.gray[7],
+    // Field errors (red 6 by default) are 3.3:1 on white; shade 9 reads at 5:1 and more.
+    ...(t.colors.red?.[9] !== undefined && { '--mantine-color-error': t.colors.red[9] }),
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     const dark = shades[9];

@@ -1,9 +1,12 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
 import { failInterruptedImports } from './import-job.js';
-import { finished, upload, zip } from './test-import.js';
+import { finished, upload, zip, type Job } from './test-import.js';
+import { waitFor } from '../test/udp.js';
 
 const jpeg = (red: number) =>
   sharp({ create: { width: 64, height: 48, channels: 3, background: { r: red, g: 40, b: 90 } } })
@@ -13,9 +16,15 @@ const jpeg = (red: number) =>
 describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   let scratch: ScratchDb;
   let server: TestServer;
+  let hold: string;
   beforeAll(async () => {
     scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    hold = path.join(scratch.dataDir, 'import-hold');
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: { SVC_IMPORT_HOLD_FILE: hold },
+    });
     const org = await server.ctx.models.Organization.findOne();
     const now = new Date();
     await server.ctx.models.Space.create({
@@ -60,6 +69,19 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     expect(job.errors.map((e) => e.row)).toEqual([4, 5, 6]);
     expect(job.errors[1]!.error).toMatch(/no space "No Such Space"/);
 
+    // The refused rows as a CSV to correct: one line each, with the reason.
+    const errorsCsv = await admin.get(`/api/imports/${started.body.id}/errors.csv`);
+    expect(errorsCsv.status).toBe(200);
+    expect(errorsCsv.headers.get('content-type')).toMatch(/text\/csv/);
+    const lines = String(errorsCsv.body).trim().split('\r\n');
+    expect(lines[0]).toBe('row,idNumber,error');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
+      '4,IMP-003',
+      '5,IMP-004',
+      '6,IMP-005',
+    ]);
+    expect(lines[2]).toMatch(/no space ""No Such Space""/);
+
     const { Person } = server.ctx.models;
     const one = await Person.findOne({ where: { idNumber: 'IMP-001' } });
     expect(one?.photoSha256).toMatch(/^[0-9a-f]{64}$/);
@@ -75,6 +97,32 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     const renamed = await Person.findOne({ where: { idNumber: 'IMP-001' } });
     expect(renamed?.name).toBe('Tester One Renamed');
     expect(renamed?.photoSha256).toBe(one?.photoSha256);
+  });
+
+  test('an import held mid-way (SVC_IMPORT_HOLD_FILE) reports its progress, then finishes', async () => {
+    const admin = await signedIn(server, 'admin');
+    await writeFile(hold, '');
+    try {
+      const rows = Array.from({ length: 20 }, (_, i) => `Held ${i},HOLD-${i}`);
+      const started = await upload(admin, { csv: ['name,idNumber', ...rows].join('\n') });
+      expect(started.status).toBe(202);
+      const held = await waitFor(
+        async () => (await admin.get(`/api/imports/${started.body.id}`)).body as Job,
+        (j) => j.total === 20,
+        10_000,
+      );
+      expect(held).toMatchObject({ state: 'running', processed: 0 });
+      const listed = (await admin.get('/api/imports')).body as { items: { id: string }[] };
+      expect(listed.items[0]!.id).toBe(started.body.id);
+    } finally {
+      await rm(hold, { force: true });
+    }
+    const list = (await admin.get('/api/imports')).body as { items: Job[] };
+    const id = (list.items[0] as unknown as { id: string }).id;
+    expect(await finished(admin, id)).toMatchObject({ state: 'succeeded', succeeded: 20 });
+    const other = await signedIn(server, 'operator');
+    expect((await other.get(`/api/imports/${id}/errors.csv`)).status).toBe(200);
+    expect((await admin.get(`/api/imports/${crypto.randomUUID()}/errors.csv`)).status).toBe(404);
   });
 
   test('a file without the required columns fails the job with a readable reason', async () => {

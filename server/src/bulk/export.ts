@@ -3,11 +3,12 @@ import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { orgWhere } from '../http/scope.js';
 import { csvRow } from './csv.js';
+import type { RowError } from './import-job.js';
 
 const PAGE = 1000;
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
 
-function startCsv(res: Response, name: string): void {
+export function startCsv(res: Response, name: string): void {
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
   // A BOM so spreadsheet programs read the file as UTF-8.
@@ -84,4 +85,11 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
     after = rows[rows.length - 1]!.id;
   }
   res.end();
+}
+
+/** An import's refused rows (the ones it keeps: the first 1,000) as a CSV to correct and retry. */
+export function exportImportErrors(res: Response, id: string, errors: RowError[]): void {
+  startCsv(res, `import-${id.slice(0, 8)}-errors.csv`);
+  res.write(csvRow(['row', 'idNumber', 'error']));
+  res.end(errors.map((e) => csvRow([e.row, e.idNumber, e.error])).join(''));
 }

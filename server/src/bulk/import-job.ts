@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { z } from 'zod';
-import { personCreate, type PersonCreate } from '@svc/shared';
+import { access } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  personCreate,
+  type ImportJobOut,
+  type ImportRowError,
+  type PersonCreate,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
@@ -17,11 +23,7 @@ import {
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 const MAX_ERRORS_KEPT = 1000;
 
-export interface RowError {
-  row: number;
-  idNumber: string | null;
-  error: string;
-}
+export type RowError = ImportRowError;
 
 export interface ImportActor {
   id: string;
@@ -39,21 +41,7 @@ export type UpsertPerson = (
   face?: FaceVerdict,
 ) => Promise<'created' | 'updated'>;
 
-export const importJobOut = z.object({
-  id: z.string(),
-  state: z.enum(['running', 'succeeded', 'failed']),
-  total: z.number().int(),
-  processed: z.number().int(),
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  errors: z.array(
-    z.object({ row: z.number().int(), idNumber: z.string().nullable(), error: z.string() }),
-  ),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-});
-
-export function toJobOut(job: ImportJobRow): z.infer<typeof importJobOut> {
+export function toJobOut(job: ImportJobRow): ImportJobOut {
   return {
     id: job.id,
     state: job.state,
@@ -111,6 +99,17 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
     );
   }
   return parsed.data;
+}
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/** Waits while `file` exists (SVC_IMPORT_HOLD_FILE: an import held in progress on purpose). */
+async function holdWhileExists(file: string): Promise<void> {
+  while (await exists(file)) await sleep(100);
 }
 
 /** Starts an import: the job row exists before this returns, the rows run in the background. */
@@ -183,7 +182,20 @@ async function runImport(
         spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
     }
     let lastSaved = Date.now();
+    const saveProgress = async () => {
+      await job.update({
+        processed: job.processed,
+        succeeded: job.succeeded,
+        failed: job.failed,
+        errors: JSON.stringify(errors),
+      });
+      lastSaved = Date.now();
+    };
     for await (const record of readCsv(deps.csvFile)) {
+      if (ctx.config.importHoldFile !== '' && (await exists(ctx.config.importHoldFile))) {
+        await saveProgress();
+        await holdWhileExists(ctx.config.importHoldFile);
+      }
       const idNumber = record.values.idNumber ?? null;
       try {
         const input = toInput(record, spaces);
@@ -204,15 +216,7 @@ async function runImport(
         }
       }
       job.processed++;
-      if (Date.now() - lastSaved > 500) {
-        await job.update({
-          processed: job.processed,
-          succeeded: job.succeeded,
-          failed: job.failed,
-          errors: JSON.stringify(errors),
-        });
-        lastSaved = Date.now();
-      }
+      if (Date.now() - lastSaved > 500) await saveProgress();
     }
     await finish('succeeded');
   } catch (err) {

@@ -1,18 +1,16 @@
 import path from 'node:path';
-import { ErrorCode, idParams, listOf } from '@svc/shared';
+import { ErrorCode, IMPORT_LIMITS, idParams, importJobOut, listOf } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
-import { exportPeople } from './export.js';
+import { exportImportErrors, exportPeople } from './export.js';
 import { recordFace } from '../photos/faces/check.js';
-import { importJobOut, startImport, toJobOut, type UpsertPerson } from './import-job.js';
+import { startImport, toJobOut, type RowError, type UpsertPerson } from './import-job.js';
 import { receiveFiles } from './upload.js';
 import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
-
-const MB = 1024 * 1024;
 
 /** Refuses, before the import starts, a photos file that is no ZIP or holds too many entries. */
 async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Promise<void> {
@@ -74,7 +72,7 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async (_input, req, res) => {
       const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
-        fields: { csv: 20 * MB, photos: 1024 * MB },
+        fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
       });
       if (!upload.files.csv) {
         await upload.cleanup();
@@ -131,6 +129,23 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       res.json(toJobOut(visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import')));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/imports/:id/errors.csv',
+      summary: 'The rows an import refused (the first 1,000), as CSV: row, idNumber, error',
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'import',
+      responses: { 200: { mediaType: 'text/csv' } },
+    },
+    async ({ params }, req, res) => {
+      const job = visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import');
+      exportImportErrors(res, job.id, JSON.parse(job.errors) as RowError[]);
     },
   );
 

@@ -197,6 +197,16 @@ export const VARS = {
     },
     true,
   ),
+  SVC_IMPORT_HOLD_FILE: text(
+    {
+      name: 'SVC_IMPORT_HOLD_FILE',
+      type: 'path',
+      default: 'empty',
+      purpose:
+        'Tests and demonstrations only: while this file exists, a running people import waits before its next row',
+    },
+    '',
+  ),
   PANEL_URL: url(
     {
       name: 'PANEL_URL',
@@ -320,6 +330,8 @@ export interface Config {
   trustedProxies: string[];
   adminInitialPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** SVC_IMPORT_HOLD_FILE, or '' (never held). */
+  importHoldFile: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -374,6 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: p.TRUSTED_PROXIES,
     adminInitialPassword: p.ADMIN_INITIAL_PASSWORD,
     logLevel: p.LOG_LEVEL,
+    importHoldFile: p.SVC_IMPORT_HOLD_FILE,
   };
 }
 

@@ -39,7 +39,9 @@ const sections = [
   { to: '/organizations', label: 'Organizations', exact: false },
   { to: '/administrators', label: 'Administrators', exact: false, adminsOnly: true },
   { to: '/enrollment/changes', label: 'Pending changes', exact: false },
+  { to: '/import', label: 'Import', exact: false, adminsOnly: true },
   { to: '/audit', label: 'Audit log', exact: false, adminsOnly: true },
+  { to: '/settings', label: 'Settings', exact: false },
 ] as const;
 
 /** The signed-in frame: who is signed in, sign-out, and the navigation between pages. */

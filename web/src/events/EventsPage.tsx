@@ -1,11 +1,22 @@
-import { Alert, Group, Loader, Pagination, Select, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
+import { useCanEdit } from '../access';
 import { LiveBadge } from '../components/LiveBadge';
 import { localInputToIso } from '../people/datetime';
 import { formatTotal } from '../people/format';
 import { keys, useApiQuery } from '../query';
-import { listAllDevices, listEvents, type EventSearch } from '../resources';
+import { exportEventsUrl, listAllDevices, listEvents, type EventSearch } from '../resources';
 import type { EventsSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { EventTable } from './EventTable';
@@ -58,6 +69,8 @@ export function EventsPage() {
     keepPrevious: true,
   });
   const rows: { items: RecognitionEventOut[]; total: number } | null = events.data;
+  // The export is for administrators (the API refuses operators).
+  const canExport = useCanEdit();
 
   const pages = rows === null ? 1 : Math.max(1, Math.ceil(rows.total / EVENTS_PAGE_SIZE));
 
@@ -65,7 +78,14 @@ export function EventsPage() {
     <>
       <Group justify="space-between">
         <Title order={1}>Events</Title>
-        <LiveBadge />
+        <Group gap="sm">
+          <LiveBadge />
+          {canExport && (
+            <Button component="a" href={exportEventsUrl(search)} download variant="default">
+              Export CSV
+            </Button>
+          )}
+        </Group>
       </Group>
       <Group align="end">
         <PersonPicker value={search.personId ?? null} onChange={(person) => go({ person })} />

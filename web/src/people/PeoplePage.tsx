@@ -10,10 +10,11 @@ import {
   TextInput,
   Title,
   UnstyledButton,
+  Button,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { listAllSpaces, listPeople } from '../resources';
+import { PEOPLE_EXPORT_URL, listAllSpaces, listPeople } from '../resources';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
 import { ButtonLink, Link } from '../nav';
@@ -92,7 +93,14 @@ export function PeoplePage() {
     <>
       <Group justify="space-between">
         <Title order={1}>People</Title>
-        {canEdit && <ButtonLink to="/people/new">New person</ButtonLink>}
+        {canEdit && (
+          <Group gap="sm">
+            <Button component="a" href={PEOPLE_EXPORT_URL} download variant="default">
+              Export CSV
+            </Button>
+            <ButtonLink to="/people/new">New person</ButtonLink>
+          </Group>
+        )}
       </Group>
 
       <Group align="end">

@@ -1,0 +1,53 @@
+import { settingsOut } from '@svc/shared';
+import { expect, test } from './data-fixtures';
+import { SettingsPage } from './bulk-pages';
+import { signIn } from './data-pages';
+import { AuditPage } from './review-pages';
+import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
+
+test('settings: the event retention is changed with the shared rule, audited; session timeouts shown', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  await signIn(page, admin, '/settings');
+  const settings = new SettingsPage(page);
+  await expect(settings.heading).toBeVisible();
+  const before = settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays;
+  await expect(settings.retention).toHaveValue(String(before));
+  await expect(settings.sessions).toContainText('30 minutes');
+  await expect(settings.sessions).toContainText('12 hours');
+  await expectAccessible(page);
+
+  // Out of the shared schema's range: said at once, nothing sent.
+  await settings.retention.fill('0');
+  await expect(page.getByText(/greater than or equal to 1|at least 1|>=1/i)).toBeVisible();
+  await settings.save.click();
+  expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(before);
+
+  const next = before === 45 ? 46 : 45;
+  await settings.retention.fill(String(next));
+  await settings.save.click();
+  await expect(settings.message).toHaveText(`Events are now kept for ${next} days.`);
+  expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(next);
+  await page.reload();
+  await expect(settings.retention).toHaveValue(String(next));
+  await expectNothingClippedAt390(page);
+
+  // The audit log finds the change.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.search({ Action: 'recognition.retention' });
+  await expect(audit.rows.first()).toContainText(`recognition retention ${before} → ${next} days`);
+  await expect(audit.rows.first()).toContainText(admin.username);
+});
+
+test('an operator sees the settings but cannot change them', async ({ page, operator }) => {
+  await signIn(page, operator, '/settings');
+  const settings = new SettingsPage(page);
+  await expect(settings.retention).toHaveAttribute('readonly', '');
+  await expect(settings.save).toHaveCount(0);
+  await expect(settings.sessions).toContainText('30 minutes');
+  await expectAccessible(page);
+});
