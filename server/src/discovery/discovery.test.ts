@@ -123,6 +123,34 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
     }
   });
 
+  test('a probe is answered with the central address, once per 5 s, and lists nobody', async () => {
+    const peer = await udpPeer();
+    try {
+      const probe = JSON.stringify({ svc: 'discovery', v: 1, type: 'probe' });
+      await peer.send(probe, port);
+      const reply = await waitFor(
+        () => peer.received,
+        (r) => r.length === 1,
+      );
+      expect(JSON.parse(reply[0]!.payload.toString())).toMatchObject({
+        type: 'central',
+        url: 'http://192.0.2.10:8080',
+      });
+      const suppressed = server.ctx.discovery.worker!.counts.repliesSuppressed;
+      await peer.send(probe, port);
+      await waitFor(
+        () => server.ctx.discovery.worker!.counts.repliesSuppressed,
+        (n) => n === suppressed + 1,
+      );
+      expect(peer.received).toHaveLength(1);
+      expect((await nodes()).some((n) => n.address === '127.0.0.1' && n.port === peer.port)).toBe(
+        false,
+      );
+    } finally {
+      await peer.close();
+    }
+  });
+
   test('offline rule: older than DISCOVERY_TIMEOUT leaves the list; the next announce brings it back', async () => {
     const peer = await udpPeer();
     try {

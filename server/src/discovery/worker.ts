@@ -196,6 +196,10 @@ export class DiscoveryWorker implements Job {
     const datagram = parsed.datagram;
     if (datagram.type === 'probe') {
       this.counts.probes++;
+      // The console probing the LAN hears which central service answers (it picks the address
+      // from these), once per 5 s per prober like a terminal. A space keeps the key apart from
+      // node ids, which cannot contain one.
+      this.reply(`probe ${d.address}:${d.port}`, d, this.deps.clock.now().getTime());
       return;
     }
     if (datagram.type === 'central') {
@@ -260,6 +264,7 @@ export class DiscoveryWorker implements Job {
       .catch((err: unknown) => this.warnOnce('audit', 'could not audit a discovery event', err));
   }
 
+  /** A `central` datagram to the sender; `id`: the node (or prober) it is rate-limited by. */
   private reply(id: string, d: Datagram, nowMs: number): void {
     const last = this.lastReply.get(id);
     if (last !== undefined && nowMs - last < CENTRAL_REPLY_MIN_INTERVAL_MS) {
