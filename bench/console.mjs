@@ -7,7 +7,7 @@
 //  3. handover report generation time (JSON + HTML + PDF) for a full eight-layer report.
 //
 //   node bench/console.mjs [--terminals 500] [--seconds 30]     (after `npm run build`)
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -17,30 +17,60 @@ const args = flags();
 const N = Number(args.terminals ?? 500);
 const SECONDS = Number(args.seconds ?? 30);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PORT = 34000 + (process.pid % 20000);
-const { startTerminal } = await import(path.join(ROOT, 'tools/sim/dist/index.js'));
+const PORT = Number(args.port ?? 34000 + (process.pid % 20000));
 
+if (args.child === 'sims') await simsChild();
+
+/** The simulated terminals' own process: 500 of them hear each other's announces (250,000
+ * deliveries per probe), which would otherwise delay this script's polling of the console. */
+async function simsChild() {
+  const { startTerminal } = await import(path.join(ROOT, 'tools/sim/dist/index.js'));
+  const terminals = [];
+  process.on('message', async (msg) => {
+    if (msg.type === 'start') {
+      for (let i = 0; i < msg.count; i += 50)
+        terminals.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(50, msg.count - i) }, (_, j) =>
+              startTerminal({
+                id: `BENCH-${String(i + j).padStart(4, '0')}`,
+                kind: (i + j) % 5 === 0 ? 'display' : 'enrollment',
+                httpPort: 0,
+                bindAddress: '127.0.0.1',
+                discoveryPort: PORT,
+                broadcastAddresses: ['127.255.255.255'],
+                announceIntervalMs: msg.announceIntervalMs,
+                checkinIntervalMs: 0,
+              }),
+            ),
+          )),
+        );
+      process.send({ type: 'started' });
+    } else if (msg.type === 'stop') {
+      await Promise.all(terminals.map((t) => t.stop()));
+      process.send({ type: 'stopped' }, () => process.exit(0));
+    }
+  });
+  await new Promise(() => {}); // driven over IPC until 'stop'
+}
+
+/** N terminals in a child process; resolves once all are listening. */
 async function startTerminals(count, announceIntervalMs) {
-  const out = [];
-  for (let i = 0; i < count; i += 50) {
-    out.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(50, count - i) }, (_, j) =>
-          startTerminal({
-            id: `BENCH-${String(i + j).padStart(4, '0')}`,
-            kind: (i + j) % 5 === 0 ? 'display' : 'enrollment',
-            httpPort: 0,
-            bindAddress: '127.0.0.1',
-            discoveryPort: PORT,
-            broadcastAddresses: ['127.255.255.255'],
-            announceIntervalMs,
-            checkinIntervalMs: 0,
-          }),
-        ),
-      )),
-    );
-  }
-  return out;
+  const child = fork(fileURLToPath(import.meta.url), ['--child', 'sims', '--port', String(PORT)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const reply = (type) =>
+    new Promise((resolve) => child.on('message', (m) => m.type === type && resolve()));
+  child.send({ type: 'start', count, announceIntervalMs });
+  await reply('started');
+  return {
+    pid: child.pid,
+    stop: async () => {
+      child.send({ type: 'stop' });
+      await reply('stopped');
+    },
+  };
 }
 
 /** The real browser shell process, and a session with it (token → cookie). */
@@ -103,7 +133,7 @@ line(
 );
 line(`last answer heard by the console`, `${lastHeardMs} ms after the probe`);
 con.child.kill('SIGTERM');
-await Promise.all(terminals.map((t) => t.stop()));
+await terminals.stop();
 
 // 2. CPU with N terminals announcing every 10 s (± 1 s), against the console idle.
 con = await startConsole();
@@ -124,7 +154,7 @@ line(
   `${(busy * 100).toFixed(1)} % of one core (idle ${(idle * 100).toFixed(1)} %), ${online} online`,
 );
 con.child.kill('SIGTERM');
-await Promise.all(terminals.map((t) => t.stop()));
+await terminals.stop();
 
 // 3. Report generation: eight layers, the terminal layer with one line per terminal.
 const { LAYERS } = await import(path.join(ROOT, 'desktop/dist/core/acceptance/layers.js'));

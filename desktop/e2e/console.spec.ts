@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,6 +59,18 @@ class Admin {
     this.#csrf = ((await this.call('GET', '/api/auth/csrf')) as { token: string }).token;
     await this.call('POST', '/api/auth/login', { username, password });
   }
+}
+
+/** One `central` datagram (PROTOCOL §1) to everything bound on the loopback discovery port. */
+async function broadcastCentral(port: number, url: string): Promise<void> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  socket.setBroadcast(true);
+  const datagram = JSON.stringify({ svc: 'discovery', v: 1, type: 'central', url, name: 'svc' });
+  await new Promise<void>((resolve, reject) =>
+    socket.send(datagram, port, '127.255.255.255', (err) => (err ? reject(err) : resolve())),
+  );
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
 }
 
 test.describe('the console end to end, through its browser shell', () => {
@@ -150,7 +163,11 @@ test.describe('the console end to end, through its browser shell', () => {
     const ui = new ConsolePage(page);
     await page.goto(consoleProc.url);
     await expect(page).toHaveURL(/\/$/); // the token is gone from the address bar
-    await ui.useCentral(central.url);
+    // The central address picked from a `central` datagram heard on the discovery port. The
+    // service sends those only as unicast replies to a terminal's announce (PROTOCOL §1), which
+    // reach the terminal's own socket, so the test plays a reply that arrives at the console.
+    await broadcastCentral(discoveryPort, central.url);
+    await ui.pickHeardCentral(central.url);
     await ui.signIn(central.username, central.password);
 
     // Find terminals: the live list, with the interface each was heard on.
@@ -212,7 +229,12 @@ test.describe('the console end to end, through its browser shell', () => {
     await expect(await ui.runLayer('Data')).toContainText('✔ person: Jane Roe, ID ••••••••••7890');
     await expect(data).toContainText('✔ photo readable: 200 image/jpeg');
     await next();
-    await expect(await ui.runLayer('Discovery')).toContainText('✔ DSP-E2E at central');
+    const discovery = await ui.runLayer('Discovery');
+    await expect(discovery).toContainText('✔ DSP-E2E at central');
+    // Terminals (two) and recognition devices (one, DEV-E2E) are counted apart.
+    await expect(discovery).toContainText('✔ terminals heard by this console: 2');
+    await expect(discovery).toContainText('✔ terminals listed by the central service: 2');
+    await expect(discovery).toContainText('✔ recognition devices online (counted apart): 1');
     await next();
     await expect(await ui.runLayer('Terminal configuration')).toContainText(
       '✔ ENR-E2E: saved / read back / checked in',
@@ -295,5 +317,26 @@ test.describe('the console end to end, through its browser shell', () => {
       await ui.tab(tab).click();
       expect(await axe(page)).toEqual([]);
     }
+
+    // "Probe now": a terminal that stayed quiet since boot is listed once it answers the probe.
+    const late = await startTerminal({
+      id: 'LATE-E2E',
+      kind: 'enrollment',
+      httpPort: 0,
+      discoveryPort,
+      bindAddress: '127.0.0.1',
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 0,
+      checkinIntervalMs: 0,
+      faults: { mute: true }, // no boot announce
+    });
+    terminals.push(late);
+    await late.setFaults({}); // unmuting sends nothing; only a probe makes it announce
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await ui.tab('Terminals').click();
+    await expect(ui.terminalRow('ENR-E2E')).toBeVisible();
+    await expect(ui.terminalRow('LATE-E2E')).toHaveCount(0);
+    await ui.probeNow();
+    await expect(ui.terminalRow('LATE-E2E')).toContainText('online');
   });
 });

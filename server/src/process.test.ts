@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './test/mariadb-instance.js';
 import { mysqlTarget } from './test/dialects.js';
 import { ADMIN_CLI, MAIN, requireBuild, spawnNode, waitForHeartbeat } from './test/process.js';
@@ -72,6 +73,45 @@ describe('svc_server process', () => {
       .filter((l) => l.includes('shutdown step done'))
       .map((l) => (JSON.parse(l) as { step: string }).step);
     expect(steps).toEqual(['http', 'jobs', 'udp', 'database']);
+  }, 90_000);
+
+  test('heartbeats answered 503 during the first migrations are logged at info, with no stack', async () => {
+    const { proc, url } = await boot();
+    try {
+      // Poll from the moment the process starts, as a load balancer's health check does.
+      const statuses: number[] = [];
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+        const status = await fetch(`${url}/api/heartbeat`).then(
+          (res) => res.status,
+          () => 0, // not listening yet
+        );
+        if (status !== 0) statuses.push(status);
+        if (status === 200) break;
+        await sleep(20);
+      }
+      expect(statuses.at(-1)).toBe(200);
+      const refused = statuses.filter((s) => s === 503).length;
+      expect(refused).toBeGreaterThan(0); // the window was really polled
+
+      const lines = proc
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map(
+          (l) => JSON.parse(l) as { level: number; msg: string; status?: number; err?: unknown },
+        );
+      const logged503 = lines.filter((l) => l.msg === 'request' && l.status === 503);
+      expect(logged503.length).toBe(refused);
+      for (const line of logged503) {
+        expect(line.level).toBe(30);
+        expect(line.err).toBeUndefined();
+      }
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(proc.stdout() + proc.stderr()).not.toMatch(/\n\s+at /);
+    } finally {
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+    }
   }, 90_000);
 
   test('the operator command unlocks an account locked by failed sign-ins', async () => {

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from './data-fixtures';
+import { expect, test, testWithSync } from './data-fixtures';
 import { signIn } from './data-pages';
 import { DashboardPage } from './site-pages';
 import { deviceHeartbeat, postRecognition, tag } from './support/admin-api';
@@ -80,3 +80,30 @@ test('an operator sees the dashboard with no write controls', async ({ page, ope
   await expect(page.getByRole('main').getByRole('button')).toHaveText(['Refresh status']);
   await expectAccessible(page);
 });
+
+testWithSync(
+  'the undelivered-events tile counts events the panel refused, and links to the events',
+  async ({ page, syncSite }) => {
+    const { api, admin, stack } = syncSite;
+    const t = tag();
+    const device = await api.createDevice(`Gate ${t}`);
+    // Before any panel route: recorded as not sent, which is not "undelivered".
+    await postRecognition(page.request, stack.serverURL, device, { personId: null });
+    // The panel route points where nothing listens: these two wait for another try.
+    await api.post('/api/panel/route', {
+      mode: 'local',
+      url: 'http://127.0.0.1:9/api/recognition',
+    });
+    await postRecognition(page.request, stack.serverURL, device, { personId: null });
+    await postRecognition(page.request, stack.serverURL, device, { personId: null });
+
+    await signIn(page, admin, '/');
+    const dash = new DashboardPage(page);
+    await expect(dash.heading).toBeVisible();
+    await expect(page.getByTestId('dash-events-pending')).toHaveText('2');
+    await expect(page.getByTestId('dash-events-expired')).toHaveText('0');
+    await dash.tile('dash-undelivered').getByRole('link', { name: 'Events' }).click();
+    await expect(page).toHaveURL(/\/events$/);
+    await expect(page.getByTestId('event-row')).toHaveCount(3);
+  },
+);

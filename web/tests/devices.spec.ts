@@ -82,3 +82,32 @@ test('an operator sees the devices but no register or action controls', async ({
   await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
   await expectAccessible(page);
 });
+
+test('the devices list shows each device’s last heartbeat and capacity', async ({
+  page,
+  operator,
+  adminApi,
+  site,
+}) => {
+  const t = tag();
+  const quiet = await adminApi.createDevice(`Quiet ${t}`);
+  const beating = await adminApi.createDevice(`Beating ${t}`);
+  await adminApi.patch(`/api/devices/${beating.id}`, { capacity: 25_000 });
+  await deviceHeartbeat(page.request, site.serverURL, beating);
+  const seen = (await (await adminApi.request.get(`/api/devices/${beating.id}`)).json()) as {
+    lastHeartbeatAt: string;
+  };
+
+  await signIn(page, operator, '/devices');
+  const devices = new DevicesPage(page);
+  // Columns: name, serial number, space, state, last heartbeat, capacity.
+  const cells = (sn: string) => devices.row(sn).getByRole('cell');
+  await expect(cells(quiet.sn).nth(3)).toHaveText('Offline');
+  await expect(cells(quiet.sn).nth(4)).toHaveText('Never');
+  await expect(cells(quiet.sn).nth(5)).toHaveText('—');
+  await expect(cells(beating.sn).nth(3)).toHaveText('Online');
+  // The time as the browser formats it (its locale and time zone).
+  const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(), seen.lastHeartbeatAt);
+  await expect(cells(beating.sn).nth(4)).toHaveText(shown);
+  await expect(cells(beating.sn).nth(5)).toHaveText('25000');
+});

@@ -8,10 +8,17 @@ export class ConsolePage {
     return this.page.getByRole('tab', { name });
   }
 
-  async useCentral(url: string): Promise<void> {
-    await this.page.getByLabel('Central address', { exact: true }).fill(url);
-    await this.page.getByRole('button', { name: 'Use this central service' }).click();
+  /** Picks a central service heard answering on the LAN; its address fills the field. */
+  async pickHeardCentral(url: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Heard: ${url}` }).click();
+    await expect(this.page.getByLabel('Central address', { exact: true })).toHaveValue(url);
+    await expect(this.page.getByText(`Central: ${url}`)).toBeVisible();
     await expect(this.page.getByText(/heartbeat state=1/)).toBeVisible();
+  }
+
+  async probeNow(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Probe now' }).click();
+    await expect(this.page.getByText(/^probe sent to \d+ address\(es\)$/)).toBeVisible();
   }
 
   async signIn(username: string, password: string): Promise<void> {

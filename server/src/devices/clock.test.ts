@@ -1,5 +1,11 @@
 import { startDevice, type DeviceHandle } from '@svc/sim';
-import { deviceOut, deviceWithKey, heartbeatResponse, type DeviceOut } from '@svc/shared';
+import {
+  deviceOut,
+  deviceWithKey,
+  heartbeatResponse,
+  recognitionEventList,
+  type DeviceOut,
+} from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DeviceClocks } from './clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
@@ -108,6 +114,38 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     const kept = await read(id);
     expect(kept.clock.source).toBe('heartbeat');
     expect(kept.warnings).toEqual([]);
+  });
+
+  test('an event stamped at the 1970 epoch (a reset clock) is kept as stamped, received now, and measures the drift', async () => {
+    const behind = 0 - Date.now(); // the device's clock reads 1970-01-01T00:00:00.000Z
+    const { id, sim } = await device('CLOCK-1970', behind);
+    const before = Date.now();
+    const sent = await sim.emitEvent({ personId: null });
+    expect(sent.status).toBe(202);
+    expect(Date.parse(sent.event.time)).toBeLessThan(SLACK); // the sim really stamped 1970
+    const record = await server.ctx.models.RecognitionEvent.findOne({
+      where: { eventId: sent.eventId },
+    });
+    expect(record!.time.toISOString()).toBe(sent.event.time);
+    expect(record!.time.getUTCFullYear()).toBe(1970);
+    expect(record!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(record!.receivedAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // The site lists it with both times, as stamped and as received.
+    const listed = recognitionEventList.parse(
+      (await admin.get(`/api/recognition/events?deviceId=${id}`)).body,
+    );
+    expect(listed.items.map((e) => [e.time, Date.parse(e.receivedAt) >= before])).toEqual([
+      [sent.event.time, true],
+    ]);
+
+    const measured = await waitFor(
+      () => read(id),
+      (d) => d.clock.source === 'event',
+    );
+    expect(Math.abs(measured.clock.driftMs! - behind)).toBeLessThan(SLACK);
+    expect(measured.warnings.map((w) => w.code)).toEqual(['clock_drift']);
+    expect(measured.warnings[0]!.message).toMatch(/\d+ days behind/);
+    expect(await heartbeatWarnings()).toMatch(/CLOCK-1970 \(\d+ days behind\)/);
   });
 
   test('a heartbeat without time (as before) is still accepted and measures nothing', async () => {
