@@ -63,8 +63,13 @@ export function updatePerson(id: string, body: PersonUpdate): Promise<PersonOut>
   return request('PATCH', `/api/people/${encodeURIComponent(id)}`, { body, schema: personOut });
 }
 
-export function uploadPhoto(id: string, photo: Blob) {
-  return request('PUT', `/api/people/${encodeURIComponent(id)}/photo`, {
+/**
+ * `acceptFace`: an administrator keeps a photo the face check refused (the server records who,
+ * in the audit log); only ever sent after that refusal was shown.
+ */
+export function uploadPhoto(id: string, photo: Blob, acceptFace = false) {
+  const query = acceptFace ? '?acceptFace=true' : '';
+  return request('PUT', `/api/people/${encodeURIComponent(id)}/photo${query}`, {
     body: photo,
     schema: photoStored,
   });

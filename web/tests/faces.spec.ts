@@ -3,7 +3,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 import { expect, testWithFaces as test } from './data-fixtures';
-import { PersonDetailPage, signIn } from './data-pages';
+import { PersonDetailPage, PersonFormPage, signIn } from './data-pages';
+import { AuditPage } from './review-pages';
 import { tag } from './support/admin-api';
 
 const demo = path.join(
@@ -38,4 +39,38 @@ test('person page: the face check of the photo and a look-alike warning', async 
   await expect(face.getByRole('link', { name: `${first.name}, ${first.idNumber}` })).toBeVisible();
   await expectAccessible(page);
   await expectNothingClippedAt390(page);
+});
+
+test('person form: a photo the face check refuses is kept only when an administrator says so, audited', async ({
+  page,
+  faceSite,
+}) => {
+  const { api, admin } = faceSite;
+  const t = tag();
+  const person = await api.createPerson({ name: `Blank ${t}`, idNumber: `B${t}` });
+  const blank = await sharp({
+    create: { width: 400, height: 400, channels: 3, background: { r: 128, g: 128, b: 128 } },
+  })
+    .jpeg()
+    .toBuffer();
+  await signIn(page, admin, `/people/${person.id}/edit`);
+  const form = new PersonFormPage(page);
+  const keep = page.getByRole('checkbox', { name: 'Use this photo anyway' });
+  await expect(keep).toHaveCount(0);
+  await form.photo.setInputFiles({ name: 'blank.jpg', mimeType: 'image/jpeg', buffer: blank });
+  await form.save.click();
+  await expect(form.error).toContainText('no face found');
+  await keep.check();
+  await expectAccessible(page);
+  await form.save.click();
+
+  const face = page.getByRole('region', { name: 'Face check' });
+  await expect(face.getByTestId('face-accepted')).toHaveText(`Accepted by ${admin.username}`);
+  await expect(face.getByTestId('face-problems')).toContainText('no face found');
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.search({ Action: 'person.photo_face_accepted' });
+  await expect(
+    audit.table.locator('[data-testid="audit-row"][data-action="person.photo_face_accepted"]'),
+  ).toHaveCount(1);
 });

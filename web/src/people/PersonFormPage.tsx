@@ -1,5 +1,6 @@
 import {
   Alert,
+  Checkbox,
   Button,
   FileInput,
   Group,
@@ -12,7 +13,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { personCreate, type PersonCreate, type PersonOut, type SpaceOut } from '@svc/shared';
+import {
+  ErrorCode,
+  personCreate,
+  type PersonCreate,
+  type PersonOut,
+  type SpaceOut,
+} from '@svc/shared';
 import { useEffect, useState } from 'react';
 import { schemaResolver } from '../forms';
 import { spaceOptions, spaceTree } from '../spaces/tree';
@@ -137,6 +144,9 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
   });
   const [photo, setPhoto] = useState<File | null>(null);
   const [photoError, setPhotoError] = useState<string | null>(null);
+  // The face check refused this photo: the administrator may keep it anyway (audited).
+  const [faceRefused, setFaceRefused] = useState(false);
+  const [acceptFace, setAcceptFace] = useState(false);
   const preview = usePreview(photo);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -159,10 +169,11 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
     }
     if (photo !== null) {
       try {
-        await uploadPhoto(saved.id, photo);
+        await uploadPhoto(saved.id, photo, faceRefused && acceptFace);
       } catch (error) {
         setSaving(false);
         const message = describeError(error, 'other');
+        setFaceRefused(error instanceof ApiError && error.code === ErrorCode.faceCheckFailed);
         setPhotoError(message);
         setProblem(
           `The person was saved, but the photo was not: ${message} Choose another photo and save again.`,
@@ -233,10 +244,21 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
           onChange={(file) => {
             setPhoto(file);
             setPhotoError(null);
+            setFaceRefused(false);
+            setAcceptFace(false);
           }}
           error={photoError}
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the chosen photo' }}
         />
+        {faceRefused && (
+          <Checkbox
+            label="Use this photo anyway"
+            description="The face check can be wrong: keep this photo if you checked the face yourself. Your name is recorded in the audit log."
+            checked={acceptFace}
+            onChange={(e) => setAcceptFace(e.currentTarget.checked)}
+          />
+        )}
         {preview !== null && (
           <Image
             src={preview}
