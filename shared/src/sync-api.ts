@@ -126,3 +126,11 @@ export const peopleSyncOut = z.object({
   items: z.array(z.object({ personId: z.string(), counts: stateCounts })),
 });
 export type PeopleSyncOut = z.infer<typeof peopleSyncOut>;
+
+/** `GET /api/sync/devices?ids=`: the devices list's sync counts, up to 100 devices at once. */
+export const devicesSyncQuery = peopleSyncQuery;
+export const devicesSyncOut = z.object({
+  /** One entry per asked id of a device the administrator may see (counts may all be 0). */
+  items: z.array(z.object({ deviceId: z.string(), counts: stateCounts })),
+});
+export type DevicesSyncOut = z.infer<typeof devicesSyncOut>;

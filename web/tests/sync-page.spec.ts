@@ -120,6 +120,11 @@ test('a failing device on /sync, live; retry one and retry all after the fault c
     );
     await expect(retriedAll).toHaveCount(1);
     await expect(retriedAll).toContainText(device.id);
+
+    // The devices list counts the device's tasks by state.
+    await page.goto('/devices');
+    const listed = page.locator(`[data-testid="device-row"][data-sn="${device.sn}"]`);
+    await expect(listed.getByTestId('device-sync')).toHaveText('3 succeeded');
   } finally {
     await sim.stop();
   }

@@ -3,6 +3,8 @@ import type { Api } from '../http/api.js';
 import { auditActor, orgScope, orgWhere } from '../http/scope.js';
 import {
   deviceSyncOut,
+  devicesSyncOut,
+  devicesSyncQuery,
   idParams,
   peopleSyncOut,
   peopleSyncQuery,
@@ -21,7 +23,7 @@ import {
   retryTask,
   startReconciliation,
 } from './service.js';
-import { peopleSyncHealth } from './overview/service.js';
+import { devicesSyncCounts, peopleSyncHealth } from './overview/service.js';
 
 /** Synchronization state and controls (PROTOCOL §7 `GET /api/sync/tasks`, `/people/{id}/sync`). */
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
@@ -72,6 +74,22 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query }, req, res) => {
       res.json(await peopleSyncHealth(ctx, orgWhere(req), query.ids));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/sync/devices',
+      summary:
+        'Synchronization of up to 100 devices at once (`ids`, comma-separated): their tasks counted by state',
+      tags,
+      access,
+      query: devicesSyncQuery,
+      responses: { 200: devicesSyncOut },
+    },
+    async ({ query }, req, res) => {
+      res.json(await devicesSyncCounts(ctx, orgWhere(req), query.ids));
     },
   );
 

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import {
   deviceSyncOut,
   idParams,
+  devicesSyncOut,
+  devicesSyncQuery,
   peopleSyncOut,
   peopleSyncQuery,
   personSyncOut,
@@ -17,6 +19,8 @@ import type { SyncTaskRow } from '../db/business-models.js';
 export {
   deviceSyncOut,
   idParams,
+  devicesSyncOut,
+  devicesSyncQuery,
   peopleSyncOut,
   peopleSyncQuery,
   personSyncOut,

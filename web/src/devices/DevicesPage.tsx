@@ -22,6 +22,7 @@ import { keys, queryClient, useApiQuery } from '../query';
 import { listAllDevices, listAllSpaces } from '../resources';
 import { spaceOptions, spaceTree } from '../spaces/tree';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { getDevicesSync, type PersonSyncCounts } from '../sync/api';
 import { registerDevice, rotateDeviceKey, updateDevice } from './api';
 import { KeyShownOnce } from './KeyShownOnce';
 import { RegisterDeviceForm } from './RegisterDeviceForm';
@@ -40,6 +41,9 @@ export function DevicesPage() {
     refetchInterval: 15_000,
   });
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
+  const ids = (devices.data ?? []).map((d) => d.id);
+  // Under keys.sync: the stream's sync messages refresh the counts.
+  const sync = useApiQuery([...keys.sync, 'devices', ids], (signal) => getDevicesSync(ids, signal));
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const { problem, act } = useAction(keys.devices);
   const paths = new Map(spaceTree(spaces.data ?? []).map((n) => [n.space.id, n.path]));
@@ -81,6 +85,7 @@ export function DevicesPage() {
                 <Table.Th>State</Table.Th>
                 <Table.Th>Last heartbeat</Table.Th>
                 <Table.Th>Capacity</Table.Th>
+                <Table.Th>Synchronization</Table.Th>
                 {canEdit && <Table.Th>Actions</Table.Th>}
               </Table.Tr>
             </Table.Thead>
@@ -112,6 +117,9 @@ export function DevicesPage() {
                     {device.lastHeartbeatAt === null ? 'Never' : formatTime(device.lastHeartbeatAt)}
                   </Table.Td>
                   <Table.Td>{device.capacity ?? '—'}</Table.Td>
+                  <Table.Td data-testid="device-sync">
+                    {sync.data === null ? '…' : <SyncCounts counts={sync.data.get(device.id)} />}
+                  </Table.Td>
                   {canEdit && (
                     <Table.Td>
                       <Menu position="bottom-end">
@@ -236,5 +244,28 @@ function MoveDevice({
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** A device's tasks by state, as the /sync page filters them (a link per state with tasks). */
+function SyncCounts({ counts }: { counts: PersonSyncCounts | undefined }) {
+  if (counts === undefined) return <>—</>;
+  const parts = (
+    [
+      ['failed', 'red'],
+      ['pending', 'yellow'],
+      ['running', 'blue'],
+      ['succeeded', 'green'],
+    ] as const
+  ).filter(([state]) => counts[state] > 0);
+  if (parts.length === 0) return <Text c="dimmed">No tasks</Text>;
+  return (
+    <Group gap={4} wrap="wrap">
+      {parts.map(([state, color]) => (
+        <Badge key={state} color={color} variant="light">
+          {counts[state]} {state}
+        </Badge>
+      ))}
+    </Group>
   );
 }

@@ -1,5 +1,6 @@
 /** The synchronization API the /sync page, the person page and the people list use. */
 import {
+  devicesSyncOut,
   peopleSyncOut,
   syncTaskList,
   syncTaskOut,
@@ -60,4 +61,18 @@ export async function getPeopleSync(
   const path = withQuery('/api/sync/people', { ids: ids.join(',') });
   const answer = await request('GET', path, { schema: peopleSyncOut, signal });
   return new Map(answer.items.map((item) => [item.personId, item.counts]));
+}
+
+/** Each device's tasks counted by state (the devices list), 100 devices a request. */
+export async function getDevicesSync(
+  ids: readonly string[],
+  signal?: AbortSignal,
+): Promise<Map<string, PersonSyncCounts>> {
+  const counts = new Map<string, PersonSyncCounts>();
+  for (let i = 0; i < ids.length; i += 100) {
+    const path = withQuery('/api/sync/devices', { ids: ids.slice(i, i + 100).join(',') });
+    const answer = await request('GET', path, { schema: devicesSyncOut, signal });
+    for (const item of answer.items) counts.set(item.deviceId, item.counts);
+  }
+  return counts;
 }

@@ -5,7 +5,7 @@ import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
-import { peopleSyncOut, personSyncOut, syncTaskList } from '../schemas.js';
+import { devicesSyncOut, peopleSyncOut, personSyncOut, syncTaskList } from '../schemas.js';
 import { SyncWorker } from '../worker/worker.js';
 import { beat, createSpace, registerSim, type SimDevice } from '../test-setup.js';
 
@@ -78,6 +78,17 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
     // No device concerns them: left out.
     expect(byId.has(nowhere.id)).toBe(false);
 
+    // The devices list: each device's tasks by state; an unknown id is left out.
+    const devices = devicesSyncOut.parse(
+      (await operator.get(`/api/sync/devices?ids=${d1.id},${d2.id},${crypto.randomUUID()}`)).body,
+    );
+    expect(new Map(devices.items.map((i) => [i.deviceId, i.counts]))).toEqual(
+      new Map([
+        [d1.id, { pending: 0, running: 0, succeeded: 1, failed: 1 }],
+        [d2.id, { pending: 0, running: 0, succeeded: 1, failed: 0 }],
+      ]),
+    );
+
     const tasks = syncTaskList.parse((await operator.get(`/api/sync/tasks?pageSize=200`)).body);
     expect(tasks.total).toBe(3);
     const named = new Map(tasks.items.map((t) => [t.personId, t.personName]));
@@ -117,9 +128,11 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
 
   test('bad input: a clear 400 and nothing read', async () => {
     for (const ids of ['', 'not-a-uuid', Array(101).fill(crypto.randomUUID()).join(',')]) {
-      const reply = await operator.get(`/api/sync/people?ids=${ids}`);
-      expect(reply.status).toBe(400);
-      expect((reply.body as { error: { code: string } }).error.code).toBe('invalid_input');
+      for (const path of ['/api/sync/people', '/api/sync/devices']) {
+        const reply = await operator.get(`${path}?ids=${ids}`);
+        expect(reply.status).toBe(400);
+        expect((reply.body as { error: { code: string } }).error.code).toBe('invalid_input');
+      }
     }
     expect((await operator.get('/api/sync/tasks?lane=fast')).status).toBe(400);
   });

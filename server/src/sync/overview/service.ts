@@ -1,6 +1,6 @@
-import type { PeopleSyncOut } from '@svc/shared';
+import type { DevicesSyncOut, PeopleSyncOut } from '@svc/shared';
 import type { AppContext } from '../../context.js';
-import { taskStatesOf, type OrgScope } from './store.js';
+import { taskCountsOf, taskStatesOf, type OrgScope } from './store.js';
 
 type Counts = PeopleSyncOut['items'][number]['counts'];
 
@@ -24,4 +24,29 @@ export async function peopleSyncHealth(
     counts[ctx.sync.inFlight.shown(task)]++;
   }
   return { items: [...byPerson].map(([personId, counts]) => ({ personId, counts })) };
+}
+
+/**
+ * Each device's tasks counted by the state the API shows: pending in the database but pushed
+ * by this process right now counts as `running` (as `GET /api/sync/devices/{id}` does).
+ */
+export async function devicesSyncCounts(
+  ctx: Pick<AppContext, 'models' | 'sync'>,
+  scope: OrgScope,
+  deviceIds: readonly string[],
+): Promise<DevicesSyncOut> {
+  const { devices, counts } = await taskCountsOf(ctx.models, scope, deviceIds);
+  const byDevice = new Map<string, Counts>(
+    devices.map((id) => [id, { pending: 0, running: 0, succeeded: 0, failed: 0 }]),
+  );
+  for (const row of counts) {
+    const entry = byDevice.get(row.deviceId);
+    if (entry && row.state in entry) entry[row.state] += row.count;
+  }
+  for (const [deviceId, entry] of byDevice) {
+    const pushing = Math.min(entry.pending, ctx.sync.inFlight.ids(deviceId).length);
+    entry.pending -= pushing;
+    entry.running += pushing;
+  }
+  return { items: [...byDevice].map(([deviceId, c]) => ({ deviceId, counts: c })) };
 }

@@ -40,3 +40,28 @@ export async function personNames(
   });
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/**
+ * Tasks by device and state, for devices of the scope: `sync_tasks_device_due` leads with the
+ * device and the state, so each count is an index range.
+ */
+export async function taskCountsOf(
+  models: Pick<Models, 'SyncTask' | 'Device'>,
+  scope: OrgScope,
+  deviceIds: readonly string[],
+): Promise<{ devices: string[]; counts: { deviceId: string; state: SyncState; count: number }[] }> {
+  if (deviceIds.length === 0) return { devices: [], counts: [] };
+  const devices = (
+    await models.Device.findAll({
+      attributes: ['id'],
+      where: { id: [...new Set(deviceIds)], ...scope },
+      raw: true,
+    })
+  ).map((d) => d.id);
+  if (devices.length === 0) return { devices, counts: [] };
+  const rows = (await models.SyncTask.count({
+    where: { deviceId: devices },
+    group: ['deviceId', 'state'],
+  })) as unknown as { deviceId: string; state: SyncState; count: number | string }[];
+  return { devices, counts: rows.map((r) => ({ ...r, count: Number(r.count) })) };
+}
