@@ -21,6 +21,23 @@ export const deliveryOut = z.object({
 });
 export type Delivery = z.infer<typeof deliveryOut>;
 
+/** Failed tries kept per event (the newest): a panel down for days does not grow the log. */
+export const DELIVERY_FAILURES_KEPT = 20;
+
+/** One failed try to deliver an event to the panel (a delivered try is `deliveredAt`). */
+export const deliveryFailureOut = z.object({
+  /** The try's number, from 1 (the event's `attempts` counted at that try). */
+  attempt: z.number().int().min(1),
+  at: isoTime,
+  /** Why it failed, in plain words. */
+  error: z.string(),
+});
+export type DeliveryFailure = z.infer<typeof deliveryFailureOut>;
+
+/** `GET /api/recognition/events/{id}/deliveries`: the kept failed tries, oldest first. */
+export const deliveryHistoryOut = z.object({ failures: z.array(deliveryFailureOut) });
+export type DeliveryHistory = z.infer<typeof deliveryHistoryOut>;
+
 /**
  * One recognition as the central service recorded it: person, device and space as they were
  * named at that time (later renames do not rewrite history).

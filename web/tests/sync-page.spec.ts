@@ -3,7 +3,7 @@
  * synchronization worker and a simulated recognition device (tools/sim) whose faults the test
  * sets and clears.
  */
-import { startDevice } from '@svc/sim';
+import { startDevice, startTerminal } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
 import type { Page } from '@playwright/test';
 import { expect, test as readOnlyTest, testWithSync as test } from './data-fixtures';
@@ -216,10 +216,11 @@ test('person page: a failing device with its reason, next attempt and a retry pe
   }
 });
 
-test('an event page: the snapshot in a viewer, the failed delivery and its reason inline', async ({
+test('an event page: the snapshot in a viewer, each failed try and its reason, then delivered', async ({
   page,
   syncSite,
 }) => {
+  test.setTimeout(90_000);
   const { api, admin, stack } = syncSite;
   const t = tag();
   // The panel route points where nothing listens: the delivery fails and is tried again.
@@ -249,10 +250,11 @@ test('an event page: the snapshot in a viewer, the failed delivery and its reaso
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Unknown person at Gate ${t}`);
   await expect(event.delivery).toHaveText('Pending');
   await expect(event.history).toContainText(/\d+ failed tr(y|ies)/);
-  await expect(event.history.getByTestId('delivery-detail').first()).toContainText(
-    'Reason of the last failure:',
-  );
-  await expect(event.history).toContainText('the panel could not be reached');
+  // Each failed try on its own row: its number, its time and its reason, inline.
+  const first = event.failedTries.first();
+  await expect(first.getByRole('cell').nth(0)).toHaveText('1');
+  await expect(first.getByRole('cell').nth(1)).toHaveText(/\d{2}:\d{2}/);
+  await expect(first.getByRole('cell').nth(2)).toContainText('the panel could not be reached');
   await expect(event.history).toContainText('Next try');
   await expect
     .poll(() => event.snapshot.evaluate((img: HTMLImageElement) => img.naturalWidth))
@@ -263,6 +265,31 @@ test('an event page: the snapshot in a viewer, the failed delivery and its reaso
   await page.keyboard.press('Escape');
   await expect(event.dialog).toHaveCount(0);
   await expectPhoneLayout(page);
+
+  // The panel comes back: the next try delivers, live; the failed tries stay listed above it.
+  const display = await startTerminal({
+    id: `DSP-${t}`,
+    kind: 'display',
+    bindAddress: '127.0.0.1',
+    httpPort: 0,
+    discoveryPort: 9,
+    broadcastAddresses: ['127.0.0.1'],
+    announceIntervalMs: 0,
+    checkinIntervalMs: 0,
+    listenForProbes: false,
+  });
+  try {
+    await api.post('/api/panel/route', { mode: 'local', url: `${display.url}/api/recognition` });
+    await expect(event.delivery).toHaveText('Delivered', { timeout: 45_000 });
+    await expect(event.history.getByText(/^Delivered at /)).toBeVisible();
+    const failed = await event.failedTries.count();
+    expect(failed).toBeGreaterThanOrEqual(1);
+    await expect(event.history).toContainText(`${failed} failed tr`);
+    await expect(event.failedTries.last().getByRole('cell').nth(0)).toHaveText(String(failed));
+    await expect(event.history).not.toContainText('Next try');
+  } finally {
+    await display.stop();
+  }
 });
 
 readOnlyTest(

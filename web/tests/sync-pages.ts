@@ -52,6 +52,8 @@ export class ErasurePage {
 export class EventPage {
   readonly delivery: Locator;
   readonly history: Locator;
+  /** The rows of the failed tries' table (try, time, reason). */
+  readonly failedTries: Locator;
   readonly snapshot: Locator;
   readonly viewFullSize: Locator;
   readonly dialog: Locator;
@@ -59,6 +61,9 @@ export class EventPage {
   constructor(readonly page: Page) {
     this.delivery = page.getByTestId('event-delivery');
     this.history = page.getByRole('region', { name: 'Delivery to the panel' });
+    this.failedTries = this.history
+      .getByRole('table', { name: 'Failed tries' })
+      .getByTestId('delivery-failure');
     this.snapshot = page.getByRole('region', { name: 'Snapshot' }).getByRole('img');
     this.viewFullSize = page.getByRole('button', { name: 'View full size' });
     this.dialog = page.getByRole('dialog', { name: 'Snapshot' });

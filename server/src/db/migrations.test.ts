@@ -39,6 +39,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
           'person_spaces',
           'photo_variants',
           'recognition_events',
+          'recognition_delivery_failures',
           'spaces',
           'sync_device_leases',
           'sync_tasks',

@@ -5,6 +5,7 @@ import type { Job } from '../jobs/registry.js';
 import { SettingKey } from '../settings/runtime-settings.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
+import { recordFailedTry, type FailedTry } from './delivery-failures.js';
 import { toEventOut, toPanelEvent } from './records.js';
 import { EVENT_SELECT, EVENT_TABLE, marks, selectRows, toRecord, type EventRecord } from './sql.js';
 import { sqlDate } from '../db/sql-dates.js';
@@ -260,11 +261,16 @@ export class PanelDelivery implements Job {
     const head = due[failedAt]!;
     const failure = results[failedAt]!;
     const attempts = head.deliveryAttempts + 1;
-    await this.settle([head], {
-      deliveryAttempts: attempts,
-      nextDeliveryAt: new Date(clock.now().getTime() + retryDelay(attempts, this.opts)),
-      deliveryError: failure.slice(0, MAX_ERROR),
-    });
+    const error = failure.slice(0, MAX_ERROR);
+    await this.settle(
+      [head],
+      {
+        deliveryAttempts: attempts,
+        nextDeliveryAt: new Date(clock.now().getTime() + retryDelay(attempts, this.opts)),
+        deliveryError: error,
+      },
+      () => this.logFailedTry({ eventId: head.id, attempt: attempts, at: clock.now(), error }),
+    );
     this.ctx.logger.debug(
       { eventId: head.eventId, attempts, error: failure },
       'panel delivery will be retried',
@@ -272,8 +278,29 @@ export class PanelDelivery implements Job {
     return true;
   }
 
-  /** One UPDATE for the rows (only while still pending: a purge may have moved them on). */
-  private async settle(rows: EventRecord[], changes: Changes): Promise<void> {
+  /**
+   * The failed try's line in the event's delivery history. Right after the settle's UPDATE and
+   * before its stream message, so a page refreshed by the message finds it. The history is a
+   * record, not the queue's state: failing to write it must not stop delivery.
+   */
+  private async logFailedTry(failed: FailedTry): Promise<void> {
+    await recordFailedTry(this.ctx.db.sequelize, failed).catch((err: unknown) =>
+      this.ctx.logger.warn(
+        { job: this.name, err, eventId: failed.eventId },
+        'failed try not logged',
+      ),
+    );
+  }
+
+  /**
+   * One UPDATE for the rows (only while still pending: a purge may have moved them on), then
+   * `written` (if any), then a `delivery` stream message per row.
+   */
+  private async settle(
+    rows: EventRecord[],
+    changes: Changes,
+    written?: () => Promise<void>,
+  ): Promise<void> {
     if (rows.length === 0) return;
     const { sequelize } = this.ctx.db;
     const counted = changes.deliveryState === 'delivered';
@@ -295,6 +322,7 @@ export class PanelDelivery implements Job {
          WHERE id IN (${marks(ids.length)}) AND delivery_state = 'pending'`,
       { type: QueryTypes.UPDATE, replacements: [...values, ...ids] },
     );
+    await written?.();
     const hub = this.ctx.live;
     for (const row of rows) {
       Object.assign(row, changes, counted && { deliveryAttempts: row.deliveryAttempts + 1 });

@@ -1,4 +1,6 @@
 import {
+  DELIVERY_FAILURES_KEPT,
+  deliveryHistoryOut,
   idParams,
   recognitionEventAccepted,
   recognitionEventIn,
@@ -8,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, orgWhere } from '../http/scope.js';
+import { failedTries } from './delivery-failures.js';
 import { exportEvents } from './export.js';
 import { acceptEvent } from './intake.js';
 import { filterWhere, toEventOut } from './records.js';
@@ -104,6 +107,23 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       res.json(toEventOut(await findVisible(req, params.id)));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recognition/events/:id/deliveries',
+      summary: `The event's failed delivery tries to the panel, oldest first (the last ${DELIVERY_FAILURES_KEPT} are kept); a delivery itself is the event's deliveredAt`,
+      tags,
+      access: { kind: 'session' },
+      params: idParams,
+      resource: 'recognitionEvent',
+      responses: { 200: deliveryHistoryOut },
+    },
+    async ({ params }, req, res) => {
+      const row = await findVisible(req, params.id);
+      res.json({ failures: await failedTries(ctx.db.sequelize, row.id) });
     },
   );
 

@@ -10,7 +10,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Timeline,
   Title,
 } from '@mantine/core';
 import { recognitionEventOut, type RecognitionEventOut } from '@svc/shared';
@@ -21,7 +20,8 @@ import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { deliveryLabel, deliverySteps } from './delivery';
+import { deliveryLabel } from './delivery';
+import { DeliveryHistory } from './DeliveryHistory';
 
 const route = getRouteApi('/events/$id');
 
@@ -34,8 +34,8 @@ function getEvent(id: string, signal?: AbortSignal): Promise<RecognitionEventOut
 
 /**
  * One recognition event: who, where, the snapshot in a viewer and the delivery to the panel,
- * its failure reason written out. `delivery` messages of the stream invalidate `keys.events`,
- * so the delivery part follows by itself.
+ * each failed try and its reason written out (DeliveryHistory.tsx). `delivery` messages of the
+ * stream invalidate `keys.events`, so the delivery part follows by itself.
  */
 export function EventPage() {
   const { id } = route.useParams();
@@ -109,22 +109,7 @@ function EventDetails({ event }: { event: RecognitionEventOut }) {
         <Title order={2} size="h3" id="delivery-title" mb="sm">
           Delivery to the panel
         </Title>
-        <Timeline bulletSize={14} lineWidth={2} data-testid="delivery-history">
-          {deliverySteps(event.receivedAt, event.delivery).map((step) => (
-            <Timeline.Item
-              key={step.title}
-              title={step.title}
-              color={step.failed ? 'red' : 'blue'}
-              data-testid="delivery-step"
-            >
-              {step.detail !== null && (
-                <Text size="sm" c={step.failed ? 'red.8' : 'dimmed'} data-testid="delivery-detail">
-                  {step.detail}
-                </Text>
-              )}
-            </Timeline.Item>
-          ))}
-        </Timeline>
+        <DeliveryHistory event={event} />
       </Card>
     </>
   );

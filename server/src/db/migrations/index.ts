@@ -9,6 +9,7 @@ import { enrollmentTrustMigrations } from './enrollment-trust.js';
 import { authHardeningMigrations } from './auth-hardening.js';
 import { faceMigrations } from './faces.js';
 import { photoVariantsMigrations } from './photo-variants.js';
+import { deliveryHistoryMigrations } from './delivery-history.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   ...authHardeningMigrations,
   ...faceMigrations,
   ...photoVariantsMigrations,
+  ...deliveryHistoryMigrations,
 ];

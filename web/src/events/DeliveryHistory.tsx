@@ -1,0 +1,75 @@
+import { Table, Text, Timeline } from '@mantine/core';
+import {
+  deliveryHistoryOut,
+  type DeliveryFailure,
+  type DeliveryHistory as History,
+  type RecognitionEventOut,
+} from '@svc/shared';
+import { request } from '../api';
+import { formatTime } from '../people/format';
+import { keys, useApiQuery } from '../query';
+import { deliverySteps } from './delivery';
+
+function getHistory(id: string, signal?: AbortSignal): Promise<History> {
+  return request('GET', `/api/recognition/events/${encodeURIComponent(id)}/deliveries`, {
+    schema: deliveryHistoryOut,
+    signal,
+  });
+}
+
+/**
+ * The event's way to the panel: each failed try with its time and reason, then the delivery.
+ * Under `keys.events`, so the stream's `delivery` messages (sent once a failed try is logged)
+ * reload it with the event.
+ */
+export function DeliveryHistory({ event }: { event: RecognitionEventOut }) {
+  const history = useApiQuery([...keys.events, 'one', event.id, 'deliveries'], (signal) =>
+    getHistory(event.id, signal),
+  );
+  return (
+    <Timeline bulletSize={14} lineWidth={2} data-testid="delivery-history">
+      {deliverySteps(event.receivedAt, event.delivery, history.data?.failures ?? null).map(
+        (step) => (
+          <Timeline.Item
+            key={step.title}
+            title={step.title}
+            color={step.failed ? 'red' : 'blue'}
+            data-testid="delivery-step"
+          >
+            {step.detail !== null && (
+              <Text size="sm" c={step.failed ? 'red.8' : 'dimmed'} data-testid="delivery-detail">
+                {step.detail}
+              </Text>
+            )}
+            {step.tries.length > 0 && <FailedTries tries={step.tries} />}
+          </Timeline.Item>
+        ),
+      )}
+    </Timeline>
+  );
+}
+
+function FailedTries({ tries }: { tries: DeliveryFailure[] }) {
+  return (
+    <Table aria-label="Failed tries" fz="sm" verticalSpacing={4} mt={4}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Try</Table.Th>
+          <Table.Th>Time</Table.Th>
+          <Table.Th>Reason</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {tries.map((t) => (
+          <Table.Tr key={t.attempt} data-testid="delivery-failure">
+            <Table.Td>{t.attempt}</Table.Td>
+            <Table.Td>{formatTime(t.at)}</Table.Td>
+            <Table.Td c="red.8" style={{ overflowWrap: 'anywhere' }}>
+              {t.error}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
