@@ -50,30 +50,50 @@ export const test = base.extend<DataTestFixtures, DataWorkerFixtures>({
   },
 });
 
-interface SyncFixtures {
-  syncSite: { stack: Stack; api: AdminApi; admin: Account };
+interface OwnSite {
+  stack: Stack;
+  api: AdminApi;
+  admin: Account;
 }
 
-export const testWithSync = base.extend<SyncFixtures>({
-  syncSite: [
-    async ({ nginxBin, runDir, playwright }, use) => {
-      await withStack(
-        nginxBin,
-        mkdtempSync(path.join(runDir, 'sync-')),
-        async (stack) => {
-          const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
-            username: stack.adminUsername,
-            password: stack.adminPassword,
-          });
-          try {
-            await use({ stack, api, admin: account });
-          } finally {
-            await api.dispose();
-          }
-        },
-        { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
-      );
+/** A stack of the test's own with these settings, its administrator signed in through the API. */
+async function withOwnSite(
+  {
+    nginxBin,
+    runDir,
+    playwright,
+  }: { nginxBin: string; runDir: string; playwright: Parameters<typeof AdminApi.signIn>[0] },
+  prefix: string,
+  env: Record<string, string>,
+  use: (site: OwnSite) => Promise<void>,
+): Promise<void> {
+  await withStack(
+    nginxBin,
+    mkdtempSync(path.join(runDir, prefix)),
+    async (stack) => {
+      const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
+        username: stack.adminUsername,
+        password: stack.adminPassword,
+      });
+      try {
+        await use({ stack, api, admin: account });
+      } finally {
+        await api.dispose();
+      }
     },
+    env,
+  );
+}
+/** A stack of its own with the push worker on, every second. */
+export const testWithSync = base.extend<{ syncSite: OwnSite }>({
+  syncSite: [
+    async ({ nginxBin, runDir, playwright }, use) =>
+      withOwnSite(
+        { nginxBin, runDir, playwright },
+        'sync-',
+        { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
+        use,
+      ),
     { timeout: 90_000 },
   ],
   site: async ({ syncSite }, use) => {
@@ -81,31 +101,11 @@ export const testWithSync = base.extend<SyncFixtures>({
   },
 });
 
-interface FaceFixtures {
-  faceSite: { stack: Stack; api: AdminApi; admin: Account };
-}
-
 /** A stack of its own with the face check on (the shared stacks have it off). */
-export const testWithFaces = base.extend<FaceFixtures>({
+export const testWithFaces = base.extend<{ faceSite: OwnSite }>({
   faceSite: [
-    async ({ nginxBin, runDir, playwright }, use) => {
-      await withStack(
-        nginxBin,
-        mkdtempSync(path.join(runDir, 'faces-')),
-        async (stack) => {
-          const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
-            username: stack.adminUsername,
-            password: stack.adminPassword,
-          });
-          try {
-            await use({ stack, api, admin: account });
-          } finally {
-            await api.dispose();
-          }
-        },
-        { FACE_CHECK: 'on' },
-      );
-    },
+    async ({ nginxBin, runDir, playwright }, use) =>
+      withOwnSite({ nginxBin, runDir, playwright }, 'faces-', { FACE_CHECK: 'on' }, use),
     { timeout: 90_000 },
   ],
   site: async ({ faceSite }, use) => {

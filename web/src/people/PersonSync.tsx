@@ -5,7 +5,7 @@ import { keys, useApiQuery } from '../query';
 import { getPersonSync, listAllDevices } from '../resources';
 import { retryTask } from '../sync/api';
 import { AttemptsHelp, SyncStateBadge } from '../sync/labels';
-import { canRetry, NextAttempt } from '../sync/TaskTable';
+import { NextAttempt, RetryButton } from '../sync/TaskTable';
 import { useRetry } from '../sync/useRetry';
 
 /**
@@ -97,17 +97,12 @@ export function PersonSync({ personId }: { personId: string }) {
                         <Table.Td>{formatTime(row.updatedAt)}</Table.Td>
                         {canEdit && (
                           <Table.Td>
-                            {canRetry({ state: row.state, error: row.error ?? null }) && (
-                              <Button
-                                size="xs"
-                                variant="light"
-                                loading={busy === row.id}
-                                onClick={() => void retry(row.id, name)}
-                                aria-label={`Retry on ${name}`}
-                              >
-                                Retry
-                              </Button>
-                            )}
+                            <RetryButton
+                              task={{ state: row.state, error: row.error ?? null }}
+                              busy={busy === row.id}
+                              onClick={() => void retry(row.id, name)}
+                              label={`Retry on ${name}`}
+                            />
                           </Table.Td>
                         )}
                       </Table.Tr>

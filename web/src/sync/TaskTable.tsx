@@ -8,6 +8,26 @@ import { formatNextAttempt, SyncStateBadge } from './labels';
 export const canRetry = (task: Pick<SyncTaskOut, 'state' | 'error'>) =>
   task.state === 'failed' || (task.state === 'pending' && task.error !== null);
 
+/** Retry for a task that may be tried again (canRetry); nothing otherwise. */
+export function RetryButton({
+  task,
+  busy,
+  label,
+  onClick,
+}: {
+  task: Pick<SyncTaskOut, 'state' | 'error'>;
+  busy: boolean;
+  label: string;
+  onClick: () => void;
+}) {
+  if (!canRetry(task)) return null;
+  return (
+    <Button size="xs" variant="light" loading={busy} onClick={onClick} aria-label={label}>
+      Retry
+    </Button>
+  );
+}
+
 /** When a task is tried next: only a pending one waits for a time. */
 export function NextAttempt({ task }: { task: Pick<SyncTaskOut, 'state' | 'nextAttemptAt'> }) {
   if (task.state !== 'pending') return <>—</>;
@@ -87,17 +107,12 @@ export function TaskTable({
               </Table.Td>
               {onRetry && (
                 <Table.Td>
-                  {canRetry(task) && (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      loading={busy === task.id}
-                      onClick={() => onRetry(task)}
-                      aria-label={`Retry ${task.personName ?? 'deleted person'} on ${task.sn}`}
-                    >
-                      Retry
-                    </Button>
-                  )}
+                  <RetryButton
+                    task={task}
+                    busy={busy === task.id}
+                    onClick={() => onRetry(task)}
+                    label={`Retry ${task.personName ?? 'deleted person'} on ${task.sn}`}
+                  />
                 </Table.Td>
               )}
             </Table.Tr>
