@@ -206,11 +206,17 @@ describe.each(mysqlOnly)('two replicas, one killed (%s)', (dialect) => {
         for (const d of fleet.devices) await d.sim.setFaults({});
         // Watched while the people go on being created: the first push to each device it held.
         const dead = fleet.devices.filter((d) => held.includes(d.id));
+        // From now on the survivor looks for work every INTERVAL_S, as a replica with that
+        // interval would (its long interval only kept it from winning the devices before the
+        // kill); without it, takeover waited for the next API kick or its 60 s tick.
+        const ticks = setInterval(() => survivor!.ctx.sync.worker?.kick(), INTERVAL_S * 1000);
         tookOver = until(
           "the survivor takes the dead replica's devices",
           () => dead.every((d) => d.sim.pushes().length > atKill[fleet!.devices.indexOf(d)]!),
           2 * LEASE_MS,
-        ).then(() => Date.now() - killedAt);
+        )
+          .then(() => Date.now() - killedAt)
+          .finally(() => clearInterval(ticks));
       }
     }
     const createdAt = Date.now();
