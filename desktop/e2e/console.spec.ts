@@ -8,15 +8,10 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { CSRF_HEADER } from '@svc/shared';
-import {
-  placeholderSnapshot,
-  startDevice,
-  startTerminal,
-  type DeviceHandle,
-  type TerminalHandle,
-} from '@svc/sim';
+import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
 import { startNginx, type RunningNginx } from '../../web/tests/support/stack';
 import { findNginx } from '../../web/tests/support/env';
+import { demoRegion } from '../../web/tests/support/faces';
 import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
@@ -146,7 +141,9 @@ test.describe('the console end to end, through its browser shell', () => {
       idNumber: 'E2E-1234567890',
       spaceIds: [space.id],
     })) as { id: string };
-    await admin.call('PUT', `/api/people/${jane.id}/photo`, placeholderSnapshot(), 'image/jpeg');
+    // Real faces: the central service checks every photo (FACE_CHECK on, as it ships).
+    const face = await demoRegion(1, 1375, 103, 406, 458, 'jpeg');
+    await admin.call('PUT', `/api/people/${jane.id}/photo`, face, 'image/jpeg');
     const registered = (await admin.call('POST', '/api/devices', {
       sn: 'DEV-E2E',
       name: 'Gate A device',
@@ -243,7 +240,7 @@ test.describe('the console end to end, through its browser shell', () => {
     const sync = page.getByLabel('Synchronization layer');
     await sync.getByLabel('Space for the test person').fill('Gate A');
     const photo = path.join(runDir, 'test-person.jpg');
-    writeFileSync(photo, placeholderSnapshot());
+    writeFileSync(photo, await demoRegion(4, 1205, 46, 290, 464, 'jpeg'));
     const chooser = page.waitForEvent('filechooser');
     await sync.getByLabel("Test person's photo (JPEG)").click();
     await (await chooser).setFiles(photo);

@@ -1,22 +1,10 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import sharp from 'sharp';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 import { expect, testWithFaces as test } from './data-fixtures';
 import { PersonDetailPage, PersonFormPage, signIn } from './data-pages';
 import { AuditPage } from './review-pages';
 import { tag } from './support/admin-api';
-
-const demo = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
-  'demo',
-);
-/** A region of one of the demo photos face-api ships (real faces, no one's data of ours). */
-const region = (sample: number, left: number, top: number, width: number, height: number) =>
-  sharp(path.join(demo, `sample${sample}.jpg`))
-    .extract({ left, top, width, height })
-    .png()
-    .toBuffer();
+import { demoRegion } from './support/faces';
 
 test('person page: the face check of the photo and a look-alike warning', async ({
   page,
@@ -26,9 +14,9 @@ test('person page: the face check of the photo and a look-alike warning', async 
   const t = tag();
   // The same woman in demo photos 1 and 4 (server/src/photos/faces/test-faces.ts).
   const first = await api.createPerson({ name: `Face ${t} One`, idNumber: `F${t}-1` });
-  await api.putPhoto(first.id, await region(1, 1375, 103, 406, 458));
+  await api.putPhoto(first.id, await demoRegion(1, 1375, 103, 406, 458));
   const second = await api.createPerson({ name: `Face ${t} Two`, idNumber: `F${t}-2` });
-  await api.putPhoto(second.id, await region(4, 1205, 46, 290, 464));
+  await api.putPhoto(second.id, await demoRegion(4, 1205, 46, 290, 464));
 
   await signIn(page, admin, `/people/${second.id}`);
   const person = new PersonDetailPage(page);

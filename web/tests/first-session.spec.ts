@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { expect, test as base, type Stack } from './fixtures';
 import { EventsListPage, PersonDetailPage, PersonFormPage } from './data-pages';
 import { ChangePasswordPage, LoginPage } from './pages';
+import { demoRegion } from './support/faces';
 import { DevicesPage, OrganizationsPage, SpacesPage, SystemPage } from './site-pages';
 import { freeUdpPort } from './support/udp';
 import { freePort, startProcess, waitUntilReady } from './support/processes';
@@ -256,7 +257,8 @@ test('the first session: sign in, organization, spaces, terminals, panel, device
   await form.name.fill('Ada Lovelace');
   await form.idNumber.fill('AL-1815');
   await form.chooseSpace('Head office › Main entrance');
-  const photo = await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
+  // A real face: the face check is on, as with `npm start` (a woman of face-api's demo photos).
+  const photo = await demoRegion(1, 1375, 103, 406, 458);
   await form.photo.setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: photo });
   await form.create.click();
 
