@@ -9,7 +9,7 @@ import { signedIn } from '../test/admins.js';
 import { FAILURE_TABLE, failedTries, recordFailedTry } from './delivery-failures.js';
 import { DELIVERY_MAX_DELAY_MS } from './delivery.js';
 import { purgeOldEvents } from './retention.js';
-import { simulatedDevice, simulatedDisplay, waitUntil } from './test-fixtures.js';
+import { panelLoop, waitUntil } from './test-fixtures.js';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -27,11 +27,7 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
     clock = new ManualClock();
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
     admin = await signedIn(server, 'admin');
-    const panel = await simulatedDisplay();
-    display = panel.display;
-    shown = panel.shown;
-    await admin.post('/api/panel/route', { mode: 'local', url: panel.url });
-    gate = (await simulatedDevice(server, admin)).device;
+    ({ display, shown, gate } = await panelLoop(server, admin));
   });
   afterAll(async () => {
     await gate?.stop();

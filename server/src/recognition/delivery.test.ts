@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './delivery.js';
-import { createPerson, simulatedDevice, simulatedDisplay, waitUntil } from './test-fixtures.js';
+import { createPerson, panelLoop, waitUntil } from './test-fixtures.js';
 
 describe('retry delay', () => {
   test('grows exponentially with jitter and is capped', () => {
@@ -34,11 +34,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
     clock = new ManualClock();
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
     admin = await signedIn(server, 'admin');
-    const panel = await simulatedDisplay();
-    display = panel.display;
-    shown = panel.shown;
-    await admin.post('/api/panel/route', { mode: 'local', url: panel.url });
-    gate = (await simulatedDevice(server, admin)).device;
+    ({ display, shown, gate } = await panelLoop(server, admin));
     personId = (await createPerson(admin)).id;
     base = clock.now().getTime();
   });

@@ -49,6 +49,14 @@ export async function simulatedDevice(
   return { device, id: registered.id, sn, name: registered.name, key: registered.key };
 }
 
+/** A simulated display made the panel route (local mode), and a registered device that posts. */
+export async function panelLoop(server: TestServer, admin: TestClient) {
+  const panel = await simulatedDisplay();
+  await admin.post('/api/panel/route', { mode: 'local', url: panel.url });
+  const gate = (await simulatedDevice(server, admin)).device;
+  return { display: panel.display, shown: panel.shown, gate };
+}
+
 /** A display terminal (the local-mode panel receiver) that records every event it shows. */
 export async function simulatedDisplay(): Promise<{
   display: TerminalHandle;
