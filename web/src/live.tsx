@@ -7,23 +7,39 @@ export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 const FIRST_RETRY_MS = 1_000;
 const LONGEST_RETRY_MS = 30_000;
 
+/**
+ * Stale keys are invalidated together a moment later: a backfill sends thousands of sync
+ * messages a second, and a page's queries need one refetch for a burst, not one per message.
+ */
+const COALESCE_MS = 200;
+const stale = new Map<string, readonly unknown[]>();
+let flush: ReturnType<typeof setTimeout> | undefined;
+
+function invalidate(queryKey: readonly unknown[]): void {
+  stale.set(JSON.stringify(queryKey), queryKey);
+  flush ??= setTimeout(() => {
+    flush = undefined;
+    const keysNow = [...stale.values()];
+    stale.clear();
+    for (const key of keysNow) void queryClient.invalidateQueries({ queryKey: key });
+  }, COALESCE_MS);
+}
+
 /** What each stream message makes stale (the queries refetch if a page shows them). */
 function invalidateFor(event: string, data: unknown): void {
   switch (event) {
     case 'recognition':
-      void queryClient.invalidateQueries({ queryKey: keys.events });
-      void queryClient.invalidateQueries({ queryKey: keys.heartbeat });
+      invalidate(keys.events);
+      invalidate(keys.heartbeat);
       return;
     case 'delivery':
-      if (deliveryChange.safeParse(data).success)
-        void queryClient.invalidateQueries({ queryKey: keys.events });
+      if (deliveryChange.safeParse(data).success) invalidate(keys.events);
       return;
     case 'sync': {
       const parsed = syncChange.safeParse(data);
-      if (parsed.success)
-        void queryClient.invalidateQueries({ queryKey: keys.personSync(parsed.data.personId) });
-      void queryClient.invalidateQueries({ queryKey: keys.devices });
-      void queryClient.invalidateQueries({ queryKey: keys.sync });
+      if (parsed.success) invalidate(keys.personSync(parsed.data.personId));
+      invalidate(keys.devices);
+      invalidate(keys.sync);
       return;
     }
   }
