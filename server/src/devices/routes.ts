@@ -20,7 +20,7 @@ import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, orgWhere, visible } from '../http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
-import { resendDevicePhotos } from '../sync/planning/resend-device.js';
+import { resendDevicePhotos } from '../sync/planning/store/tasks.js';
 import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';
 import { hashDeviceKey, newDeviceKey, toDeviceOut } from './service.js';
 

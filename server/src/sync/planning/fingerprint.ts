@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../../context.js';
-import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
-import { SettingKey } from '../../settings/runtime-settings.js';
+import { fromSqlDate } from '../../db/sql-dates.js';
 import { COMMIT_MARGIN_MS, FINGERPRINT_FULL_READ_MS } from '../knobs.js';
+import { peopleSummary, placementRows, recentPeopleSummary } from './store/desired.js';
 
 type Deps = Pick<AppContext, 'sync'>;
 
@@ -26,23 +25,8 @@ interface People {
 }
 
 async function readPeople(deps: Deps, now: Date): Promise<People> {
-  const sequelize = deps.sync.db.sequelize;
-  const [row] = await sequelize.query<Record<string, unknown>>(
-    `SELECT COUNT(*) AS people, SUM(version) AS versions,
-      COALESCE(SUM(CASE WHEN enabled = 1 AND (valid_from IS NULL OR valid_from <= :now)
-        AND (valid_until IS NULL OR valid_until > :now) THEN 1 ELSE 0 END), 0) AS valid,
-      MIN(CASE WHEN valid_from > :now THEN valid_from END) AS next_from,
-      MIN(CASE WHEN valid_until > :now THEN valid_until END) AS next_until,
-      (SELECT MAX(updated_at) FROM people) AS people_at,
-      (SELECT COUNT(*) FROM person_spaces) AS access,
-      (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted
-      FROM people`,
-    {
-      replacements: { now: sqlDate(sequelize, now), deleted: SettingKey.peopleDeleted },
-      type: QueryTypes.SELECT,
-    },
-  );
-  const { next_from: from, next_until: until, ...summary } = row!;
+  const row = await peopleSummary(deps, now);
+  const { next_from: from, next_until: until, ...summary } = row;
   const boundaries = [fromSqlDate(from), fromSqlDate(until)].filter((d): d is Date => d !== null);
   return {
     summary,
@@ -54,16 +38,8 @@ async function readPeople(deps: Deps, now: Date): Promise<People> {
 
 /** Devices and spaces: few rows, read in full every time. */
 async function placement(deps: Deps): Promise<Pick<Fingerprint, 'devices' | 'spaces'>> {
-  const sequelize = deps.sync.db.sequelize;
-  const devices = await sequelize.query<{ id: string; space_id: string | null; enabled: unknown }>(
-    'SELECT id, space_id, enabled FROM devices ORDER BY id',
-    { type: QueryTypes.SELECT },
-  );
+  const { devices, spaces: spaceRows } = await placementRows(deps);
   const spaces = createHash('sha256');
-  const spaceRows = await sequelize.query<{ id: string; parent_id: string | null }>(
-    'SELECT id, parent_id FROM spaces ORDER BY id',
-    { type: QueryTypes.SELECT },
-  );
   for (const s of spaceRows) spaces.update(`s ${s.id} ${s.parent_id}\n`);
   return {
     devices: Object.fromEntries(devices.map((d) => [d.id, `${d.space_id} ${Number(d.enabled)}`])),
@@ -88,21 +64,6 @@ const fingerprintOf = (people: People, place: Pick<Fingerprint, 'devices' | 'spa
  */
 export async function desiredFingerprint(deps: Deps, now: Date): Promise<string> {
   return fingerprintOf(await readPeople(deps, now), await placement(deps));
-}
-
-/** The people stamped since `anchor` and the deletion mark: a range of people_updated_at. */
-async function recentPeople(deps: Deps, anchor: Date): Promise<string> {
-  const sequelize = deps.sync.db.sequelize;
-  const [row] = await sequelize.query(
-    `SELECT COUNT(*) AS n, SUM(version) AS versions, MAX(updated_at) AS newest,
-      (SELECT value FROM runtime_settings WHERE \`key\` = :deleted) AS deleted
-      FROM people WHERE updated_at >= :anchor`,
-    {
-      replacements: { anchor: sqlDate(sequelize, anchor), deleted: SettingKey.peopleDeleted },
-      type: QueryTypes.SELECT,
-    },
-  );
-  return JSON.stringify(row);
 }
 
 /**
@@ -130,7 +91,7 @@ export class FingerprintReader {
       last &&
       performance.now() - last.readAt < this.fullEveryMs &&
       (last.people.nextBoundary === null || now < last.people.nextBoundary) &&
-      (await recentPeople(this.deps, last.anchor)) === last.recent
+      (await recentPeopleSummary(this.deps, last.anchor)) === last.recent
     ) {
       return fingerprintOf(last.people, await placement(this.deps));
     }
@@ -138,7 +99,7 @@ export class FingerprintReader {
     const anchor = new Date(now.getTime() - COMMIT_MARGIN_MS);
     // The range summary first: a change committed between the two reads makes the next check
     // read everything again, instead of hiding behind a summary that already counted it.
-    const recent = await recentPeople(this.deps, anchor);
+    const recent = await recentPeopleSummary(this.deps, anchor);
     const people = await readPeople(this.deps, now);
     this.last = { people, recent, anchor, readAt };
     return fingerprintOf(people, await placement(this.deps));

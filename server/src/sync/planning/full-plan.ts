@@ -1,4 +1,3 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppContext } from '../../context.js';
 import type { DeviceRow } from '../../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../../spaces/tree.js';
@@ -6,94 +5,15 @@ import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './
 import { planPeople } from './people-plan.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';
 import { peoplePart, type Fingerprint } from './fingerprint.js';
-import { COMMIT_MARGIN_MS, FEW_TASKS, PEOPLE_PLAN_MAX } from '../knobs.js';
+import {
+  countDesired,
+  diffDevice,
+  fewTaskPeople,
+  peopleUpdatedSince,
+  planDevices,
+} from './store/desired.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
-
-/**
- * SQL selecting the ids of the people who belong on the device: enabled, inside the validity
- * window at :now, of the device's organization, with access to one of :spaces.
- */
-function desiredIdsSql(spaces: readonly string[], onlyPeople: boolean): string {
-  if (spaces.length === 0) return 'SELECT id FROM people WHERE 1 = 0';
-  // A delta plan names its people inside the subquery too: otherwise the database may build
-  // the device's whole desired set (100,000 people) to answer for one.
-  return `SELECT ps.person_id FROM person_spaces ps
-    JOIN people p ON p.id = ps.person_id
-    WHERE ps.space_id IN (:spaces) AND p.organization_id = :org AND p.enabled = 1
-      ${onlyPeople ? 'AND ps.person_id IN (:personIds)' : ''}
-      AND (p.valid_from IS NULL OR p.valid_from <= :now)
-      AND (p.valid_until IS NULL OR p.valid_until > :now)`;
-}
-
-/** What must change on one device for it to hold exactly the people it should. */
-export async function diffDevice(
-  deps: Deps,
-  device: Pick<DeviceRow, 'id' | 'organizationId'>,
-  spaces: readonly string[],
-  now: Date,
-  /** Only these people (a delta plan); all when absent. */
-  personIds?: readonly string[],
-  /** Whether a pending bulk task of these people moves to the priority lane. */
-  promoteBulk = personIds !== undefined,
-): Promise<DeviceDiff> {
-  const sequelize: Sequelize = deps.sync.db.sequelize;
-  if (personIds?.length === 0) return { puts: [], deletes: [] };
-  const replacements = { spaces, org: device.organizationId, now, dev: device.id, personIds };
-  const desired = desiredIdsSql(spaces, personIds !== undefined);
-  const only = (column: string) => (personIds ? `AND ${column} IN (:personIds)` : '');
-  // A person changed while a bulk plan ran can sit in that device's bulk backlog: a delta plan
-  // moves it to the priority lane.
-  const promote = personIds && promoteBulk ? `OR (t.state = 'pending' AND t.lane = 'bulk')` : '';
-  // A task already aiming at the person's current version and photo is left alone, whatever
-  // its state: a failed one waits for the retry API or the next change.
-  // A full plan counts the people without a task here; applyDiffs inserts them in SQL.
-  const full = personIds === undefined;
-  const puts = await sequelize.query<{
-    id: string;
-    version: number;
-    photo_sha256: string | null;
-    task_id: string | null;
-  }>(
-    `SELECT p.id, p.version, p.photo_sha256, t.id AS task_id FROM people p
-      ${full ? 'JOIN' : 'LEFT JOIN'} sync_tasks t ON t.person_id = p.id AND t.device_id = :dev
-      WHERE p.id IN (${desired}) ${only('p.id')}
-        AND (t.id IS NULL OR t.action <> 'put' OR t.person_version <> p.version
-          OR COALESCE(t.photo_sha256, '') <> COALESCE(p.photo_sha256, '') ${promote})`,
-    { replacements, type: QueryTypes.SELECT },
-  );
-  const missing = full
-    ? await sequelize.query<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM people p WHERE p.id IN (${desired})
-          AND NOT EXISTS (SELECT 1 FROM sync_tasks t WHERE t.person_id = p.id AND t.device_id = :dev)`,
-        { replacements, type: QueryTypes.SELECT },
-      )
-    : [];
-  const deletes = await sequelize.query<{ id: string; person_version: number }>(
-    `SELECT t.id, t.person_version FROM sync_tasks t WHERE t.device_id = :dev AND t.action = 'put'
-      ${only('t.person_id')} AND t.person_id NOT IN (${desired})`,
-    { replacements, type: QueryTypes.SELECT },
-  );
-  return {
-    puts: puts.map((r) => ({
-      personId: r.id,
-      version: Number(r.version),
-      photoSha256: r.photo_sha256,
-      taskId: r.task_id,
-    })),
-    deletes: deletes.map((r) => ({ taskId: r.id, version: Number(r.person_version) })),
-    ...(full && { missing: { count: Number(missing[0]?.n ?? 0), spaces } }),
-  };
-}
-
-/** The people of the device's tasks, when it has at most FEW_TASKS (sync_tasks_device_due). */
-async function fewTaskPeople(deps: Deps, deviceId: string): Promise<string[] | undefined> {
-  const rows = await deps.sync.db.sequelize.query<{ person_id: string }>(
-    `SELECT person_id FROM sync_tasks WHERE device_id = :dev LIMIT ${FEW_TASKS + 1}`,
-    { replacements: { dev: deviceId }, type: QueryTypes.SELECT },
-  );
-  return rows.length > FEW_TASKS ? undefined : rows.map((r) => r.person_id);
-}
 
 /**
  * diffDevice's full answer for a device with few tasks (registered, perhaps already given a
@@ -112,16 +32,8 @@ async function fewTasksDiff(
   people: readonly string[],
   counts: Map<string, Promise<number>>,
 ): Promise<DeviceDiff> {
-  const count = async (personIds?: readonly string[]) => {
-    const rows = await deps.sync.db.sequelize.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM people p WHERE p.id IN (${desiredIdsSql(spaces, personIds !== undefined)})`,
-      {
-        replacements: { spaces, org: device.organizationId, now, personIds },
-        type: QueryTypes.SELECT,
-      },
-    );
-    return Number(rows[0]?.n ?? 0);
-  };
+  const count = (personIds?: readonly string[]) =>
+    countDesired(deps, device.organizationId, spaces, now, personIds);
   const key = JSON.stringify([device.organizationId, [...spaces].sort()]);
   let desired = counts.get(key);
   if (!desired) {
@@ -160,13 +72,7 @@ export async function planSync(
     return planPeople(deps, opts.personIds);
   }
   const now = deps.clock.now();
-  const devices = await deps.sync.db.models.Device.findAll({
-    attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
-    where: {
-      ...(opts.organizationId && { organizationId: opts.organizationId }),
-      ...(opts.deviceIds && { id: [...opts.deviceIds] }),
-    },
-  });
+  const devices = await planDevices(deps, opts);
   const trees = new Map<string, SpaceTree>();
   const counts = new Map<string, Promise<number>>();
   let queued = 0;
@@ -241,22 +147,4 @@ export async function changesSince(
   // for a deletion: with the worker planning at each change, a full plan every few seconds.
   const people = await peopleUpdatedSince(deps, since);
   return people && { people, devices };
-}
-
-/**
- * The people edited or created since `since` (at most PEOPLE_PLAN_MAX, else undefined). Planning
- * them on their own is always right, though it may not be all that changed (a device moved,
- * someone deleted): what a long full plan does for them meanwhile, without waiting for its end.
- */
-export async function peopleUpdatedSince(deps: Deps, since: Date): Promise<string[] | undefined> {
-  // Updated a little before the last plan too: a transaction that stamped its rows just
-  // before that plan's clock reading may have committed after its read.
-  const rows = await deps.sync.db.sequelize.query<{ id: string }>(
-    `SELECT id FROM people WHERE updated_at >= :margin LIMIT ${PEOPLE_PLAN_MAX + 1}`,
-    {
-      replacements: { margin: new Date(since.getTime() - COMMIT_MARGIN_MS) },
-      type: QueryTypes.SELECT,
-    },
-  );
-  return rows.length > PEOPLE_PLAN_MAX ? undefined : rows.map((r) => r.id);
 }

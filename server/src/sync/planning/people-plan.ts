@@ -1,9 +1,9 @@
-import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../../context.js';
 import { fromSqlDate } from '../../db/sql-dates.js';
 import { loadSpaceTree, type SpaceTree } from '../../spaces/tree.js';
 import { applyDiffs } from './write-tasks.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';
+import { planDevices, readPeopleFacts } from './store/desired.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
 
@@ -42,26 +42,9 @@ export async function planPeople(
   personIds: readonly string[],
 ): Promise<{ devices: number; queued: number }> {
   const now = deps.clock.now();
-  const devices = await deps.sync.db.models.Device.findAll({
-    attributes: ['id', 'organizationId', 'enabled', 'spaceId'],
-  });
+  const devices = await planDevices(deps);
   if (personIds.length === 0) return { devices: devices.length, queued: 0 };
-  const sequelize = deps.sync.db.sequelize;
-  const select = <T extends object>(sql: string) =>
-    sequelize.query<T>(sql, { replacements: { ids: personIds }, type: QueryTypes.SELECT });
-  const [people, access, tasks] = await Promise.all([
-    select<Record<string, unknown>>(
-      `SELECT id, organization_id, version, photo_sha256, enabled, valid_from, valid_until
-        FROM people WHERE id IN (:ids)`,
-    ),
-    select<{ person_id: string; space_id: string }>(
-      'SELECT person_id, space_id FROM person_spaces WHERE person_id IN (:ids)',
-    ),
-    select<Record<string, unknown>>(
-      `SELECT id, person_id, device_id, action, person_version, photo_sha256, state, lane
-        FROM sync_tasks WHERE person_id IN (:ids)`,
-    ),
-  ]);
+  const { people, access, tasks } = await readPeopleFacts(deps, personIds);
   const facts = new Map<string, PersonFacts>();
   for (const p of people) {
     facts.set(String(p.id), {

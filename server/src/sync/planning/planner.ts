@@ -3,9 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
 import { periodicDue } from '../delivery/due-tasks.js';
 import { asOrdinary, asUrgent } from '../../db/urgency.js';
-import { changesSince, peopleUpdatedSince, planSync } from './full-plan.js';
+import { changesSince, planSync } from './full-plan.js';
+import { peopleUpdatedSince } from './store/desired.js';
 import { FingerprintReader } from './fingerprint.js';
-import type { Lane } from './write-tasks.js';
+import type { Lane } from './store/tasks.js';
 import type { Waker } from '../worker/wake-signal.js';
 import { DEVICE_GATHER_MAX_MS, DEVICE_GATHER_MS, REPLAN_CHECK_MS } from '../knobs.js';
 
