@@ -68,8 +68,8 @@ export async function desiredFingerprint(deps: Deps, now: Date): Promise<string>
 
 /**
  * desiredFingerprint for a worker that checks it every second during a backfill, without
- * reading every person each time (at 100,000 people that read took 5 % of MariaDB's statement
- * time in a backfill). The people's summary is read in full at most every `fullEveryMs`, and
+ * reading every person each time (a scan of the people table every second is a share of the
+ * database's work a backfill cannot spare). The people's summary is read in full at most every `fullEveryMs`, and
  * sooner when the people stamped since a little before that read changed (an edit, a creation,
  * a photo, access: each raises `version` and stamps `updated_at`), someone was deleted (the
  * deletion mark), or a validity boundary passed. Devices and spaces are read every time.

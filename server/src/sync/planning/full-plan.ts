@@ -20,9 +20,8 @@ type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
  * person created since): its tasks compared person by person, and everyone else it should
  * hold missing — the desired people counted once per organization and spaces for all such
  * devices of a plan, less those among its tasks' people. Each of diffDevice's three full
- * queries reads the device's whole desired set (0.3–0.4 s at 100,000 people on SQLite): a
- * site's twenty new devices cost fifteen seconds of the worker's connection before the first
- * of them had work.
+ * queries reads the device's whole desired set: a site's new devices, planned that way, held
+ * the worker's connection for seconds each before the first of them had work.
  */
 async function fewTasksDiff(
   deps: Deps,

@@ -47,8 +47,8 @@ export class Planner {
     const started = performance.now();
     // The checks and a plan of a few people go ahead of a backfill's statements (urgency.ts).
     const fingerprint = await asUrgent(() => this.fingerprints.read(now));
-    // The periodic full plan is a safety net (every device against everyone, at 100,000 × 20
-    // a minute of heavy statements): not during a backfill (periodicDue).
+    // The periodic full plan is a safety net (every device against everyone: heavy statements
+    // at a large site): not during a backfill (periodicDue).
     const stale =
       !force &&
       (await periodicDue(ctx, {
@@ -159,8 +159,8 @@ export class Planner {
     if (failure) throw failure.err;
     if (!changes) {
       this.lastFullPlan = performance.now();
-      // Every device against everyone (at 100,000 people × 20 devices, a heavy minute or so):
-      // logged so its cost can be told apart from the pushes'.
+      // Every device against everyone, heavy at a large site: logged so its cost can be told
+      // apart from the pushes'.
       const ms = Math.round(this.lastFullPlan - started);
       ctx.logger.info({ queued, ms, forced: force, stale }, 'sync full plan');
     }
