@@ -2,7 +2,7 @@ import { deviceSyncOut, personSyncOut, syncTaskList } from '@svc/shared';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { readDueTasks, type ReadCursor } from './delivery/due-tasks.js';
+import { readDueTasks, type ReadCursor } from './delivery/store/due.js';
 import { planSync } from './planning/full-plan.js';
 import { InFlight } from './delivery/inflight.js';
 import { addPerson } from './test-setup.js';

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { waitFor } from '../test/udp.js';
-import { readDueTasks } from './delivery/due-tasks.js';
+import { readDueTasks } from './delivery/store/due.js';
 import { MAX_ATTEMPTS } from './knobs.js';
 import {
   deviceSyncOut,

@@ -1,8 +1,13 @@
 import type { AppContext } from '../../context.js';
-import type { TaskRow } from './due-tasks.js';
+import type { TaskRow } from './store/due.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
 import type { Outcome } from './push.js';
-import type { Announce } from './store.js';
+import {
+  postponeTasks,
+  requeueTask,
+  writeOutcomeIfUnchanged,
+  type Announce,
+} from './store/outcomes.js';
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, MAX_ATTEMPTS, RELEASE_PAUSE_MS } from '../knobs.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'live' | 'warnings' | 'logger'>;
@@ -52,11 +57,7 @@ export async function recordOutcome(
 type Change = Pick<SyncLiveEvent, 'state' | 'attempts' | 'errorCode'> | null;
 
 async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promise<Change> {
-  const { SyncTask } = deps.sync.db.models;
   const now = deps.clock.now();
-  const stamped = { updatedAt: now };
-  const mine = { id: task.id, state: 'pending' as const };
-  const unchanged = { ...mine, action: task.action, personVersion: task.personVersion };
   let written = 0;
   let change: Change = null;
   const requeued = (count: number): Change =>
@@ -67,28 +68,20 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
         resultVersion: outcome.result?.version ?? null,
         resultPhotoSha256: outcome.result?.photoSha256 ?? null,
       };
-      [written] = await SyncTask.update(
-        {
-          ...stamped,
-          ...result,
-          ...(outcome.pushed && {
-            personVersion: outcome.pushed.version,
-            photoSha256: outcome.pushed.photoSha256,
-          }),
-          state: 'succeeded',
-          errorCode: null,
-          errorMessage: null,
-          finishedAt: now,
-        },
-        { where: unchanged },
-      );
+      written = await writeOutcomeIfUnchanged(deps, task, now, {
+        ...result,
+        ...(outcome.pushed && {
+          personVersion: outcome.pushed.version,
+          photoSha256: outcome.pushed.photoSha256,
+        }),
+        state: 'succeeded',
+        errorCode: null,
+        errorMessage: null,
+        finishedAt: now,
+      });
       if (written === 0) {
         // Changed while in flight: keep what the device now holds, push the newer target.
-        const [back] = await SyncTask.update(
-          { ...stamped, ...result, state: 'pending', nextAttemptAt: now },
-          { where: mine },
-        );
-        return requeued(back);
+        return requeued(await requeueTask(deps, task, now, now, result));
       }
       return { state: 'succeeded', attempts: task.attempts, errorCode: null };
     }
@@ -97,23 +90,19 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
       // A local cause is this process's to fix, not the task's: retried (backing off) for good.
       if (outcome.local) warnOnce(deps, outcome.local.warning);
       const last = attempts >= MAX_ATTEMPTS && !outcome.local;
-      [written] = await SyncTask.update(
-        {
-          ...stamped,
-          attempts,
-          state: last ? 'failed' : 'pending',
-          nextAttemptAt: new Date(now.getTime() + (last ? 0 : backoffMs(attempts))),
-          errorCode: outcome.code.slice(0, 32),
-          errorMessage: (last
-            ? `Gave up after ${attempts} attempts: ${outcome.message}`
-            : outcome.local
-              ? `Attempt ${attempts} failed, trying again: ${outcome.message}`
-              : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
-          ).slice(0, 512),
-          finishedAt: last ? now : null,
-        },
-        { where: unchanged },
-      );
+      written = await writeOutcomeIfUnchanged(deps, task, now, {
+        attempts,
+        state: last ? 'failed' : 'pending',
+        nextAttemptAt: new Date(now.getTime() + (last ? 0 : backoffMs(attempts))),
+        errorCode: outcome.code.slice(0, 32),
+        errorMessage: (last
+          ? `Gave up after ${attempts} attempts: ${outcome.message}`
+          : outcome.local
+            ? `Attempt ${attempts} failed, trying again: ${outcome.message}`
+            : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
+        ).slice(0, 512),
+        finishedAt: last ? now : null,
+      });
       change = {
         state: last ? 'failed' : 'pending',
         attempts,
@@ -123,36 +112,22 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
     }
     case 'fail': {
       const attempts = outcome.burn ? task.attempts + 1 : task.attempts;
-      [written] = await SyncTask.update(
-        {
-          ...stamped,
-          attempts,
-          state: 'failed',
-          errorCode: outcome.code.slice(0, 32),
-          errorMessage: outcome.message.slice(0, 512),
-          finishedAt: now,
-        },
-        { where: unchanged },
-      );
+      written = await writeOutcomeIfUnchanged(deps, task, now, {
+        attempts,
+        state: 'failed',
+        errorCode: outcome.code.slice(0, 32),
+        errorMessage: outcome.message.slice(0, 512),
+        finishedAt: now,
+      });
       change = { state: 'failed', attempts, errorCode: outcome.code.slice(0, 32) };
       break;
     }
-    case 'release': {
+    case 'release':
       // The planner decides what the task becomes; a short pause keeps this from spinning.
-      const [back] = await SyncTask.update(
-        { ...stamped, state: 'pending', nextAttemptAt: new Date(now.getTime() + 1_000) },
-        { where: mine },
-      );
-      return requeued(back);
-    }
+      return requeued(await requeueTask(deps, task, now, new Date(now.getTime() + 1_000)));
   }
-  if (written === 0) {
-    const [back] = await SyncTask.update(
-      { ...stamped, state: 'pending', nextAttemptAt: now },
-      { where: mine },
-    );
-    return requeued(back);
-  }
+  // Changed while in flight: due again at once, so the newer target is pushed next.
+  if (written === 0) return requeued(await requeueTask(deps, task, now, now));
   return change;
 }
 
@@ -168,8 +143,5 @@ export async function releaseTasks(
 ): Promise<void> {
   if (tasks.length === 0) return;
   const now = deps.clock.now();
-  await deps.sync.db.models.SyncTask.update(
-    { updatedAt: now, nextAttemptAt: new Date(now.getTime() + pauseMs) },
-    { where: { id: tasks.map((t) => t.id), state: 'pending' } },
-  );
+  await postponeTasks(deps, tasks, now, new Date(now.getTime() + pauseMs));
 }

@@ -2,7 +2,8 @@ import { BodyCache } from './bodies.js';
 import type { AppContext } from '../../context.js';
 import type { DeviceRow, PersonRow } from '../../db/business-models.js';
 import { profileOf, type PhotoProfile } from '../../photos/variants/profile.js';
-import type { TaskRow } from './due-tasks.js';
+import type { TaskRow } from './store/due.js';
+import { readPerson } from './store/people.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../../devices/service.js';
 
 type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;
@@ -60,7 +61,7 @@ export type SentPhoto = { sha256: string; base64: string } | { problem: string }
 
 export function directReads(deps: Deps): PushReads {
   return {
-    person: (id) => deps.sync.db.models.Person.findByPk(id),
+    person: (id) => readPerson(deps, id),
     photo: async (sha256, profile) => {
       const photo = await deps.photoVariants.photoFor(sha256, profile);
       if (!photo || 'problem' in photo) return photo;

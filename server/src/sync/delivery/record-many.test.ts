@@ -3,8 +3,8 @@ import { deviceWithKey } from '@svc/shared';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
-import type { TaskRow } from './due-tasks.js';
-import { recordDone } from './store.js';
+import type { TaskRow } from './store/due.js';
+import { recordDone } from './store/outcomes.js';
 import { createSpace } from '../test-setup.js';
 
 /**

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
 import { asUrgent } from '../../db/urgency.js';
-import { readDueTasks, devicesWithDueWork } from './due-tasks.js';
+import { readDueTasks, devicesWithDueWork } from './store/due.js';
+import { countHeld, readDevice } from './store/devices.js';
 import { asError } from './success-writer.js';
 import { recordOutcome, warnOnce } from './failures.js';
 import { streamDevice, type RunShared, type StreamResult } from './stream.js';
 import type { DeviceRun } from './push.js';
 import { DeviceKeyUnavailable, deviceTarget, isOnline } from '../../devices/service.js';
-import { Op } from 'sequelize';
 
 export interface RunDevicesDeps {
   ctx: AppContext;
@@ -92,7 +92,7 @@ async function serveDevice(
   shared: RunShared,
 ): Promise<StreamResult> {
   const idle = { pushed: 0, stalled: false };
-  const device = await ctx.sync.db.models.Device.findByPk(deviceId);
+  const device = await readDevice(ctx, deviceId);
   if (!device || !isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS)) return idle;
   let run: DeviceRun;
   try {
@@ -100,12 +100,7 @@ async function serveDevice(
       device,
       target: await deviceTarget(ctx, device),
       // Only the capacity check reads it; counting 100,000 rows per run costs.
-      held:
-        device.capacity === null
-          ? 0
-          : await ctx.sync.db.models.SyncTask.count({
-              where: { deviceId, action: 'put', resultVersion: { [Op.ne]: null } },
-            }),
+      held: device.capacity === null ? 0 : await countHeld(ctx, deviceId),
       reads: shared.reads,
     };
   } catch (err) {

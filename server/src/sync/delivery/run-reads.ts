@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { profileKey, type PhotoProfile } from '../../photos/variants/profile.js';
-import type { TaskRow } from './due-tasks.js';
+import type { TaskRow } from './store/due.js';
 import { directReads, type PushPerson, type PushReads, type SentPhoto } from './push.js';
-import { readPeople } from './store.js';
+import { readPeople } from './store/people.js';
 import { PEOPLE_CACHE, PEOPLE_QUERY, PHOTO_CACHE_CHARS } from '../knobs.js';
 
 type Deps = Pick<AppContext, 'sync' | 'photoVariants'>;

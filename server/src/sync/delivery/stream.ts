@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
 import { asUrgent } from '../../db/urgency.js';
-import type { TaskRow } from './due-tasks.js';
+import type { TaskRow } from './store/due.js';
 import type { DeviceClient } from '../../devices/service.js';
-import { readDueTasks, type ReadCursor } from './due-tasks.js';
+import { readDueTasks, type ReadCursor } from './store/due.js';
 import type { InFlight } from './inflight.js';
 import type { DeviceLeases } from './device-leases.js';
 import { pushTask, type DeviceRun, type Outcome } from './push.js';

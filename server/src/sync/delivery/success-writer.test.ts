@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AppContext } from '../../context.js';
-import type { TaskRow } from './due-tasks.js';
+import type { TaskRow } from './store/due.js';
 import { LiveHub } from '../../recognition/hub.js';
 import { InFlight } from './inflight.js';
 import { SuccessRecorder } from './success-writer.js';

@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import { asUrgent } from '../../db/urgency.js';
 import type { InFlight } from './inflight.js';
 import { SUCCESS_DELAY_MS, SUCCESS_STATEMENT_MAX } from '../knobs.js';
-import { recordDone, type DoneItem } from './store.js';
+import { recordDone, type DoneItem } from './store/outcomes.js';
 
-export type { DoneItem } from './store.js';
+export type { DoneItem } from './store/outcomes.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger' | 'live'>;
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
-import { periodicDue } from '../delivery/due-tasks.js';
+import { periodicDue } from '../worker/periodic-due.js';
 import { asOrdinary, asUrgent } from '../../db/urgency.js';
 import { changesSince, planSync } from './full-plan.js';
 import { peopleUpdatedSince } from './store/desired.js';

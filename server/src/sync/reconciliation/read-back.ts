@@ -1,6 +1,6 @@
 import { reconciliationSummary, type ReconciliationSummary } from '@svc/shared';
 import type { AppContext } from '../../context.js';
-import type { DeviceRow, SyncTaskRow } from '../../db/business-models.js';
+import type { DeviceRow } from '../../db/business-models.js';
 import {
   DeviceCallError,
   DeviceKeyUnavailable,
@@ -9,6 +9,7 @@ import {
 } from '../../devices/service.js';
 import { planSync } from '../planning/full-plan.js';
 import { RECONCILE_PAGE, RECONCILE_PER_DEVICE } from '../knobs.js';
+import { requeueDrifted, succeededTaskIds, succeededTasks, type CheckedTask } from './store.js';
 
 /** Stored per device in runtime settings (the schema has no column for it). */
 export { reconciliationSummary, type ReconciliationSummary };
@@ -24,12 +25,6 @@ export interface ReconcileOptions {
 }
 /** What a reconciliation stopped by SIGTERM (the worker's or the registry's stop) says. */
 export const RECONCILIATION_STOPPED = 'Stopped before it finished: the service was stopping.';
-
-/** The task fields the comparison reads. */
-type CheckedTask = Pick<
-  SyncTaskRow,
-  'id' | 'personId' | 'action' | 'personVersion' | 'photoSha256' | 'resultPhotoSha256'
->;
 
 /**
  * Proof, not hope: reads back from the device every person its tasks say it holds (and every
@@ -102,19 +97,9 @@ async function readBack(
   };
   // The ids first (sync_tasks_device_due holds them: no row is read), then the tasks page
   // by page as they are checked; one still succeeded when its page is read.
-  const ids = (
-    await ctx.sync.db.models.SyncTask.findAll({
-      attributes: ['id'],
-      where: { deviceId: device.id, state: 'succeeded' },
-      raw: true,
-    })
-  ).map((t) => t.id);
+  const ids = await succeededTaskIds(ctx, device.id);
   for (let i = 0; i < ids.length && !unreachable && !stopping?.aborted; i += pageSize) {
-    tasks = await ctx.sync.db.models.SyncTask.findAll({
-      attributes: ['id', 'personId', 'action', 'personVersion', 'photoSha256', 'resultPhotoSha256'],
-      where: { id: ids.slice(i, i + pageSize), state: 'succeeded' },
-      raw: true,
-    });
+    tasks = await succeededTasks(ctx, ids.slice(i, i + pageSize));
     next = 0;
     await Promise.all(Array.from({ length: RECONCILE_PER_DEVICE }, lane));
   }
@@ -141,30 +126,10 @@ async function requeueIfDrifted(
   }
   if (!problem) return false;
   const now = ctx.clock.now();
-  const [count] = await ctx.sync.db.models.SyncTask.update(
-    {
-      state: 'pending',
-      lane: 'priority',
-      attempts: 0,
-      nextAttemptAt: now,
-      resultVersion: held?.version ?? null,
-      resultPhotoSha256: held?.photoSha256 ?? null,
-      errorCode: 'drift',
-      errorMessage: `Reconciliation at ${now.toISOString()}: ${problem}; queued again.`,
-      finishedAt: null,
-      updatedAt: now,
-    },
-    // Only if nothing else touched the task since it was read.
-    {
-      where: {
-        id: task.id,
-        state: 'succeeded',
-        action: task.action,
-        personVersion: task.personVersion,
-      },
-    },
-  );
-  return count > 0;
+  return requeueDrifted(ctx, task, now, {
+    held,
+    errorMessage: `Reconciliation at ${now.toISOString()}: ${problem}; queued again.`,
+  });
 }
 
 export async function lastReconciliation(

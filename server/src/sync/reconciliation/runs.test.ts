@@ -4,7 +4,7 @@ import type { TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
 import { waitFor } from '../../test/udp.js';
 import { RECONCILIATION_STOPPED } from './read-back.js';
-import { periodicDue } from '../delivery/due-tasks.js';
+import { periodicDue } from '../worker/periodic-due.js';
 import { reconcileAll } from './runs.js';
 import { planSync } from '../planning/full-plan.js';
 import { deviceSyncOut, reconciliationStarted } from '../schemas.js';

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { DeviceRow } from '../../db/business-models.js';
-import { onlineWhere, type DeviceClient } from '../../devices/service.js';
+import type { DeviceClient } from '../../devices/service.js';
 import type { Job } from '../../jobs/registry.js';
 import { reconcileDevice, type ReconciliationSummary } from './read-back.js';
+import { onlineDevices } from './store.js';
 
 /** A device's reconciliation in progress. */
 export interface ReconcileRun {
@@ -78,9 +79,7 @@ export class Reconciliations implements Job {
  */
 export async function reconcileAll(ctx: AppContext, request: RunRequest): Promise<number> {
   const registry = ctx.sync.reconciliations;
-  const devices = await ctx.sync.db.models.Device.findAll({
-    where: onlineWhere(ctx.clock.now(), ctx.config.heartbeatTimeoutS),
-  });
+  const devices = await onlineDevices(ctx);
   let requeued = 0;
   for (const device of devices) {
     if (request.stopping?.aborted || registry.stopped) break;

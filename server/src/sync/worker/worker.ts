@@ -3,7 +3,8 @@ import schedule from 'node-schedule';
 import type { AppContext } from '../../context.js';
 import type { Job } from '../../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../../devices/service.js';
-import { devicesWithDueWork, periodicDue, recoverExpiredLeases } from '../delivery/due-tasks.js';
+import { devicesWithDueWork, recoverExpiredLeases } from '../delivery/store/due.js';
+import { periodicDue } from './periodic-due.js';
 import { Planner } from '../planning/planner.js';
 import {
   DEVICES_IN_PARALLEL,

@@ -1,16 +1,18 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
-import type { AppContext } from '../../context.js';
-import { retryOnDeadlock } from '../../db/deadlock.js';
-import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
-import { SUCCESS_STATEMENT_MAX, SUCCESS_WRITE_TRIES } from '../knobs.js';
-import { publishSyncState } from '../live.js';
-import type { TaskRow } from './due-tasks.js';
-import type { Outcome, PushPerson } from './push.js';
+import { QueryTypes, type InferAttributes, type Sequelize } from 'sequelize';
+import type { AppContext } from '../../../context.js';
+import type { SyncTaskRow } from '../../../db/business-models.js';
+import { retryOnDeadlock } from '../../../db/deadlock.js';
+import { sqlDate } from '../../../db/sql-dates.js';
+import { SUCCESS_STATEMENT_MAX, SUCCESS_WRITE_TRIES } from '../../knobs.js';
+import { publishSyncState } from '../../live.js';
+import type { TaskRow } from './due.js';
+import type { Outcome } from '../push.js';
 
 /**
- * The delivery wing's store: the SQL that writes pushes' successes, with its dialect branches
- * (the success writer, success-writer.ts, decides when and how many), and the people a run
- * pushes (run-reads.ts decides which and keeps them).
+ * The delivery wing's store of outcomes: the SQL that writes pushes' successes, with its
+ * dialect branches (the success writer, success-writer.ts, decides when and how many), and the
+ * writes of one task's outcome or release (failures.ts decides what it becomes: state,
+ * backoff, error).
  */
 export type Done = Extract<Outcome, { kind: 'done' }>;
 export interface DoneItem {
@@ -212,21 +214,74 @@ async function writeRetargeted(
       );
 }
 
-/** What pushes send of these people, as plain rows: model instances cost more than the read. */
-export async function readPeople(
+/** A task's columns as one push's outcome sets them (failures.ts decides their values). */
+export type OutcomeColumns = Partial<
+  Pick<
+    InferAttributes<SyncTaskRow>,
+    | 'state'
+    | 'attempts'
+    | 'nextAttemptAt'
+    | 'errorCode'
+    | 'errorMessage'
+    | 'finishedAt'
+    | 'resultVersion'
+    | 'resultPhotoSha256'
+    | 'personVersion'
+    | 'photoSha256'
+  >
+>;
+
+/**
+ * Writes one push's outcome, only while the task is still pending and aims at what was pushed
+ * (its device's holder pushed it: device-leases.ts). Resolves with how many rows were written.
+ */
+export async function writeOutcomeIfUnchanged(
   deps: Pick<AppContext, 'sync'>,
-  ids: readonly string[],
-): Promise<PushPerson[]> {
-  const rows = await deps.sync.db.sequelize.query<Record<keyof PushPerson, unknown>>(
-    `SELECT id, name, id_number AS idNumber, photo_sha256 AS photoSha256, version,
-      valid_from AS validFrom, valid_until AS validUntil FROM people WHERE id IN (:ids)`,
-    { replacements: { ids }, type: QueryTypes.SELECT },
+  task: Pick<TaskRow, 'id' | 'action' | 'personVersion'>,
+  now: Date,
+  columns: OutcomeColumns,
+): Promise<number> {
+  const [written] = await deps.sync.db.models.SyncTask.update(
+    { updatedAt: now, ...columns },
+    {
+      where: {
+        id: task.id,
+        state: 'pending',
+        action: task.action,
+        personVersion: task.personVersion,
+      },
+    },
   );
-  return rows.map((r) => ({
-    ...(r as PushPerson),
-    id: String(r.id),
-    version: Number(r.version),
-    validFrom: fromSqlDate(r.validFrom),
-    validUntil: fromSqlDate(r.validUntil),
-  }));
+  return written;
+}
+
+/**
+ * A task still pending is due again at `at`, with what the device acknowledged if `result`
+ * says. Resolves with how many rows were written (none for a task settled meanwhile).
+ */
+export async function requeueTask(
+  deps: Pick<AppContext, 'sync'>,
+  task: Pick<TaskRow, 'id'>,
+  now: Date,
+  at: Date,
+  result?: Pick<OutcomeColumns, 'resultVersion' | 'resultPhotoSha256'>,
+): Promise<number> {
+  const [back] = await deps.sync.db.models.SyncTask.update(
+    { updatedAt: now, ...result, state: 'pending', nextAttemptAt: at },
+    { where: { id: task.id, state: 'pending' } },
+  );
+  return back;
+}
+
+/** The tasks still pending are due again at `at`, no attempt counted. */
+export async function postponeTasks(
+  deps: Pick<AppContext, 'sync'>,
+  tasks: readonly Pick<TaskRow, 'id'>[],
+  now: Date,
+  at: Date,
+): Promise<void> {
+  await deps.sync.db.models.SyncTask.update(
+    { updatedAt: now, nextAttemptAt: at },
+    { where: { id: tasks.map((t) => t.id), state: 'pending' } },
+  );
 }

@@ -1,9 +1,9 @@
 import { Op, QueryTypes, type InferAttributes } from 'sequelize';
-import type { AppContext } from '../../context.js';
-import type { SyncTaskRow } from '../../db/business-models.js';
-import { onlineWhere } from '../../devices/service.js';
-import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
-import { retryOnDeadlock } from '../../db/deadlock.js';
+import type { AppContext } from '../../../context.js';
+import type { SyncTaskRow } from '../../../db/business-models.js';
+import { onlineWhere } from '../../../devices/service.js';
+import { fromSqlDate, sqlDate } from '../../../db/sql-dates.js';
+import { retryOnDeadlock } from '../../../db/deadlock.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock'>;
 
@@ -63,23 +63,6 @@ export async function devicesWithDueWork(
     },
   );
   return rows.map((r) => r.id);
-}
-
-/**
- * Whether a periodic safety net (the full plan, the reconciliation) runs now: its period has
- * passed and no online device has due work. During a backfill it waits — the work was just
- * planned and is being pushed; at 100,000 × 20 on MariaDB a full plan beside the pushes cut
- * them from ~3,500 to ~2,200 a second — but one period more at most, so a site that always
- * has work is not left without it.
- */
-export async function periodicDue(
-  deps: Deps & Pick<AppContext, 'config'>,
-  { sinceLastMs, everyMs }: { sinceLastMs: number; everyMs: number },
-): Promise<boolean> {
-  if (everyMs <= 0 || sinceLastMs <= everyMs) return false;
-  if (sinceLastMs > 2 * everyMs) return true;
-  const busy = await devicesWithDueWork(deps, deps.clock.now(), deps.config.heartbeatTimeoutS);
-  return busy.length === 0;
 }
 
 /**
