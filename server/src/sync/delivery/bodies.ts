@@ -5,7 +5,7 @@ import { BODY_CACHE_CHARS } from '../knobs.js';
  * The PUT bodies made for recent people, so every device of a backfill sends the same object
  * and the device client serializes it once. Kept by the person's row object (RunReads keeps one
  * per person and version) and bounded by the photo characters they hold, oldest dropped first:
- * held as long as their rows, 100,000 people with photos of their own held ~4.7 GB.
+ * held as long as their rows, a backfill of people with photos of their own held gigabytes.
  */
 export class BodyCache<K> {
   private readonly bodies = new Map<K, DevicePersonPut>();

@@ -19,7 +19,7 @@ export function newHolder(): string {
  * LEASE_MS long, renewed every RENEW_EVERY_MS while the run lasts), so two processes never push
  * the same task at once, and the tasks need no claim of their own: they stay `pending` until
  * their outcome is written, once. Claiming every task (a locking read, then marking it
- * `running`) was 40 % of MariaDB's work in a backfill. A process killed mid-push frees its
+ * `running`) was a large share of the database's work in a backfill. A process killed mid-push frees its
  * devices within LEASE_MS, and what it pushed but had not written is still pending: pushed
  * again by whoever holds the device next (PUT is idempotent).
  */

@@ -4,9 +4,8 @@ import { devicesWithDueWork } from '../delivery/store/due.js';
 /**
  * Whether a periodic safety net (the full plan, the reconciliation) runs now: its period has
  * passed and no online device has due work. During a backfill it waits — the work was just
- * planned and is being pushed; at 100,000 × 20 on MariaDB a full plan beside the pushes cut
- * them from ~3,500 to ~2,200 a second — but one period more at most, so a site that always
- * has work is not left without it.
+ * planned and is being pushed, and a full plan beside the pushes slows them markedly — but one
+ * period more at most, so a site that always has work is not left without it.
  */
 export async function periodicDue(
   deps: Pick<AppContext, 'sync' | 'clock' | 'config'>,
