@@ -4,10 +4,9 @@ import { randomBytes } from 'node:crypto';
  * Time-ordered ids (UUID version 7, RFC 9562: 48 bits of Unix milliseconds, then random bits)
  * for tables that take rows by the hundred thousand (sync_tasks: a site's new devices are
  * 2,000,000 rows). Random (version 4) ids scatter every insert over the whole primary key
- * index; once the index outgrew the cache, each row of a plan cost a page read: planning
- * 2,000,000 tasks took 22.8 µs a task on SQLite, and a plan statement grew from 84 to 223 ms.
- * Ids of the same millisecond land side by side at the end of the index: 6.8 µs a task, 52 ms a
- * statement throughout (same rows, same machine). On MySQL the primary key is the table
+ * index; once the index outgrew the cache, each row of a plan cost a page read, and plan
+ * statements grew slower as the table grew. Ids of the same millisecond land side by side at the
+ * end of the index, so a plan's cost per task stays flat. On MySQL the primary key is the table
  * itself (InnoDB), so the rows are appended too.
  */
 export function orderedUuid(ms: number = Date.now()): string {

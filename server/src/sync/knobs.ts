@@ -15,6 +15,8 @@ export const DEVICES_IN_PARALLEL = 64;
  * that is only how often an idle worker looks for work.
  */
 export const STREAM_MS = 15_000;
+/** A pass asked for without a budget (a test, a one-off run) pushes for at most this long. */
+export const RUN_BUDGET_MS = 60_000;
 /** A full plan at least this often even when the fingerprint did not change (what it cannot see). */
 export const FULL_PLAN_EVERY_MS = 10 * 60_000;
 /** Periodic reconciliation of every online device this long after the previous pass ended. */
@@ -67,6 +69,13 @@ export const BACKOFF_MIN_MS = 1_000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
 /** Untried tasks of a device that stopped answering wait this long before they are read again. */
 export const RELEASE_PAUSE_MS = 5_000;
+/** A task a push handed back to the planner waits this long: its stream does not spin on it. */
+export const RELEASED_TASK_PAUSE_MS = 1_000;
+/**
+ * Tasks failed per pass when a device's stored key is missing or malformed (none can reach it):
+ * bounded so one pass does not hold the connection; the rest fail in the next pass.
+ */
+export const KEY_FAILURE_BATCH = 1_000;
 /**
  * Most successes written by one statement: the writer waits its turn behind reads and plans
  * once per statement, and with fewer per statement fell behind the pushes on SQLite.

@@ -20,9 +20,9 @@ function hasLocation(rawHeaders: Buffer[]): boolean {
 /**
  * The device client's transport for the push worker: undici (the HTTP client inside Node's
  * own fetch) through its dispatcher API, with keep-alive connections, at most `connections`
- * per device. A backfill sends millions of 20 KB pushes; per push this costs ~35 µs of CPU
- * where node:http with a keep-alive agent cost ~120 µs and the global fetch three times that
- * (measured with bench/sync.mjs and a client-only comparison). Behaves like fetch for the
+ * per device. A backfill sends millions of 20 KB pushes, and per push this costs a fraction of
+ * the CPU of node:http with a keep-alive agent, itself cheaper than the global fetch
+ * (docs/decisions/2026-11-26-sync-stores.md). Behaves like fetch for the
  * client: a redirect is refused (never followed, so the device key goes nowhere else), an
  * answer past MAX_PEER_ANSWER_BYTES rejects with AnswerTooLarge as soon as it is, a
  * failed connection rejects with a TypeError whose cause carries the code, and a call that
@@ -47,7 +47,7 @@ export function keepAliveFetch(opts: { connections?: number } = {}): DeviceFetch
         clearTimeout(timer);
         fn();
       };
-      // One plain timer per call: AbortSignal.timeout cost ~15 µs a push.
+      // One plain timer per call: AbortSignal.timeout costs several times more a push.
       const timer = setTimeout(() => {
         const err = timeoutError(init.timeoutMs);
         settle(() => reject(err));

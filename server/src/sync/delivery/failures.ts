@@ -8,7 +8,13 @@ import {
   writeOutcomeIfUnchanged,
   type Announce,
 } from './store/outcomes.js';
-import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, MAX_ATTEMPTS, RELEASE_PAUSE_MS } from '../knobs.js';
+import {
+  BACKOFF_MAX_MS,
+  BACKOFF_MIN_MS,
+  MAX_ATTEMPTS,
+  RELEASE_PAUSE_MS,
+  RELEASED_TASK_PAUSE_MS,
+} from '../knobs.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'live' | 'warnings' | 'logger'>;
 
@@ -124,7 +130,9 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
     }
     case 'release':
       // The planner decides what the task becomes; a short pause keeps this from spinning.
-      return requeued(await requeueTask(deps, task, now, new Date(now.getTime() + 1_000)));
+      return requeued(
+        await requeueTask(deps, task, now, new Date(now.getTime() + RELEASED_TASK_PAUSE_MS)),
+      );
   }
   // Changed while in flight: due again at once, so the newer target is pushed next.
   if (written === 0) return requeued(await requeueTask(deps, task, now, now));

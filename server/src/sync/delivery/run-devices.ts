@@ -6,6 +6,7 @@ import { countHeld, readDevice } from './store/devices.js';
 import { asError } from './success-writer.js';
 import { recordOutcome, warnOnce } from './failures.js';
 import { streamDevice, type RunShared, type StreamResult } from './stream.js';
+import { KEY_FAILURE_BATCH } from '../knobs.js';
 import type { DeviceRun } from './push.js';
 import { DeviceKeyUnavailable, deviceTarget, isOnline } from '../../devices/service.js';
 
@@ -113,7 +114,7 @@ async function serveDevice(
     }
     // Without its key nothing reaches the device: say so on every task instead of retrying.
     if (!(await shared.leases.acquire(deviceId))) return idle;
-    const failed = await readDueTasks(ctx, deviceId, 1000, ctx.clock.now());
+    const failed = await readDueTasks(ctx, deviceId, KEY_FAILURE_BATCH, ctx.clock.now());
     for (const task of failed) {
       // Read without taking them in flight: told at once.
       const announce = await recordOutcome(ctx, task, {

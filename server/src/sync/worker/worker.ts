@@ -12,6 +12,7 @@ import {
   PUSHES_PER_DEVICE,
   RECONCILE_EVERY_MS,
   REPLAN_CHECK_MS,
+  RUN_BUDGET_MS,
   STREAM_MS,
 } from '../knobs.js';
 import { DeviceLeases, newHolder } from '../delivery/device-leases.js';
@@ -109,7 +110,7 @@ export class SyncWorker implements Job {
     opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
   ): Promise<RunResult> {
     const { ctx } = this;
-    const budgetMs = opts.budgetMs ?? 60_000;
+    const budgetMs = opts.budgetMs ?? RUN_BUDGET_MS;
     const leases = new DeviceLeases(ctx, this.holder);
     const inFlight = ctx.sync.inFlight;
     const shared: RunShared = {
