@@ -1,10 +1,18 @@
+import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './test/mariadb-instance.js';
 import { mysqlTarget } from './test/dialects.js';
-import { ADMIN_CLI, MAIN, requireBuild, spawnNode, waitForHeartbeat } from './test/process.js';
+import {
+  ADMIN_CLI,
+  MAIN,
+  PortTaken,
+  requireBuild,
+  spawnNode,
+  waitForOwnHeartbeat,
+} from './test/process.js';
 import { TestClient } from './test/http-client.js';
 
 /** The real built process, as `npm start` and the container run it. */
@@ -39,7 +47,7 @@ describe('svc_server process', () => {
       DISCOVERY_PORT: String(await freePort()),
     });
     const started = Date.now();
-    const hb = await waitForHeartbeat(url, 60_000);
+    const hb = await waitForOwnHeartbeat(proc, url, 60_000);
     expect(hb.state).toBe(1);
     expect(Date.now() - started).toBeLessThan(60_000);
 
@@ -117,7 +125,7 @@ describe('svc_server process', () => {
   test('the operator command unlocks an account locked by failed sign-ins', async () => {
     const { proc, url, env } = await boot({ ADMIN_INITIAL_PASSWORD: 'first-start-password-7' });
     try {
-      await waitForHeartbeat(url, 60_000);
+      await waitForOwnHeartbeat(proc, url, 60_000);
       for (let i = 0; i < 10; i++) await new TestClient(url).login('admin', `nope-${i}-nope-nope`);
       expect((await new TestClient(url).login('admin', 'first-start-password-7')).status).toBe(429);
       const unlock = spawnNode(ADMIN_CLI, ['unlock', 'admin'], env);
@@ -143,6 +151,21 @@ describe('svc_server process', () => {
     expect(proc.stderr()).toMatch(message);
     if (name === 'ADMIN_INITIAL_PASSWORD') expect(proc.stderr()).not.toContain(value);
   });
+
+  test('a port another server took first: its heartbeat is not taken for this one', async () => {
+    // Another suite's server answering state 1 on the port this one was given.
+    const other = createServer((_req, res) => res.end(JSON.stringify({ state: 1 })));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as { port: number };
+    try {
+      const { proc } = await boot({ HTTP_PORT: String(port) });
+      const url = `http://127.0.0.1:${port}`;
+      await expect(waitForOwnHeartbeat(proc, url, 30_000)).rejects.toBeInstanceOf(PortTaken);
+      expect(await proc.exited).toBe(1);
+    } finally {
+      other.close();
+    }
+  }, 40_000);
 
   const mysql = mysqlTarget();
   (mysql ? test : test.skip)(

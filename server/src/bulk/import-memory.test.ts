@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CSRF_HEADER } from '@svc/shared';
-import { freePort } from '../test/mariadb-instance.js';
-import { MAIN, requireBuild, spawnNode, waitForHeartbeat, type Spawned } from '../test/process.js';
+import { requireBuild, spawnServer, type Spawned } from '../test/process.js';
 import { TestClient } from '../test/http-client.js';
 import { MAX_ZIP_ENTRIES } from './sources.js';
 
@@ -74,20 +73,16 @@ describe('import memory', () => {
   beforeAll(async () => {
     requireBuild();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-import-'));
-    const port = await freePort();
     const password = 'quartz meadow lantern ninety';
-    proc = spawnNode(MAIN, [], {
+    ({ proc, url } = await spawnServer({
       HTTP_HOST: '127.0.0.1',
-      HTTP_PORT: String(port),
       DATA_DIR: dataDir,
       SVC_DISCOVERY_WORKER: '0',
       SVC_PUSH_WORKER: '0',
       // The import's own memory, without the face model (bench/faces.mjs measures that).
       FACE_CHECK: 'off',
       ADMIN_INITIAL_PASSWORD: password,
-    });
-    url = `http://127.0.0.1:${port}`;
-    await waitForHeartbeat(url, 60_000);
+    }));
     admin = new TestClient(url);
     expect((await admin.login('admin', password)).status).toBe(200);
     const changed = await admin.post('/api/auth/password', {

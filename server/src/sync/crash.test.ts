@@ -3,7 +3,13 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
-import { MAIN, requireBuild, spawnNode, waitForHeartbeat, type Spawned } from '../test/process.js';
+import {
+  MAIN,
+  requireBuild,
+  spawnNode,
+  waitForOwnHeartbeat,
+  type Spawned,
+} from '../test/process.js';
 import { deviceSyncOut } from './schemas.js';
 import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
 
@@ -62,7 +68,7 @@ describe.each(DIALECTS)('a server killed mid-run (%s)', (dialect) => {
 
     const first = spawnNode(MAIN, [], env);
     procs.push(first);
-    await waitForHeartbeat(url, 60_000);
+    await waitForOwnHeartbeat(first, url, 60_000);
     await until('a fifth of the pushes', () => held() >= TOTAL / 5);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -79,7 +85,7 @@ describe.each(DIALECTS)('a server killed mid-run (%s)', (dialect) => {
 
     const second = spawnNode(MAIN, [], env);
     procs.push(second);
-    await waitForHeartbeat(url, 60_000);
+    await waitForOwnHeartbeat(second, url, 60_000);
     const admin = new TestClient(url);
     expect((await admin.login(username, SIGNED_IN_PASSWORD)).status).toBe(200);
     await until('all tasks succeeded', async () => {

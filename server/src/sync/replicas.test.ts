@@ -9,8 +9,7 @@ import { SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
 import { TestClient } from '../test/http-client.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { freePort } from '../test/mariadb-instance.js';
-import { MAIN, requireBuild, spawnNode, waitForHeartbeat, type Spawned } from '../test/process.js';
+import { requireBuild, spawnServer, type Spawned } from '../test/process.js';
 import { LEASE_MS } from './knobs.js';
 import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
 
@@ -82,14 +81,11 @@ describe.each(mysqlOnly)('two replicas, one killed (%s)', (dialect) => {
       });
       expect(off.status).toBe(200);
     }
-    const port = await freePort();
-    const otherUrl = `http://127.0.0.1:${port}`;
     const db = scratch.db;
     if (db.dialect !== 'mysql') throw new Error('replicas share a MariaDB database');
-    killed = spawnNode(MAIN, [], {
+    const other = await spawnServer({
       ...env,
       HTTP_HOST: '127.0.0.1',
-      HTTP_PORT: String(port),
       DATA_DIR: scratch.dataDir,
       SVC_DISCOVERY_WORKER: '0',
       LOG_LEVEL: 'warn',
@@ -99,7 +95,8 @@ describe.each(mysqlOnly)('two replicas, one killed (%s)', (dialect) => {
       DB_PASSWORD: db.password,
       DB_DATABASE: db.database,
     });
-    await waitForHeartbeat(otherUrl, 60_000);
+    killed = other.proc;
+    const otherUrl = other.url;
     // The simulators beat to the survivor; the test beats for them to the other replica too.
     const keys = new Map<string, string>();
     for (const d of fleet.devices) {

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './mariadb-instance.js';
 
 export const SERVER_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MAIN = `${SERVER_ROOT}dist/main.js`;
@@ -53,4 +54,65 @@ export async function waitForHeartbeat(url: string, ms: number): Promise<{ state
     await sleep(100);
   }
   throw new Error(`no state 1 heartbeat within ${ms} ms: ${JSON.stringify(last)}`);
+}
+
+/** The pid listening on TCP `port` as `ss` (iproute2) reports it; null when `ss` cannot tell. */
+function listenerPid(port: number): number | undefined | null {
+  const ss = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  if (ss.error || ss.status !== 0) return null;
+  const pid = /pid=(\d+)/.exec(ss.stdout);
+  return pid ? Number(pid[1]) : undefined;
+}
+
+/** The port a spawned server was given was taken before it could listen there. */
+export class PortTaken extends Error {}
+
+/**
+ * waitForHeartbeat for a server this test spawned: an answer counts once `proc` itself listens
+ * on the port. A port from freePort() can be taken by a server of a suite running beside this
+ * one before the child binds it; the child then exits (EADDRINUSE) while the other server
+ * answers the heartbeat, and the test goes on against a server that is not its own.
+ */
+export async function waitForOwnHeartbeat(
+  proc: Spawned,
+  url: string,
+  ms: number,
+): Promise<{ state: number }> {
+  const port = Number(new URL(url).port);
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+      const output = proc.stdout() + proc.stderr();
+      if (output.includes('EADDRINUSE')) throw new PortTaken(`port ${port} was taken meanwhile`);
+      const how = proc.child.exitCode ?? proc.child.signalCode;
+      throw new Error(`the server exited (${how}) before answering: ${output.slice(-2000)}`);
+    }
+    const pid = listenerPid(port);
+    if (pid === proc.child.pid || pid === null) {
+      return waitForHeartbeat(url, Math.max(1, deadline - Date.now()));
+    }
+    await sleep(100);
+  }
+  throw new Error(`the server did not listen on ${port} within ${ms} ms`);
+}
+
+/**
+ * Spawns the built server on a free port (its HTTP_PORT) and waits for its own heartbeat;
+ * on another port when the first was taken meanwhile.
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  ms = 60_000,
+): Promise<{ proc: Spawned; url: string }> {
+  for (let tries = 1; ; tries += 1) {
+    const port = await freePort();
+    const proc = spawnNode(MAIN, [], { ...env, HTTP_PORT: String(port) });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitForOwnHeartbeat(proc, url, ms);
+      return { proc, url };
+    } catch (err) {
+      if (!(err instanceof PortTaken) || tries === 3) throw err;
+    }
+  }
 }
