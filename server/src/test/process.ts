@@ -112,6 +112,9 @@ export async function spawnServer(
       await waitForOwnHeartbeat(proc, url, ms);
       return { proc, url };
     } catch (err) {
+      // A child that never answered is not left running past its test.
+      if (proc.child.exitCode === null && proc.child.signalCode === null)
+        proc.child.kill('SIGKILL');
       if (!(err instanceof PortTaken) || tries === 3) throw err;
     }
   }

@@ -4,7 +4,7 @@ import { formatTime } from './format';
 import { keys, useApiQuery } from '../query';
 import { getPersonSync, listAllDevices } from '../resources';
 import { retryTask } from '../sync/api';
-import { AttemptsHelp, SyncStateBadge } from '../sync/labels';
+import { AttemptsHelp, lastFailureText, SyncStateBadge, taskActionLabel } from '../sync/labels';
 import { NextAttempt, RetryButton } from '../sync/TaskTable';
 import { useRetry } from '../sync/useRetry';
 
@@ -83,7 +83,7 @@ export function PersonSync({ personId }: { personId: string }) {
                             {row.sn}
                           </Text>
                         </Table.Td>
-                        <Table.Td>{row.action === 'put' ? 'Add / update' : 'Remove'}</Table.Td>
+                        <Table.Td>{taskActionLabel(row.action)}</Table.Td>
                         <Table.Td>
                           <SyncStateBadge state={row.state} testId="sync-state" />
                         </Table.Td>
@@ -91,9 +91,7 @@ export function PersonSync({ personId }: { personId: string }) {
                         <Table.Td data-testid="sync-next">
                           <NextAttempt task={row} />
                         </Table.Td>
-                        <Table.Td data-testid="sync-message">
-                          {row.error === undefined ? '—' : row.error.message || row.error.code}
-                        </Table.Td>
+                        <Table.Td data-testid="sync-message">{lastFailureText(row.error)}</Table.Td>
                         <Table.Td>{formatTime(row.updatedAt)}</Table.Td>
                         {canEdit && (
                           <Table.Td>

@@ -2,7 +2,7 @@ import { Button, Table, Text } from '@mantine/core';
 import type { SyncTaskOut } from '@svc/shared';
 import { Link } from '../nav';
 import { formatTime } from '../people/format';
-import { formatNextAttempt, SyncStateBadge } from './labels';
+import { formatNextAttempt, lastFailureText, SyncStateBadge, taskActionLabel } from './labels';
 
 /** A task may be tried again unless it is being pushed right now. */
 export const canRetry = (task: Pick<SyncTaskOut, 'state' | 'error'>) =>
@@ -90,7 +90,7 @@ export function TaskTable({
                 </Link>
               </Table.Td>
               <Table.Td>
-                {task.action === 'put' ? 'Add / update' : 'Remove'}
+                {taskActionLabel(task.action)}
                 <Text size="xs" c="dimmed">
                   {task.lane} lane
                 </Text>
@@ -102,9 +102,7 @@ export function TaskTable({
               <Table.Td data-testid="task-next">
                 <NextAttempt task={task} />
               </Table.Td>
-              <Table.Td data-testid="task-error">
-                {task.error === null ? '—' : task.error.message || task.error.code}
-              </Table.Td>
+              <Table.Td data-testid="task-error">{lastFailureText(task.error)}</Table.Td>
               {onRetry && (
                 <Table.Td>
                   <RetryButton

@@ -8,6 +8,14 @@ const stateColor: Record<SyncState, string> = {
   failed: 'red',
 };
 
+/** What a task does on its device, in the site's words. */
+export const taskActionLabel = (action: 'put' | 'delete'): string =>
+  action === 'put' ? 'Add / update' : 'Remove';
+
+/** The reason of a task's last failure, or a dash when it has none. */
+export const lastFailureText = (error: { code: string; message: string } | null | undefined) =>
+  error ? error.message || error.code : '—';
+
 /** A task's state as a badge (never truncated: its text is one short word). */
 export function SyncStateBadge({ state, testId }: { state: SyncState; testId: string }) {
   return (
