@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleText } from './messages.js';
 import { adminRole } from './auth.js';
 import { isoTime, storedHttpUrl } from './common.js';
 import { deviceSn } from './device.js';
@@ -24,6 +25,12 @@ export const listOf = <T extends z.ZodType>(item: T) =>
 export const idParams = z.object({ id: uuid });
 
 // --- spaces --------------------------------------------------------------------------------
+/**
+ * A record's edit state (an HTTP entity tag, also the `ETag` header of its GET and PATCH): sent
+ * back as `If-Match` on PATCH, a save over someone else's change answers 412 `edit_conflict`.
+ */
+export const editTag = z.string();
+
 export const spaceCreate = z.object({
   name,
   parentId: z.union([uuid, z.null()]).optional(),
@@ -37,6 +44,7 @@ export const spaceOut = z.object({
   name: z.string(),
   createdAt: isoTime,
   updatedAt: isoTime,
+  etag: editTag,
 });
 export type SpaceOut = z.infer<typeof spaceOut>;
 
@@ -47,7 +55,7 @@ export const idNumber = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]*$/u, 'letters, digits, space, . / - only');
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]*$/u, ruleText('format_id_number'));
 
 const personFields = {
   name,
@@ -59,7 +67,7 @@ const personFields = {
         .string()
         .trim()
         .max(32)
-        .regex(/^[0-9+()./ -]*$/, 'digits and + ( ) . / - only'),
+        .regex(/^[0-9+()./ -]*$/, ruleText('format_phone')),
       z.null(),
     ])
     .optional(),
@@ -72,12 +80,12 @@ const validWindow = (v: { validFrom?: string | null; validUntil?: string | null 
   !v.validFrom || !v.validUntil || v.validFrom < v.validUntil;
 export const personCreate = z
   .object(personFields)
-  .refine(validWindow, { message: 'validFrom must be before validUntil', path: ['validUntil'] });
+  .refine(validWindow, { message: ruleText('valid_window'), path: ['validUntil'] });
 export type PersonCreate = z.infer<typeof personCreate>;
 export const personUpdate = z
   .object(personFields)
   .partial()
-  .refine(validWindow, { message: 'validFrom must be before validUntil', path: ['validUntil'] });
+  .refine(validWindow, { message: ruleText('valid_window'), path: ['validUntil'] });
 export type PersonUpdate = z.infer<typeof personUpdate>;
 
 export const personSort = z.enum([
@@ -116,6 +124,7 @@ export const personOut = z.object({
   version: z.number().int(),
   createdAt: isoTime,
   updatedAt: isoTime,
+  etag: editTag,
 });
 export type PersonOut = z.infer<typeof personOut>;
 /** `GET /api/people`: `total` stops counting at 10,000 (`totalCapped` then says there are more). */
@@ -193,6 +202,8 @@ export const deviceOut = z.object({
   minFacePx: z.number().int().nullable(),
   online: z.boolean(),
   lastHeartbeatAt: nullableTime,
+  /** Since when the device has called with a key the service refuses; null while accepted. */
+  keyRefusedAt: nullableTime,
   /**
    * The device's clock against ours: its time minus our receive time, in ms (positive: ahead),
    * as last measured from a heartbeat carrying `time` or from an event; null before any.
@@ -206,6 +217,7 @@ export const deviceOut = z.object({
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   createdAt: isoTime,
   updatedAt: isoTime,
+  etag: editTag,
 });
 export type DeviceOut = z.infer<typeof deviceOut>;
 /** Registration and key rotation answer with the key — the only time it is shown. */
@@ -218,7 +230,7 @@ export const username = z
   .toLowerCase()
   .min(3)
   .max(64)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, . _ - only');
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, ruleText('format_username'));
 export const administratorCreate = z.object({
   username,
   displayName: name.optional(),
@@ -241,6 +253,7 @@ export const administratorOut = z.object({
   mustChangePassword: z.boolean(),
   lastLoginAt: nullableTime,
   createdAt: isoTime,
+  etag: editTag,
 });
 /** Creation and password reset answer with a one-time password, shown once. */
 export const administratorWithPassword = administratorOut.extend({ temporaryPassword: z.string() });
@@ -271,6 +284,7 @@ export const organizationOut = z.object({
   name: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  etag: editTag,
 });
 export type OrganizationOut = z.infer<typeof organizationOut>;
 /** `GET /api/organizations`: a superadmin sees all, other administrators their own. */

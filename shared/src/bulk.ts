@@ -1,6 +1,35 @@
 import { z } from 'zod';
+import { formatMessage, ruleText } from './messages.js';
 
 const MB = 1024 * 1024;
+
+/** The import CSV's columns, as its header names them (case-insensitive; `_`, `-`, spaces ignored). */
+export const IMPORT_COLUMNS = [
+  'name',
+  'idNumber',
+  'phone',
+  'notes',
+  'validFrom',
+  'validUntil',
+  'enabled',
+  'spaces',
+] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+
+/**
+ * The same columns as the Chinese template's header names them (web/public/people-template
+ * .zh-CN.csv, the words of docs/glossary.md); the import reads either.
+ */
+export const IMPORT_COLUMNS_ZH: Readonly<Record<ImportColumn, string>> = {
+  name: '姓名',
+  idNumber: '证件号码',
+  phone: '电话',
+  notes: '备注',
+  validFrom: '有效期自',
+  validUntil: '有效期至',
+  enabled: '启用',
+  spaces: '空间',
+};
 
 /** `POST /api/imports/people` file limits: the server refuses more, the site says so first. */
 export const IMPORT_LIMITS = { csvBytes: 20 * MB, photosBytes: 1024 * MB } as const;
@@ -30,14 +59,28 @@ export const importJobOut = z.object({
 });
 export type ImportJobOut = z.infer<typeof importJobOut>;
 
+/** `POST /api/imports/people/check`: every row read and judged, nothing written. */
+export const importCheckOut = z.object({
+  total: z.number().int(),
+  /** Rows that would be refused; `errors` holds the first 1,000 of them. */
+  failed: z.number().int(),
+  errors: z.array(importRowError),
+});
+export type ImportCheckOut = z.infer<typeof importCheckOut>;
+
 /** A file as the import form holds it: anything with a size (a browser `File`). */
-const upload = (what: string, max: number) =>
+const upload = (choose: 'choose_csv' | 'choose_zip', max: number) =>
   z
-    .custom<Blob>((v) => typeof Blob !== 'undefined' && v instanceof Blob, `Choose ${what}`)
-    .refine((file) => file.size <= max, `${what} is larger than ${max / MB} MB`);
+    .custom<Blob>((v) => typeof Blob !== 'undefined' && v instanceof Blob, ruleText(choose))
+    .refine((file) => file.size <= max, formatMessage('file_too_large', { max: max / MB }));
+
+/** A CSV by its name or type: a photo or a ZIP picked by mistake is refused before it is sent. */
+const csvLike = (file: Blob) =>
+  /^text\/|\/csv$|^application\/vnd\.ms-excel$/.test(file.type) ||
+  ('name' in file && typeof file.name === 'string' && /\.(csv|txt)$/i.test(file.name));
 
 /** The import form: a CSV, and optionally a ZIP of photos named by ID number. */
 export const importFiles = z.object({
-  csv: upload('the CSV file', IMPORT_LIMITS.csvBytes),
-  photos: upload('the ZIP of photos', IMPORT_LIMITS.photosBytes).nullable(),
+  csv: upload('choose_csv', IMPORT_LIMITS.csvBytes).refine(csvLike, ruleText('not_csv')),
+  photos: upload('choose_zip', IMPORT_LIMITS.photosBytes).nullable(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { centralUrl, isoTime, nodeId, optionalHttpUrl, port, terminalKind } from './common.js';
+import { ruleText } from './messages.js';
 import { terminalConfig } from './terminal.js';
 
 export const databaseState = z.enum(['up', 'down', 'connecting']);
@@ -27,6 +28,12 @@ export const heartbeatResponse = heartbeatSummary.extend({
     state: databaseState,
     dialect: z.enum(['sqlite', 'mysql']),
     message: z.string().optional(),
+    /** MySQL/MariaDB: `host:port` of the node in use (the first usable one of `DB_HOST`). */
+    node: z.string().optional(),
+    /** Galera: members of the cluster's primary component; null off Galera. */
+    clusterSize: z.number().int().min(0).nullable().optional(),
+    /** MySQL/MariaDB: transactions run again after a deadlock or certification conflict. */
+    conflictRetries: z.number().int().min(0).optional(),
   }),
   workers: z.record(z.string(), z.enum(['running', 'stopped', 'disabled'])),
   warnings: z.array(z.string()),
@@ -94,14 +101,33 @@ export const discoveryNode = z.object({
 export type DiscoveryNode = z.infer<typeof discoveryNode>;
 export const discoveryNodeList = z.array(discoveryNode);
 
+/**
+ * `GET /api/discovery/terminals` (the site's System Configuration): every terminal known, the
+ * ones heard within DISCOVERY_TIMEOUT and the ones gone silent, kept until an administrator
+ * removes them (`DELETE /api/discovery/nodes/{id}`).
+ */
+export const knownTerminal = discoveryNode.extend({
+  online: z.boolean(),
+  /** Whole seconds since it was last heard, by the server's clock. */
+  silentS: z.number().int().min(0),
+});
+export type KnownTerminal = z.infer<typeof knownTerminal>;
+export const knownTerminalList = z.object({
+  /** The online ones first (by id), then the offline ones, most recently heard first. */
+  items: z.array(knownTerminal),
+  /** Offline terminals beyond the most recent ones listed (a flood of invented ids). */
+  offlineNotListed: z.number().int().min(0),
+});
+export type KnownTerminalList = z.infer<typeof knownTerminalList>;
+
 /** `POST /api/discovery/configure` (PROTOCOL §5). */
 /** A terminal's management key, as the technician or administrator types it. */
 export const terminalKey = z
   .string()
   .trim()
-  .min(1, 'Enter the terminal key, or leave it out')
-  .max(512, 'A terminal key is at most 512 characters')
-  .regex(/^[\x21-\x7e]+$/, 'A terminal key is printable ASCII without spaces');
+  .min(1)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, ruleText('format_terminal_key'));
 
 export const configureRequest = z.object({
   ids: z.array(nodeId).min(1).max(256),

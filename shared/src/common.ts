@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleText } from './messages.js';
 
 /** ISO-8601 UTC with milliseconds, e.g. 2026-11-22T06:30:00.000Z (PROTOCOL §0). */
 export const isoTime = z.iso.datetime({ precision: 3 });
@@ -8,7 +9,7 @@ export const nodeId = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'only A-Z a-z 0-9 . _ : - are allowed');
+  .regex(/^[A-Za-z0-9._:-]+$/, ruleText('format_node_id'));
 
 export const port = z.number().int().min(1).max(65535);
 
@@ -27,7 +28,7 @@ export const httpUrl = z
   .refine((value) => {
     const url = parseUrl(value);
     return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  }, 'must be an http:// or https:// URL');
+  }, ruleText('url_http'));
 
 /**
  * An http(s) URL the central service stores and shows back (device base URLs, the panel route):
@@ -36,7 +37,7 @@ export const httpUrl = z
 export const storedHttpUrl = httpUrl.refine((value) => {
   const url = parseUrl(value);
   return !url || (url.username === '' && url.password === '');
-}, 'must not contain a user name or password (user:password@)');
+}, ruleText('url_no_credentials'));
 
 /**
  * The central address pushed to terminals: http://host[:port] with nothing after it. At most
@@ -57,7 +58,7 @@ export const centralUrl = z
       url.username === '' &&
       url.password === ''
     );
-  }, 'must be http://host[:port] with no path, query or credentials');
+  }, ruleText('url_central'));
 
 /** `""` is allowed where the protocol says an address may be unset. */
 export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleText } from './messages.js';
 import { BASE64_PATTERN, isBase64 } from './base64.js';
 import { isoTime, nodeId } from './common.js';
 
@@ -9,7 +10,7 @@ export const deviceSn = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'only A-Z a-z 0-9 . _ : - are allowed');
+  .regex(/^[A-Za-z0-9._:-]+$/, ruleText('format_node_id'));
 
 /** Central → device `PUT /api/persons/{id}` (PROTOCOL §3). */
 export const devicePersonPut = z.object({

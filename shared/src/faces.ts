@@ -64,9 +64,23 @@ export const photoStoredFace = photoStored.extend({
   lookAlikes: z.array(lookAlikeOut),
 });
 
-/** PROTOCOL §3's answer with the look-alike warning (absent when the face check is off). */
+/**
+ * What a terminal learns when the face looks like another person of its organization: only
+ * that, never who (names, ID numbers and distances are shown in the site alone), so a terminal
+ * token is no face-search oracle.
+ */
+export const LOOK_ALIKE_NOTICE = {
+  code: 'look_alike_review_pending',
+  message: 'Looks like an existing person: review pending.',
+} as const;
+export const enrollmentNotice = z.object({
+  code: z.literal(LOOK_ALIKE_NOTICE.code),
+  message: z.string(),
+});
+
+/** PROTOCOL §3's answer with the look-alike notice (absent when nobody looks alike). */
 export const enrollmentAnswerFace = enrollmentAnswer.extend({
-  lookAlikes: z.array(lookAlikeOut).optional(),
+  notice: enrollmentNotice.optional(),
 });
 
 /** A held re-enrollment with how close the new face is to the old one, for the approver. */

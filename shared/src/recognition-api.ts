@@ -45,8 +45,15 @@ export type DeliveryHistory = z.infer<typeof deliveryHistoryOut>;
 export const recognitionEventOut = z.object({
   id: z.string(),
   eventId: z.string(),
+  /**
+   * When the event happened: the device's time, or the central service's receive time when
+   * the device's was more than 24 h away from it (then `reportedTime` is set). Lists, order
+   * and retention go by this.
+   */
   time: isoTime,
   receivedAt: isoTime,
+  /** The device's own time, kept as reported, when it was out of tolerance; else null. */
+  reportedTime: z.union([isoTime, z.null()]),
   person: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
   device: z.object({ id: z.union([z.string(), z.null()]), sn: z.string(), name: z.string() }),
   space: z.union([z.object({ id: z.string(), name: z.string() }), z.null()]),
@@ -72,9 +79,15 @@ export type RecognitionFilter = z.infer<typeof recognitionFilter>;
 
 export const recognitionQuery = pageQuery.extend(recognitionFilter.shape);
 
+/**
+ * Each organization keeps its own events for its own number of days. `organizationId` names
+ * another organization than the administrator's own: a superadmin's choice only.
+ */
 export const retentionSetting = z.object({
   days: z.number().int().min(1).max(3650),
+  organizationId: uuid.optional(),
 });
+export const retentionQuery = z.object({ organizationId: uuid.optional() });
 export type RetentionSetting = z.infer<typeof retentionSetting>;
 
 /** The live stream's `delivery` message (`GET /api/recognition/stream`). */

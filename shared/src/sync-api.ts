@@ -15,6 +15,11 @@ export const syncTasksQuery = pageQuery.extend({
   deviceId: uuid.optional(),
   state: syncState.optional(),
   lane: syncLane.optional(),
+  /**
+   * `no_photo`: only the tasks waiting for the person's photo (failed with code `no_photo`,
+   * never tried on the device); `other`: every task but those. Absent: both.
+   */
+  reason: z.enum(['no_photo', 'other']).optional(),
 });
 
 export const syncTaskOut = z.object({
@@ -95,7 +100,13 @@ const stateCounts = z.object({
   pending: z.number().int(),
   running: z.number().int(),
   succeeded: z.number().int(),
+  /** Failed, except those waiting for a photo. */
   failed: z.number().int(),
+  /**
+   * Stored as failed with code `no_photo`: never sent, the person has no photo yet; each runs by
+   * itself once a photo is added (as `GET /api/sync/tasks?reason=no_photo` lists them).
+   */
+  waitingPhoto: z.number().int(),
 });
 
 export const deviceSyncOut = z.object({

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+/**
+ * The handover report the console writes at the end of a site's acceptance, and the central
+ * service keeps by its SHA-256 (`POST /api/acceptance/reports`). Both sides read it with this
+ * schema; the central service also refuses one that still holds secret-shaped text.
+ */
+
+/** Text a report may hold: no control characters (a note's line breaks become spaces first). */
+const reportText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
+export const reportEvidence = z
+  .object({
+    label: reportText(200),
+    value: reportText(2000),
+    ok: z.boolean(),
+    /** True for a fact that holds but deserves a look (e.g. a loopback central address). */
+    warning: z.boolean().optional(),
+  })
+  .strict();
+
+export const reportLayerStatus = z.enum(['pending', 'passed', 'failed']);
+
+export const reportLayer = z
+  .object({
+    id: z.string().regex(/^[a-z]{1,32}$/),
+    title: reportText(200),
+    status: reportLayerStatus,
+    /** False for a layer whose check was never run before Finish. */
+    ran: z.boolean(),
+    manualPrompt: reportText(500).nullable(),
+    ranAt: z.iso.datetime().nullable(),
+    error: reportText(2000).nullable(),
+    evidence: z.array(reportEvidence).max(200),
+    manual: z
+      .object({ who: reportText(200), at: z.iso.datetime(), note: reportText(1000) })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+
+export const handoverReport = z
+  .object({
+    kind: z.literal('svc-handover-report'),
+    v: z.literal(2),
+    meta: z
+      .object({
+        release: reportText(64),
+        host: reportText(255),
+        centralUrl: reportText(300),
+        technician: reportText(200),
+        site: reportText(200),
+        createdAt: z.iso.datetime(),
+      })
+      .strict(),
+    summary: z
+      .object({
+        layers: z.number().int().min(0).max(64),
+        passed: z.number().int().min(0).max(64),
+        failed: z.number().int().min(0).max(64),
+        pending: z.number().int().min(0).max(64),
+        /** Titles of the layers whose check never ran before Finish. */
+        notRun: z.array(reportText(200)).max(64),
+        warnings: z.number().int().min(0).max(10_000),
+      })
+      .strict(),
+    layers: z.array(reportLayer).max(64),
+  })
+  .strict()
+  .refine((r) => r.summary.layers === r.layers.length, {
+    path: ['summary', 'layers'],
+    message: 'does not match the layers listed',
+  })
+  .refine((r) => r.summary.passed === r.layers.filter((l) => l.status === 'passed').length, {
+    path: ['summary', 'passed'],
+    message: 'does not match the layers that passed',
+  });
+export type HandoverReport = z.infer<typeof handoverReport>;
+export type ReportEvidence = z.infer<typeof reportEvidence>;
+
+/** Largest report file the central service keeps (a report is a few kilobytes). */
+export const MAX_REPORT_BYTES = 512 * 1024;
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Text shaped like a secret, whoever typed it: credentials in `name=value` or header form,
+ * URL user info, and random-looking runs (a device key is 43 base64url characters; tokens,
+ * cookies and photos are runs of the same alphabets).
+ */
+const SECRET_PATTERNS: [RegExp, string][] = [
+  [/(bearer\s+)[^\s,;]+/gi, `$1${REDACTED}`],
+  [
+    /((?:password|passwd|pwd|passphrase|token|key|secret|cookie|session|sid|csrf|authorization)\s*[=:]\s*)(?!\[redacted\])[^\s,;]+/gi,
+    `$1${REDACTED}`,
+  ],
+  [/\/\/[^/@\s]+:[^/@\s]+@/g, `//${REDACTED}@`],
+  // Long runs of the base64 / base64url alphabet: a photo, a key, a token.
+  [/[A-Za-z0-9+/_-]{44,}={0,2}/g, REDACTED],
+  // Shorter runs that look random: letters of both cases and digits mixed, as a key or a
+  // token is (a word or an identifier a person types rarely is); a device key has 43.
+  [
+    /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*\d)[A-Za-z0-9+/_-]{20,}={0,2}/g,
+    REDACTED,
+  ],
+  // Hex runs as long as a 128-bit token or more.
+  [/(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])/g, REDACTED],
+];
+
+/** Replaces anything shaped like a credential or an encoded blob in a text. */
+export function redactSecretShapes(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Every text of a report, for the check that none is secret-shaped. */
+export function reportTexts(report: HandoverReport): string[] {
+  const m = report.meta;
+  return [
+    ...Object.values(m),
+    ...report.summary.notRun,
+    ...report.layers.flatMap((l) => [
+      l.title,
+      l.manualPrompt ?? '',
+      l.error ?? '',
+      ...l.evidence.flatMap((e) => [e.label, e.value]),
+      ...(l.manual ? [l.manual.who, l.manual.note] : []),
+    ]),
+  ];
+}
+
+/** The texts of a report that still hold secret-shaped content (none in a redacted one). */
+export function secretShapedTexts(report: HandoverReport): string[] {
+  return reportTexts(report).filter((t) => redactSecretShapes(t) !== t);
+}
+
+/** `POST /api/acceptance/reports`: the report file exactly as the console wrote it. */
+export const acceptanceReportUpload = z
+  .object({ report: z.string().min(2).max(MAX_REPORT_BYTES) })
+  .strict();
+
+export const acceptanceReportRecord = z.object({
+  sha256: z.string(),
+  recordedAt: z.string(),
+  recordedBy: z.string(),
+  title: z.string(),
+  layers: z.number().int(),
+  passed: z.number().int(),
+  /** False when this digest was already kept (the first record stands). */
+  created: z.boolean(),
+});
+export type AcceptanceReportRecord = z.infer<typeof acceptanceReportRecord>;
+
+/** `GET /api/acceptance/reports/:sha256`: the record and the report file itself. */
+export const acceptanceReportOut = acceptanceReportRecord.omit({ created: true }).extend({
+  report: z.string(),
+});
+export type AcceptanceReportOut = z.infer<typeof acceptanceReportOut>;
+
+export const reportDigestParams = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
+});

@@ -1,0 +1,50 @@
+import { messageCatalog } from '../messages.js';
+import type { SharedTexts } from './types.js';
+
+/** English: the field messages are the server's own catalog, word for word. */
+export const en: SharedTexts = {
+  messages: messageCatalog,
+  errors: {
+    invalid_input: 'Some fields are not valid; see the message beside each.',
+    invalid_json: 'The request body is not valid JSON.',
+    unauthorized: 'Your session has ended. Sign in again.',
+    invalid_credentials: 'Wrong username or password.',
+    session_expired: 'Your session has ended. Sign in again.',
+    forbidden: 'You are not allowed to do this.',
+    untrusted_network: 'This address may not be used from your network.',
+    password_change_required: 'Change your password before you go on.',
+    csrf: 'The page was open too long. Reload it and try again.',
+    not_found: 'Not found: it may have been deleted meanwhile.',
+    conflict: 'This conflicts with the current state; reload and try again.',
+    edit_conflict: 'Someone else changed this {record} meanwhile. Reload it to see their change.',
+    duplicate_space_name: 'A space named “{name}” is already here; choose another name.',
+    payload_too_large: 'What you sent is too large.',
+    unsupported_media_type: 'This kind of file is not accepted.',
+    invalid_image: 'This is not a JPEG or PNG photo the service can read.',
+    face_check_failed: 'The photo was refused by the face check.',
+    rate_limited:
+      '{retryAfterS, select, 0 {Too many attempts. Wait a moment and try again.} other {Too many attempts. Try again in {retryAfterS, plural, one {# second} other {# seconds}}.}}',
+    service_busy: 'The server is busy; send it again in a few seconds.',
+    terminal_other_organization:
+      'This terminal belongs to another organization; only it or a super administrator may configure it.',
+    two_factor_required: 'Enter the code from your authenticator app.',
+    two_factor_invalid: 'The code is wrong or expired. Enter the current code.',
+    two_factor_enrolment_required: 'Set up two-factor sign-in before you go on.',
+    weak_password: 'The new password is too weak.',
+    database_unavailable:
+      'The service is temporarily unavailable (its database is not reachable). Try again shortly.',
+    internal_error:
+      'Something went wrong on the server. Try again, and tell the operator if it keeps happening.',
+    network: 'Cannot reach the service. Check the network connection and try again.',
+    bad_response: 'The service answered something unexpected. Reload the page and try again.',
+    unknown: 'Something went wrong. Try again, and reload the page if it keeps happening.',
+  },
+  reasons: {
+    username_taken: 'The username “{username}” is already taken.',
+    organization_name_taken: 'An organization named “{name}” already exists.',
+    serial_number_taken: 'A device with serial number “{serialNumber}” is already registered.',
+    id_number_taken: 'Another person in this organization already has this ID number.',
+    panel_route_superadmin_only:
+      'Only a super administrator can see or change the panel route: it is shared by every organization.',
+  },
+};

@@ -1,0 +1,24 @@
+import type { MessageCode } from '../messages.js';
+import type { ErrorCode } from '../errors.js';
+
+/** Codes only a client produces: the service could not be reached, or answered nonsense. */
+export type ClientErrorCode = 'network' | 'bad_response' | 'unknown';
+
+/**
+ * The texts of the shared codes in one language, ICU MessageFormat (`{name}`, plural, select):
+ * field messages by {@link MessageCode}, whole answers by the server's `error.code` (and, for a
+ * generic code, by its `params.reason`), so the site and the console say the same thing.
+ */
+export interface SharedTexts {
+  messages: Record<MessageCode, string>;
+  errors: Record<ErrorCode | ClientErrorCode, string>;
+  /** `conflict` and `forbidden` answers whose `params.reason` names the rule (with its values). */
+  reasons: Record<ConflictReason | ForbiddenReason, string>;
+}
+
+/** Why a 409 `conflict` was answered, as `params.reason`; the values sit beside it. */
+export type ConflictReason =
+  'username_taken' | 'organization_name_taken' | 'serial_number_taken' | 'id_number_taken';
+
+/** Why a 403 `forbidden` was answered, as `params.reason`, where the role alone says too little. */
+export type ForbiddenReason = 'panel_route_superadmin_only';

@@ -1,0 +1,193 @@
+import type { z } from 'zod';
+
+/**
+ * Every sentence a person reads about bad input, by a stable code, in one place: the server's
+ * 400 answers (`fields`) and the site's forms both come from here, so they say the same thing,
+ * and a translation replaces this one object. `{name}` is filled from the message's params.
+ */
+export const messageCatalog = {
+  required: 'Required.',
+  too_short: 'Use at least {min} characters.',
+  too_long: 'Use at most {max} characters.',
+  too_few: 'Choose at least {min}.',
+  too_many: 'Choose at most {max}.',
+  number_too_small: 'Use a number of at least {min}.',
+  number_too_large: 'Use a number of at most {max}.',
+  not_a_number: 'Enter a number.',
+  not_a_whole_number: 'Enter a whole number.',
+  not_text: 'Enter text.',
+  not_yes_no: 'Choose yes or no.',
+  invalid_choice: 'Choose one of the options.',
+  invalid_value: 'This value is not valid.',
+  invalid_time: 'Enter a date and time.',
+  invalid_id: 'Choose an existing entry.',
+  format_node_id: 'Use only letters A–Z, digits and . _ : - (no spaces).',
+  format_id_number: 'Use letters, digits, spaces and . / - (starting with a letter or digit).',
+  format_phone: 'Use digits, spaces and + ( ) . / - only.',
+  format_username: 'Use lower-case letters, digits and . _ - (starting with a letter or digit).',
+  format_terminal_key:
+    'Use letters, digits and symbols, without spaces (as printed on the terminal).',
+  format_totp: 'Enter the 6 digits your authenticator app shows.',
+  url_http: 'Enter an address that starts with http:// or https://.',
+  url_no_credentials: 'Leave out the user name and password (user:password@).',
+  url_central: 'Enter http://host or http://host:port, with nothing after it.',
+  valid_window: '"Valid until" must be later than "Valid from".',
+  time_zone: 'Choose a time zone such as Asia/Shanghai or UTC.',
+  passwords_differ: 'The two new passwords are not the same.',
+  choose_csv: 'Choose the CSV file.',
+  choose_zip: 'Choose the ZIP of photos.',
+  file_too_large: 'The file is larger than {max} MB.',
+  not_csv: 'This is not a CSV file: choose a .csv text file (a template is offered on this page).',
+  photo_too_large: 'The photo is larger than {max} MB: choose a smaller JPEG or PNG.',
+  photo_not_image: '{file} is not a JPEG or PNG photo.',
+  password_short: 'Use at least {min} characters (a few unrelated words work well).',
+  password_common: 'This password is among the most common ones; choose another.',
+  password_pattern: 'This password is a repeated or sequential pattern; choose another.',
+  password_personal: 'Do not use your username or the service name in the password.',
+  password_same: 'The new password must differ from the current one.',
+  // Whole answers (the server's `error.code` with its `params`).
+  invalid_input: 'Some fields are not valid; see the message beside each.',
+  import_field: '{field}: {problem}',
+  import_date: '{field}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "{value}").',
+  import_yes_no: '{field}: use true or false (got "{value}").',
+  import_no_space: 'spaces: there is no space "{space}".',
+  import_ambiguous_space: 'spaces: several spaces are named "{space}"; use its id.',
+  import_repeated_id: 'idNumber: also on row {row} of this file; each ID number may appear once.',
+} as const;
+
+/** The largest photo a person may be given (the server refuses more; the site says so first). */
+export const MAX_PHOTO_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+export type MessageCode = keyof typeof messageCatalog;
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** One message: its code and the values it names. */
+export interface Message {
+  code: MessageCode;
+  params?: MessageParams;
+}
+
+/** The sentence of a code, with its params filled in. */
+export function formatMessage(code: MessageCode, params: MessageParams = {}): string {
+  return messageCatalog[code].replace(/\{(\w+)\}/g, (all, name: string) =>
+    name in params ? String(params[name]) : all,
+  );
+}
+
+/** The sentence a schema rule carries, so its issues map back to their code. */
+export function ruleText(code: MessageCode): string {
+  return messageCatalog[code];
+}
+
+const byText = new Map<string, MessageCode>(
+  Object.entries(messageCatalog).map(([code, text]) => [text, code as MessageCode]),
+);
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): Message {
+  const small = issue.code === 'too_small';
+  const bound = Number(small ? issue.minimum : issue.maximum);
+  if (issue.origin === 'string') {
+    return small
+      ? { code: 'too_short', params: { min: bound } }
+      : { code: 'too_long', params: { max: bound } };
+  }
+  if (issue.origin === 'array' || issue.origin === 'set') {
+    return small
+      ? { code: 'too_few', params: { min: bound } }
+      : { code: 'too_many', params: { max: bound } };
+  }
+  return small
+    ? { code: 'number_too_small', params: { min: bound } }
+    : { code: 'number_too_large', params: { max: bound } };
+}
+
+function typeMessage(expected: string): Message {
+  if (expected === 'number' || expected === 'int') return { code: 'not_a_number' };
+  if (expected === 'boolean') return { code: 'not_yes_no' };
+  if (expected === 'string') return { code: 'not_text' };
+  return { code: 'invalid_value' };
+}
+
+/**
+ * One zod issue as a message. `input` is what was validated: an empty value is "required"
+ * whatever rule it broke, never the format rule of a value nobody typed.
+ */
+export function issueMessage(issue: z.core.$ZodIssue, input?: unknown): Message {
+  const known = byText.get(issue.message);
+  const empty =
+    input === undefined
+      ? issue.code === 'invalid_type' && issue.message.endsWith('received undefined')
+      : isEmpty(valueAt(input, issue.path));
+  // A missing file's own sentence ("Choose the CSV file.") already says it is required.
+  const saysRequired = known === 'choose_csv' || known === 'choose_zip';
+  if (empty && known !== 'valid_window' && !saysRequired) return { code: 'required' };
+  if (known !== undefined) return { code: known };
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big':
+      return sizeMessage(issue);
+    case 'invalid_type':
+      return typeMessage(issue.expected);
+    case 'invalid_value':
+      return { code: 'invalid_choice' };
+    case 'not_multiple_of':
+      return { code: 'not_a_whole_number' };
+    case 'invalid_format':
+      if (issue.format === 'datetime' || issue.format === 'date') return { code: 'invalid_time' };
+      if (issue.format === 'uuid' || issue.format === 'guid') return { code: 'invalid_id' };
+      if (issue.format === 'url') return { code: 'url_http' };
+      return { code: 'invalid_value' };
+    case 'invalid_union': {
+      // A value or null: the value branch's own complaint is the one worth telling.
+      const branch = issue.errors.find((b) => b.some((i) => i.code !== 'invalid_type'));
+      const inner = branch?.find((i) => i.code !== 'invalid_type');
+      if (inner) return issueMessage({ ...inner, path: [...issue.path, ...inner.path] }, input);
+      // Every branch wanted another type: the first (the value, not its null) says which.
+      const first = issue.errors[0]?.[0];
+      return first?.code === 'invalid_type'
+        ? typeMessage(first.expected)
+        : { code: 'invalid_value' };
+    }
+    default:
+      return { code: 'invalid_value' };
+  }
+}
+
+/** Field path → message, one per field (the first issue of each), for an error body or a form. */
+export function issuesToMessages(
+  issues: readonly z.core.$ZodIssue[],
+  input?: unknown,
+): Record<string, Message> {
+  const out: Record<string, Message> = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.') || '(body)';
+    const message = issueMessage(issue, input);
+    // "Required" wins over any other complaint about the same empty field.
+    if (out[path] === undefined || message.code === 'required') out[path] = message;
+  }
+  return out;
+}
+
+/** Field path → sentence: the `fields` of a 400 answer and the errors under a form's inputs. */
+export function issuesToFields(
+  issues: readonly z.core.$ZodIssue[],
+  input?: unknown,
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [path, m] of Object.entries(issuesToMessages(issues, input))) {
+    fields[path] = formatMessage(m.code, m.params);
+  }
+  return fields;
+}
