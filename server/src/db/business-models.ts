@@ -82,6 +82,8 @@ export interface DeviceRow extends Model<
   keyHash: string;
   keyRotatedAt: Date;
   lastHeartbeatAt: Date | null;
+  /** First refused heartbeat (wrong key) since the last accepted one; null while accepted. */
+  keyRefusedAt: CreationOptional<Date | null>;
   /** The device's clock minus our receive time (devices/clock.ts); null before a measure. */
   clockDriftMs: CreationOptional<number | null>;
   clockCheckedAt: CreationOptional<Date | null>;
@@ -124,8 +126,6 @@ export interface SyncTaskRow extends Model<
   photoSha256: string | null;
   attempts: number;
   nextAttemptAt: Date;
-  claimedBy: string | null;
-  claimedUntil: Date | null;
   resultVersion: number | null;
   resultPhotoSha256: string | null;
   errorCode: string | null;
@@ -150,8 +150,11 @@ export interface RecognitionEventRow extends Model<
   spaceId: string | null;
   spaceName: string | null;
   score: number;
+  /** The device's time, or our receive time when the device's was out of tolerance. */
   time: Date;
   receivedAt: Date;
+  /** What the device said when `time` is not its time (out of tolerance); else null. */
+  reportedTime: Date | null;
   snapshotSha256: string | null;
   deliveryState: 'pending' | 'delivered' | 'expired' | 'none';
   deliveryAttempts: number;
@@ -247,6 +250,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       keyHash: str(64),
       keyRotatedAt: time(),
       lastHeartbeatAt: time(true),
+      keyRefusedAt: time(true),
       clockDriftMs: { type: DataTypes.DOUBLE, allowNull: true },
       clockCheckedAt: time(true),
       clockSource: str(16, true),
@@ -286,8 +290,6 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       photoSha256: str(64, true),
       attempts: int(),
       nextAttemptAt: time(),
-      claimedBy: str(64, true),
-      claimedUntil: time(true),
       resultVersion: int(true),
       resultPhotoSha256: str(64, true),
       errorCode: str(32, true),
@@ -314,6 +316,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       score: { type: DataTypes.DOUBLE, allowNull: false },
       time: time(),
       receivedAt: time(),
+      reportedTime: time(true),
       snapshotSha256: str(64, true),
       deliveryState: str(16),
       deliveryAttempts: int(),

@@ -4,7 +4,20 @@ import type { DatabaseState } from '@svc/shared';
 import type { DbConfig } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import { classifyDbError, FatalDatabaseError } from './errors.js';
-import { createSequelize } from './sequelize.js';
+import { clusterOf, createSequelize } from './sequelize.js';
+
+/** The heartbeat's view of a MySQL/MariaDB connection: where it goes, and its conflicts. */
+export interface ClusterInfo {
+  /** `host:port` of the node in use. */
+  node: string;
+  /** Members of the Galera cluster's primary component; null off Galera. */
+  clusterSize: number | null;
+  /** Transactions run again after a deadlock or certification conflict since the start. */
+  conflictRetries: number;
+}
+
+const CLUSTER_SIZE =
+  "SELECT VARIABLE_VALUE AS size FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'";
 
 export interface Database {
   readonly sequelize: Sequelize;
@@ -17,10 +30,31 @@ export interface Database {
   ping(timeoutMs?: number): Promise<boolean>;
   markReady(): void;
   close(): Promise<void>;
+  /** The node in use, the cluster size and conflict retries (MySQL/MariaDB only). */
+  cluster(): ClusterInfo | undefined;
 }
 
 export function createDatabase(config: DbConfig, logger: Logger): Database {
   const sequelize = createSequelize(config);
+  const cluster = clusterOf(sequelize);
+  cluster?.onMove((from, to, why) =>
+    logger.warn(
+      { from: `${from.host}:${from.port}`, to: `${to.host}:${to.port}`, why },
+      'database connections moved to another node',
+    ),
+  );
+  // On Galera the probe reads the cluster's size too; elsewhere `SELECT 1`.
+  const probe = async () => {
+    if (cluster?.nodes.status().clusterSize === null) {
+      await sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT });
+      return true;
+    }
+    const [row] = await sequelize.query<{ size: string | number }>(CLUSTER_SIZE, {
+      type: QueryTypes.SELECT,
+    });
+    cluster?.nodes.sawClusterSize(row ? Number(row.size) : null);
+    return true;
+  };
   let ready = false;
   let lastState: DatabaseState = 'connecting';
   return {
@@ -34,7 +68,9 @@ export function createDatabase(config: DbConfig, logger: Logger): Database {
       const ac = new AbortController();
       try {
         const ok = await Promise.race([
-          sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT }).then(() => true),
+          cluster
+            ? probe()
+            : sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT }).then(() => true),
           sleep(timeoutMs, false, { signal: ac.signal }),
         ]);
         if (ready) {
@@ -58,6 +94,8 @@ export function createDatabase(config: DbConfig, logger: Logger): Database {
     async close() {
       await sequelize.close();
     },
+    cluster: () =>
+      cluster && { ...cluster.nodes.status(), conflictRetries: cluster.conflicts.retries },
   };
 }
 

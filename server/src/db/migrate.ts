@@ -1,11 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 import type { Logger } from '../logger.js';
 import type { MigrationContext } from './migration.js';
 import { migrations } from './migrations/index.js';
-
-const LOCK_NAME = 'svc_schema';
-const LOCK_WAIT_S = 120;
 
 export function createMigrator(sequelize: Sequelize, logger?: Logger) {
   const dialect = sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql';
@@ -30,32 +30,70 @@ export function createMigrator(sequelize: Sequelize, logger?: Logger) {
   });
 }
 
+/** The lock row's table: outside the migrations, since it guards them (like schema_migrations). */
+const LOCK_TABLE = 'svc_schema_lock';
+/** A holder that died keeps the lock this long; the living holder renews it far sooner. */
+const LOCK_TTL_S = 30;
+const LOCK_RENEW_MS = 5_000;
+const LOCK_WAIT_MS = 300_000;
+
 /**
- * Runs `fn` while holding the schema lock. On MySQL a named lock (GET_LOCK) held by one pinned
- * connection keeps two server processes from migrating or seeding at once; SQLite serves one
- * process, and its IMMEDIATE transactions serialize writers anyway.
+ * Runs `fn` while holding the schema lock, so two server processes never migrate or seed at
+ * once (`compose up` starts every replica together). On MySQL/MariaDB it is a row, taken by a
+ * committed UPDATE: on a Galera cluster certification lets only one of two concurrent takers
+ * commit, on every node alike, where a named lock (GET_LOCK) exists on one node only. The
+ * holder renews it while `fn` runs; a holder that died frees it after LOCK_TTL_S. SQLite
+ * serves one process, and its IMMEDIATE transactions serialize writers anyway.
  */
-export async function withSchemaLock<T>(sequelize: Sequelize, fn: () => Promise<T>): Promise<T> {
+export async function withSchemaLock<T>(
+  sequelize: Sequelize,
+  fn: () => Promise<T>,
+  { waitMs = LOCK_WAIT_MS, onWait }: { waitMs?: number; onWait?: (holder: string) => void } = {},
+): Promise<T> {
   if (sequelize.getDialect() !== 'mysql') return fn();
-  const t = await sequelize.transaction();
-  try {
-    const [row] = await sequelize.query<{ got: number | string | null }>(
-      'SELECT GET_LOCK(?, ?) AS got',
-      { replacements: [LOCK_NAME, LOCK_WAIT_S], type: QueryTypes.SELECT, transaction: t },
+  await sequelize.query(
+    `CREATE TABLE IF NOT EXISTS ${LOCK_TABLE} (id TINYINT UNSIGNED NOT NULL PRIMARY KEY, ` +
+      'holder VARCHAR(80) NULL, expires_at DATETIME(3) NULL) ENGINE=InnoDB',
+  );
+  await sequelize.query(`INSERT IGNORE INTO ${LOCK_TABLE} (id) VALUES (1)`);
+  const me = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const take = async () => {
+    const [, changed] = await sequelize.query(
+      `UPDATE ${LOCK_TABLE} SET holder = :me, ` +
+        `expires_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ${LOCK_TTL_S} SECOND) ` +
+        'WHERE id = 1 AND (holder IS NULL OR holder = :me OR expires_at < UTC_TIMESTAMP(3))',
+      { replacements: { me }, type: QueryTypes.UPDATE },
     );
-    if (Number(row?.got) !== 1) {
-      throw new Error(`another server process held the schema lock for over ${LOCK_WAIT_S} s`);
+    return Number(changed) === 1;
+  };
+  const deadline = Date.now() + waitMs;
+  while (!(await take())) {
+    if (Date.now() > deadline) {
+      throw new Error(`another server process held the schema lock for over ${waitMs / 1000} s`);
     }
-    try {
-      return await fn();
-    } finally {
-      await sequelize.query('SELECT RELEASE_LOCK(?)', {
-        replacements: [LOCK_NAME],
-        transaction: t,
-      });
-    }
+    const [row] = await sequelize.query<{ holder: string | null }>(
+      `SELECT holder FROM ${LOCK_TABLE} WHERE id = 1`,
+      { type: QueryTypes.SELECT },
+    );
+    onWait?.(row?.holder ?? '');
+    await sleep(200 + Math.random() * 300);
+  }
+  let renewing = Promise.resolve();
+  const renew = setInterval(() => {
+    renewing = take().then(
+      () => undefined,
+      () => undefined,
+    );
+  }, LOCK_RENEW_MS);
+  try {
+    return await fn();
   } finally {
-    await t.commit();
+    clearInterval(renew);
+    await renewing;
+    await sequelize.query(
+      `UPDATE ${LOCK_TABLE} SET holder = NULL, expires_at = NULL WHERE id = 1 AND holder = :me`,
+      { replacements: { me }, type: QueryTypes.UPDATE },
+    );
   }
 }
 

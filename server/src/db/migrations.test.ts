@@ -3,6 +3,10 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { createSequelize } from './sequelize.js';
 import { createMigrator, migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { defineModels } from './models.js';
+import { systemClock } from '../clock.js';
+import { factories } from '../test/factories.js';
+import type { TestServer } from '../test/harness.js';
 
 describe.each(DIALECTS)('migrations on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -27,6 +31,9 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
       expect(await migrate(sequelize)).toEqual(migrations.map((m) => m.name));
       expect(await tables(sequelize)).toEqual(
         [
+          'acceptance_reports',
+          'administrator_recovery_codes',
+          'administrator_totp',
           'administrators',
           'audit_log',
           'delivery_leases',
@@ -105,6 +112,51 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
       expect(rows).toEqual([{ person_id: 'p1', name_key: 'zoe test' }]);
     } finally {
       await sequelize.close();
+    }
+  });
+
+  test('0260 puts a task a pre-0051 worker left running back, then the claim columns go', async () => {
+    // A database of its own: the tests above leave rows behind.
+    const own = await scratchDb(dialect);
+    const sequelize = createSequelize(own.db);
+    try {
+      await createMigrator(sequelize).up({ to: '0250-add-administrators-language' });
+      const models = defineModels(sequelize);
+      const build = factories({ ctx: { models, clock: systemClock } } as unknown as TestServer);
+      const device = await build.buildDevice({});
+      const person = await build.buildPerson({ organizationId: device.organizationId });
+      const long = new Date('2026-01-01T00:00:00.000Z');
+      await sequelize.query(
+        `INSERT INTO sync_tasks (id, organization_id, person_id, device_id, action, lane, state,
+           person_version, attempts, next_attempt_at, claimed_by, claimed_until, created_at,
+           updated_at) VALUES ('t1', ?, ?, ?, 'put', 'bulk', 'running', 1, 2, ?, 'old-worker', ?, ?, ?)`,
+        {
+          replacements: [device.organizationId, person.id, device.id, long, long, long, long],
+        },
+      );
+      await migrate(sequelize);
+      const [task] = await sequelize.query<Record<string, unknown>>(
+        "SELECT * FROM sync_tasks WHERE id = 't1'",
+        { type: QueryTypes.SELECT },
+      );
+      expect(task).toMatchObject({ state: 'pending', attempts: 2 });
+      expect(task).not.toHaveProperty('claimed_by');
+      expect(task).not.toHaveProperty('claimed_until');
+      expect(new Date(task!.next_attempt_at as string).getTime()).toBeGreaterThan(long.getTime());
+      // The indexes survive (a rebuilt SQLite table would have lost them).
+      const indexes = (await sequelize.getQueryInterface().showIndex('sync_tasks')) as {
+        name: string;
+      }[];
+      expect(indexes.map((i) => i.name)).toContain('sync_tasks_device_due');
+      // Down and up again: the columns come back empty and go again.
+      await createMigrator(sequelize).down({ to: '0260-requeue-claimed-sync-tasks' });
+      expect(Object.keys(await sequelize.getQueryInterface().describeTable('sync_tasks'))).toEqual(
+        expect.arrayContaining(['claimed_by', 'claimed_until']),
+      );
+      await migrate(sequelize);
+    } finally {
+      await sequelize.close();
+      await own.drop();
     }
   });
 });

@@ -11,6 +11,7 @@ import { modelOptions, str, time } from './attributes.js';
 import type { AdminRole } from '@svc/shared';
 import { defineBusinessModels, type BusinessModels } from './business-models.js';
 import { defineEnrollmentModels, type EnrollmentModels } from './enrollment-models.js';
+import { defineAccountModels, type AccountModels } from './account-models.js';
 
 export interface OrganizationRow extends Model<
   InferAttributes<OrganizationRow>,
@@ -18,6 +19,8 @@ export interface OrganizationRow extends Model<
 > {
   id: string;
   name: string;
+  /** Days its recognition events are kept; null: the default applies. */
+  eventRetentionDays: CreationOptional<number | null>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,6 +39,8 @@ export interface AdministratorRow extends Model<
   disabled: boolean;
   passwordChangedAt: Date | null;
   lastLoginAt: Date | null;
+  /** The site's language the administrator chose; null: the browser's. */
+  language: CreationOptional<string | null>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -51,6 +56,8 @@ export interface SessionRow extends Model<
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
+  /** A superadmin's working organization (null: all); see http/scope.ts. */
+  organizationId: CreationOptional<string | null>;
 }
 
 export interface RuntimeSettingRow extends Model<
@@ -116,7 +123,7 @@ export interface DiscoveredNodeRow extends Model<
   createdAt: Date;
 }
 
-export interface Models extends BusinessModels, EnrollmentModels {
+export interface Models extends BusinessModels, EnrollmentModels, AccountModels {
   Organization: ModelStatic<OrganizationRow>;
   Administrator: ModelStatic<AdministratorRow>;
   Session: ModelStatic<SessionRow>;
@@ -135,7 +142,13 @@ export function defineModels(sequelize: Sequelize): Models {
   const opts = modelOptions;
   const Organization = sequelize.define<OrganizationRow>(
     'organizations',
-    { id: { ...str(36), primaryKey: true }, name: str(128), createdAt: time(), updatedAt: time() },
+    {
+      id: { ...str(36), primaryKey: true },
+      name: str(128),
+      eventRetentionDays: { type: DataTypes.INTEGER, allowNull: true, defaultValue: null },
+      createdAt: time(),
+      updatedAt: time(),
+    },
     opts,
   );
   const Administrator = sequelize.define<AdministratorRow>(
@@ -151,6 +164,7 @@ export function defineModels(sequelize: Sequelize): Models {
       disabled: { type: DataTypes.BOOLEAN, allowNull: false },
       passwordChangedAt: time(true),
       lastLoginAt: time(true),
+      language: { type: DataTypes.STRING(16), allowNull: true, defaultValue: null },
       createdAt: time(),
       updatedAt: time(),
     },
@@ -166,6 +180,7 @@ export function defineModels(sequelize: Sequelize): Models {
       expiresAt: time(),
       ip: str(64, true),
       userAgent: str(255, true),
+      organizationId: str(36, true),
     },
     opts,
   );
@@ -241,5 +256,6 @@ export function defineModels(sequelize: Sequelize): Models {
     DiscoveredNode,
     ...defineBusinessModels(sequelize),
     ...defineEnrollmentModels(sequelize),
+    ...defineAccountModels(sequelize),
   };
 }

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ThrowawayMariaDb, throwawayUnavailable } from '../test/mariadb-instance.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
+import { waitFor } from '../test/wait.js';
 import type { DbConfig } from '../config/config.js';
 import { FatalDatabaseError } from './errors.js';
 
@@ -17,15 +17,6 @@ async function heartbeat(url: string): Promise<{ status: number; state: number; 
   const res = await fetch(`${url}/api/heartbeat`);
   const body = (await res.json()) as { state: number; database: { state: string } };
   return { status: res.status, state: body.state, db: body.database.state };
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (ok(value) || Date.now() > deadline) return value;
-    await sleep(200);
-  }
 }
 
 maybe('database outages against a throwaway mariadbd', () => {
@@ -48,9 +39,10 @@ maybe('database outages against a throwaway mariadbd', () => {
     try {
       expect(await heartbeat(server.url)).toEqual({ status: 200, state: 1, db: 'up' });
       await maria.stop();
-      const down = await until(
+      const down = await waitFor(
         () => heartbeat(server.url),
         (h) => h.state === 0,
+        { ms: 30_000, everyMs: 200 },
       );
       expect(down).toEqual({ status: 503, state: 0, db: 'down' });
       // Business endpoints answer 503 with the error body, not a hang or a 500.
@@ -58,9 +50,10 @@ maybe('database outages against a throwaway mariadbd', () => {
       expect([401, 503]).toContain(csrf.status);
 
       await maria.start();
-      const up = await until(
+      const up = await waitFor(
         () => heartbeat(server.url),
         (h) => h.state === 1,
+        { ms: 30_000, everyMs: 200 },
       );
       expect(up).toEqual({ status: 200, state: 1, db: 'up' });
       const orgs = await fetch(`${server.url}/api/organizations`);

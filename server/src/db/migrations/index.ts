@@ -3,13 +3,19 @@ import { baseMigrations } from './base.js';
 import { discoveryTrustMigrations } from './discovery-trust.js';
 import { peopleSearchMigrations } from './people-search.js';
 import { deliveryMigrations } from './recognition-delivery.js';
-import { syncRobustnessMigrations } from './sync-robustness.js';
 import { syncThroughputMigrations } from './sync-throughput.js';
 import { enrollmentTrustMigrations } from './enrollment-trust.js';
 import { authHardeningMigrations } from './auth-hardening.js';
 import { faceMigrations } from './faces.js';
 import { photoVariantsMigrations } from './photo-variants.js';
 import { deliveryHistoryMigrations } from './delivery-history.js';
+import { siteSafetyMigrations } from './site-safety.js';
+import { acceptanceReportMigrations } from './acceptance-reports.js';
+import { accountsRound3Migrations } from './accounts-round3.js';
+import { deviceClockMigrations } from './device-clocks.js';
+import { workingOrganizationMigrations } from './working-organization.js';
+import { languageMigrations } from './languages.js';
+import { claimEraMigrations } from './claim-era.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -19,7 +25,6 @@ export const migrations: Migration[] = [
   ...baseMigrations,
   ...peopleSearchMigrations,
   ...deliveryMigrations,
-  ...syncRobustnessMigrations,
   ...syncThroughputMigrations,
   ...discoveryTrustMigrations,
   ...enrollmentTrustMigrations,
@@ -27,4 +32,11 @@ export const migrations: Migration[] = [
   ...faceMigrations,
   ...photoVariantsMigrations,
   ...deliveryHistoryMigrations,
+  ...siteSafetyMigrations,
+  ...acceptanceReportMigrations,
+  ...accountsRound3Migrations,
+  ...workingOrganizationMigrations,
+  ...deviceClockMigrations,
+  ...languageMigrations,
+  ...claimEraMigrations,
 ];
