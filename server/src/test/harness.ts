@@ -4,7 +4,7 @@ import { createLogger } from '../logger.js';
 import { startServer, type RunningServer } from '../server.js';
 import type { Clock } from '../clock.js';
 import type { Infrastructure } from '../server.js';
-import { sourceFaceWorker } from '../photos/faces/test-worker.js';
+import { sourceFaceWorker } from './face-worker.js';
 
 export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-horse-battery`;
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminRole } from '@svc/shared';
-import { hashPassword } from '../auth/passwords.js';
 import type { Resource } from '../http/api.js';
 import type { TestServer } from './harness.js';
 import { TestClient } from './http-client.js';
-import { SIGNED_IN_PASSWORD } from './admins.js';
+import { factories, SIGNED_IN_PASSWORD } from './factories.js';
 import { sampleJpeg } from './samples.js';
 
 /**
@@ -24,35 +23,21 @@ export async function seededOrganizationId(server: TestServer): Promise<string> 
 }
 
 export async function createOrganization(server: TestServer, name: string): Promise<string> {
-  const now = server.ctx.clock.now();
-  const id = randomUUID();
-  await server.ctx.models.Organization.create({ id, name, createdAt: now, updatedAt: now });
-  return id;
+  return (await factories(server).buildOrganization({ name })).id;
 }
 
 export async function createAdministrator(
   server: TestServer,
   organizationId: string,
   role: AdminRole,
-  username = `${role}-${randomUUID().slice(0, 8)}`,
+  username?: string,
 ): Promise<string> {
-  const now = server.ctx.clock.now();
-  const id = randomUUID();
-  await server.ctx.models.Administrator.create({
-    id,
+  const admin = await factories(server).buildAdministrator({
     organizationId,
-    username,
-    displayName: username,
     role,
-    passwordHash: await hashPassword(SIGNED_IN_PASSWORD),
-    mustChangePassword: false,
-    disabled: false,
-    passwordChangedAt: null,
-    lastLoginAt: null,
-    createdAt: now,
-    updatedAt: now,
+    ...(username && { username }),
   });
-  return id;
+  return admin.id;
 }
 
 /** An administrator of `organizationId`, signed in. */
@@ -72,57 +57,27 @@ export async function signedInAt(
 
 export async function createRows(server: TestServer, organizationId: string): Promise<OrgRows> {
   const { models } = server.ctx;
+  const build = factories(server);
   const now = server.ctx.clock.now();
   const tag = randomUUID().slice(0, 8);
-  const space = await models.Space.create({
-    id: randomUUID(),
-    organizationId,
-    parentId: null,
-    name: `Sample site ${tag}`,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const space = await build.buildSpace({ organizationId, name: `Sample site ${tag}` });
   const photoSha256 = await server.ctx.photos
     .ingest(await sampleJpeg())
     .then((stored) => stored.sha256)
     .catch(() => null);
-  const person = await models.Person.create({
-    id: randomUUID(),
+  const person = await build.buildPerson({
     organizationId,
     name: `Sample Person ${tag}`,
-    nameKey: `sample person ${tag}`,
     idNumber: `S${tag}`,
-    phone: null,
-    notes: null,
-    validFrom: null,
-    validUntil: null,
-    enabled: true,
     photoSha256,
-    createdAt: now,
-    updatedAt: now,
+    spaceIds: [space.id],
   });
-  await models.PersonSpace.create({
-    personId: person.id,
-    spaceId: space.id,
-    nameKey: person.nameKey,
-  });
-  const device = await models.Device.create({
-    id: randomUUID(),
+  const device = await build.buildDevice({
     organizationId,
     sn: `SN-${tag}`,
     name: `Sample device ${tag}`,
-    model: 'sample',
     spaceId: space.id,
     baseUrl: 'http://192.0.2.10:8080',
-    enabled: true,
-    capacity: null,
-    maxPhotoBytes: null,
-    maxPhotoPixels: null,
-    keyHash: 'f'.repeat(64),
-    keyRotatedAt: now,
-    lastHeartbeatAt: null,
-    createdAt: now,
-    updatedAt: now,
   });
   const administrator = await createAdministrator(server, organizationId, 'admin');
   const importJob = await models.ImportJob.create({
@@ -150,8 +105,6 @@ export async function createRows(server: TestServer, organizationId: string): Pr
     photoSha256,
     attempts: 0,
     nextAttemptAt: now,
-    claimedBy: null,
-    claimedUntil: null,
     resultVersion: person.version,
     resultPhotoSha256: photoSha256,
     errorCode: null,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './mariadb-instance.js';
+import { waitFor } from './wait.js';
 
 export const SERVER_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MAIN = `${SERVER_ROOT}dist/main.js`;
@@ -40,20 +41,11 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
 }
 
 export async function waitForHeartbeat(url: string, ms: number): Promise<{ state: number }> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/api/heartbeat`);
-      const body = (await res.json()) as { state: number };
-      if (body.state === 1) return body;
-      last = body;
-    } catch (e) {
-      last = e;
-    }
-    await sleep(100);
-  }
-  throw new Error(`no state 1 heartbeat within ${ms} ms: ${JSON.stringify(last)}`);
+  return waitFor(
+    async () => (await (await fetch(`${url}/api/heartbeat`)).json()) as { state: number },
+    (body) => body.state === 1,
+    { ms, what: 'a state 1 heartbeat', everyMs: 100, tolerateErrors: true },
+  );
 }
 
 /** The pid listening on TCP `port` as `ss` (iproute2) reports it; null when `ss` cannot tell. */

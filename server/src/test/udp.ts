@@ -1,5 +1,4 @@
 import dgram from 'node:dgram';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A UDP socket standing in for a terminal: sends datagrams, collects the answers. */
 export async function udpPeer() {
@@ -18,19 +17,4 @@ export async function udpPeer() {
       ),
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
-}
-
-export async function waitFor<T>(
-  fn: () => T | Promise<T>,
-  ok: (v: T) => boolean,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${ms} ms: ${JSON.stringify(v)}`);
-    await sleep(20);
-  }
 }

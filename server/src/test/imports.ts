@@ -1,0 +1,64 @@
+import yazl from 'yazl';
+import { CSRF_HEADER } from '@svc/shared';
+import type { TestClient } from './http-client.js';
+import { waitFor } from './wait.js';
+
+/** The people import through its API, for the suites that drive it (bulk, faces). */
+
+export function zip(files: Record<string, Buffer>): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const [name, data] of Object.entries(files)) z.addBuffer(data, name);
+  z.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    z.outputStream.on('error', reject);
+  });
+}
+
+export async function upload(
+  client: TestClient,
+  files: { csv?: string | Buffer; photos?: Buffer },
+  /** The check (`/api/imports/people/check`) takes the same form. */
+  to = '/api/imports/people',
+) {
+  const form = new FormData();
+  if (files.csv !== undefined)
+    form.append('csv', new Blob([files.csv], { type: 'text/csv' }), 'people.csv');
+  if (files.photos)
+    form.append('photos', new Blob([files.photos], { type: 'application/zip' }), 'photos.zip');
+  const res = await fetch(`${client.baseUrl}${to}`, {
+    method: 'POST',
+    headers: {
+      cookie: `svc_session=${client.cookie('svc_session')}; svc_csrf=${client.cookie('svc_csrf')}`,
+      [CSRF_HEADER]: await client.csrf(),
+    },
+    body: form,
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      id: string;
+      state: string;
+      error?: { code: string; fields?: Record<string, string> };
+    },
+  };
+}
+
+export type Job = {
+  state: string;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: { row: number; error: string }[];
+};
+
+/** The import once it has stopped running. */
+export const finished = (client: TestClient, id: string, ms = 30_000) =>
+  waitFor(
+    async () => (await client.get(`/api/imports/${id}`)).body as Job,
+    (j) => j.state !== 'running',
+    ms,
+  );
