@@ -11,7 +11,8 @@ import {
   type Spawned,
 } from '../test/process.js';
 import { deviceSyncOut } from './schemas.js';
-import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
+import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
+import { until } from '../test/wait.js';
 
 const PEOPLE = 1000;
 const DEVICES = 2;

@@ -13,7 +13,7 @@ import {
   organizationOf,
   registerSim,
   type SimDevice,
-} from './test-setup.js';
+} from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 import { openEventStream } from '../test/sse.js';
 

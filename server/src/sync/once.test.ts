@@ -1,5 +1,5 @@
 import { personOut } from '@svc/shared';
-import { plainJpeg } from '../photos/test-images.js';
+import { plainJpeg } from '../test/images.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
@@ -8,9 +8,9 @@ import {
   expectConverged,
   repeatedPushes,
   startFleetSite,
-  until,
   type FleetSite,
-} from './test-fleet.js';
+} from '../test/sync-fleet.js';
+import { until } from '../test/wait.js';
 
 const PEOPLE = 50;
 const DEVICES = 3;

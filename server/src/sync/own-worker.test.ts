@@ -1,7 +1,8 @@
 import { deviceSyncOut, syncTaskList } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { expectConverged, startFleetSite, until, type FleetSite } from './test-fleet.js';
+import { expectConverged, startFleetSite, type FleetSite } from '../test/sync-fleet.js';
+import { until } from '../test/wait.js';
 
 const PEOPLE = 4;
 
@@ -40,7 +41,13 @@ describe.each(DIALECTS)("the server's own worker on %s", (dialect) => {
     const counts = deviceSyncOut.parse(
       (await admin.get(`/api/sync/devices/${device.id}`)).body,
     ).counts;
-    expect(counts).toEqual({ pending: 0, running: PEOPLE, succeeded: 0, failed: 0 });
+    expect(counts).toEqual({
+      pending: 0,
+      running: PEOPLE,
+      succeeded: 0,
+      failed: 0,
+      waitingPhoto: 0,
+    });
     const retry = await admin.post(`/api/sync/tasks/${running.items[0]!.id}/retry`);
     expect(retry.status).toBe(409);
 

@@ -12,7 +12,7 @@ import {
   organizationOf,
   registerSim,
   type SimDevice,
-} from './test-setup.js';
+} from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 
 /**

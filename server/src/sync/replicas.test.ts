@@ -3,15 +3,16 @@ import { hostname } from 'node:os';
 import { QueryTypes } from 'sequelize';
 import { personOut } from '@svc/shared';
 import type { TerminalHandle } from '@svc/sim';
-import { plainJpeg } from '../photos/test-images.js';
-import { simulatedDisplay, waitUntil } from '../recognition/test-fixtures.js';
+import { plainJpeg } from '../test/images.js';
+import { simulatedDisplay } from '../test/recognition.js';
 import { SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
 import { TestClient } from '../test/http-client.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { requireBuild, spawnServer, type Spawned } from '../test/process.js';
 import { LEASE_MS } from './knobs.js';
-import { expectConverged, holdings, seedFleet, until, type Fleet } from './test-fleet.js';
+import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
+import { until, waitFor } from '../test/wait.js';
 
 const PEOPLE = 300;
 const DEVICES = 4;
@@ -61,9 +62,10 @@ describe.each(mysqlOnly)('two replicas, one killed (%s)', (dialect) => {
     const admin = await signedIn(survivor, 'admin');
     const panel = await simulatedDisplay();
     display = panel.display;
-    expect((await admin.post('/api/panel/route', { mode: 'local', url: panel.url })).status).toBe(
-      200,
-    );
+    const superadmin = await signedIn(survivor, 'superadmin');
+    expect(
+      (await superadmin.post('/api/panel/route', { mode: 'local', url: panel.url })).status,
+    ).toBe(200);
     fleet = await seedFleet(survivor, {
       people: 0,
       devices: DEVICES,
@@ -227,7 +229,7 @@ describe.each(mysqlOnly)('two replicas, one killed (%s)', (dialect) => {
       takeover,
     );
     const convergedMs = Date.now() - createdAt;
-    await waitUntil(
+    await waitFor(
       () => survivor!.ctx.models.RecognitionEvent.findAll({ where: { eventId: events } }),
       (rows) => rows.length === 2 && rows.every((r) => r.deliveryState === 'delivered'),
       LEASE_MS + 10_000,

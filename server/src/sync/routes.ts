@@ -25,11 +25,18 @@ import {
 } from './service.js';
 import { devicesSyncCounts, peopleSyncHealth } from './overview/service.js';
 
+const tags = ['sync'];
+const access = { kind: 'session' } as const;
+
 /** Synchronization state and controls (PROTOCOL §7 `GET /api/sync/tasks`, `/people/{id}/sync`). */
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['sync'];
-  const access = { kind: 'session' } as const;
+  registerTaskRoutes(api, ctx);
+  registerPeopleRoutes(api, ctx);
+  registerDeviceRoutes(api, ctx);
+}
 
+/** The tasks: listed, and one tried again. */
+function registerTaskRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -45,6 +52,25 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     },
   );
 
+  api.add(
+    {
+      method: 'post',
+      path: '/sync/tasks/:id/retry',
+      summary: 'Try a task again now (attempts start over)',
+      tags,
+      access,
+      params: idParams,
+      resource: 'syncTask',
+      responses: { 200: syncTaskOut },
+    },
+    async ({ params }, req, res) => {
+      res.json(await retryTask(ctx, orgScope(req), params.id, auditActor(req)));
+    },
+  );
+}
+
+/** People's synchronization: one person on every device, a page of people counted. */
+function registerPeopleRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -76,7 +102,10 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
       res.json(await peopleSyncHealth(ctx, orgWhere(req), query.ids));
     },
   );
+}
 
+/** Devices' synchronization: counted, one device in detail, its failed tasks retried, its reconciliation. */
+function registerDeviceRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -106,22 +135,6 @@ export function registerSyncRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       res.json(await deviceSync(ctx, orgScope(req), params.id));
-    },
-  );
-
-  api.add(
-    {
-      method: 'post',
-      path: '/sync/tasks/:id/retry',
-      summary: 'Try a task again now (attempts start over)',
-      tags,
-      access,
-      params: idParams,
-      resource: 'syncTask',
-      responses: { 200: syncTaskOut },
-    },
-    async ({ params }, req, res) => {
-      res.json(await retryTask(ctx, orgScope(req), params.id, auditActor(req)));
     },
   );
 

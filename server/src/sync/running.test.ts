@@ -2,12 +2,14 @@ import { deviceSyncOut, personSyncOut, syncTaskList } from '@svc/shared';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { readDueTasks, type ReadCursor } from './delivery/store/due.js';
+import { readDueTasks } from './delivery/store/due.js';
+import type { ReadCursor } from './tasks/rows.js';
 import { planSync } from './planning/full-plan.js';
 import { InFlight } from './delivery/inflight.js';
-import { addPerson } from './test-setup.js';
-import { expectConverged, holdings, startFleetSite, until, type FleetSite } from './test-fleet.js';
+import { addPerson } from '../test/sync-setup.js';
+import { expectConverged, holdings, startFleetSite, type FleetSite } from '../test/sync-fleet.js';
 import { SyncWorker } from './worker/worker.js';
+import { until } from '../test/wait.js';
 
 const PEOPLE = 6;
 
@@ -73,7 +75,13 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
     const counts = deviceSyncOut.parse(
       (await admin.get(`/api/sync/devices/${device.id}`)).body,
     ).counts;
-    expect(counts).toEqual({ pending: 0, running: PEOPLE, succeeded: 0, failed: 0 });
+    expect(counts).toEqual({
+      pending: 0,
+      running: PEOPLE,
+      succeeded: 0,
+      failed: 0,
+      waitingPhoto: 0,
+    });
     const [changed] = [...waiting];
     const shown = personSyncOut.parse((await admin.get(`/api/people/${changed}/sync`)).body);
     expect(shown.items.map((i) => i.state)).toEqual(['running']);
@@ -106,7 +114,13 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
     await expectConverged(server, fleet);
     // Nothing in flight any more: the API shows every task as the database holds it.
     const after = deviceSyncOut.parse((await admin.get(`/api/sync/devices/${device.id}`)).body);
-    expect(after.counts).toEqual({ pending: 0, running: 0, succeeded: PEOPLE, failed: 0 });
+    expect(after.counts).toEqual({
+      pending: 0,
+      running: 0,
+      succeeded: PEOPLE,
+      failed: 0,
+      waitingPhoto: 0,
+    });
   }, 60_000);
 
   test("a device's reads go forward from where the last ended, and skip tasks in flight", async () => {

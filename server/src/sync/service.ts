@@ -5,9 +5,20 @@ import type { AppContext } from '../context.js';
 import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
 import { httpErrors } from '../http/errors.js';
-import { freshAttempts } from './delivery/failures.js';
 import { publishSyncState } from './live.js';
-import { personNames } from './overview/store.js';
+import { NO_PHOTO, personNames, taskCountsOf, waitingPhotoByDevice } from './overview/store.js';
+import {
+  deviceIdsOf,
+  deviceSns,
+  findDevice,
+  findPerson,
+  findTask,
+  heldCount,
+  pageOfTasks,
+  retryTaskRow,
+  retryTasks,
+  tasksOfPerson,
+} from './store.js';
 import { lastReconciliation } from './reconciliation/read-back.js';
 import {
   toTaskOut,
@@ -27,24 +38,13 @@ import {
 type Org = string | null;
 type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;
 
-const inOrg = (organizationId: Org) => (organizationId ? { organizationId } : {});
 const found = <T>(row: T | null, what: string): T => {
   if (!row) throw httpErrors.notFound(`${what} not found.`);
   return row;
 };
-const retryValues = (now: Date) => ({ state: 'pending' as const, ...freshAttempts(now) });
-
-async function snOf(ctx: AppContext, deviceIds: string[]): Promise<Map<string, string>> {
-  const rows = await ctx.models.Device.findAll({
-    attributes: ['id', 'sn'],
-    where: { id: [...new Set(deviceIds)] },
-    raw: true,
-  });
-  return new Map(rows.map((r) => [r.id, r.sn]));
-}
-
-const findDevice = async (ctx: AppContext, org: Org, id: string): Promise<DeviceRow> =>
-  found(await ctx.models.Device.findOne({ where: { id, ...inOrg(org) } }), 'Device');
+const snOf = deviceSns;
+const deviceOf = async (ctx: AppContext, org: Org, id: string): Promise<DeviceRow> =>
+  found(await findDevice(ctx, org, id), 'Device');
 
 export async function listTasks(
   ctx: AppContext,
@@ -56,27 +56,18 @@ export async function listTasks(
   // and lane; no index leads with state or lane).
   const byDevice =
     (query.state || query.lane) && !query.deviceId && !query.personId
-      ? (await ctx.models.Device.findAll({ attributes: ['id'], where: inOrg(org), raw: true })).map(
-          (d) => d.id,
-        )
+      ? await deviceIdsOf(ctx, org)
       : undefined;
   const where: WhereOptions<SyncTaskRow> = {
-    ...inOrg(org),
+    ...(org && { organizationId: org }),
     ...(query.personId && { personId: query.personId }),
     ...(query.deviceId && { deviceId: query.deviceId }),
     ...(byDevice && { deviceId: byDevice }),
     ...(query.state && inFlight.whereShown(query.state)),
     ...(query.lane && { lane: query.lane }),
+    ...(query.reason && { [Op.and]: [waitingForPhoto(query.reason === 'no_photo')] }),
   };
-  const { rows, count } = await ctx.models.SyncTask.findAndCountAll({
-    where,
-    order: [
-      ['updatedAt', 'DESC'],
-      ['id', 'ASC'],
-    ],
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
-  });
+  const { rows, count } = await pageOfTasks(ctx, where, query);
   const sn = await snOf(
     ctx,
     rows.map((r) => r.deviceId),
@@ -98,11 +89,8 @@ export async function personSync(
   org: Org,
   personId: string,
 ): Promise<z.infer<typeof personSyncOut>> {
-  found(await ctx.models.Person.findOne({ where: { id: personId, ...inOrg(org) } }), 'Person');
-  const rows = await ctx.models.SyncTask.findAll({
-    where: { personId },
-    order: [['deviceId', 'ASC']],
-  });
+  found(await findPerson(ctx, org, personId), 'Person');
+  const rows = await tasksOfPerson(ctx, personId);
   const sn = await snOf(
     ctx,
     rows.map((r) => r.deviceId),
@@ -131,15 +119,14 @@ export async function deviceSync(
   org: Org,
   deviceId: string,
 ): Promise<z.infer<typeof deviceSyncOut>> {
-  const device = await findDevice(ctx, org, deviceId);
-  const byState = (await ctx.models.SyncTask.count({
-    where: { deviceId: device.id },
-    group: ['state'],
-  })) as unknown as { state: string; count: number }[];
-  const counts = { pending: 0, running: 0, succeeded: 0, failed: 0 };
-  for (const row of byState) {
-    if (row.state in counts) counts[row.state as keyof typeof counts] = Number(row.count);
+  const device = await deviceOf(ctx, org, deviceId);
+  const counts = { pending: 0, running: 0, succeeded: 0, failed: 0, waitingPhoto: 0 };
+  for (const row of (await taskCountsOf(ctx.models, {}, [device.id])).counts) {
+    if (row.state in counts) counts[row.state] = row.count;
   }
+  // Waiting for the person's photo is no failure: counted apart (issue 30, item 9).
+  counts.waitingPhoto = (await waitingPhotoByDevice(ctx.models, [device.id])).get(device.id) ?? 0;
+  counts.failed -= counts.waitingPhoto;
   // Pending in the database, pushed right now.
   const pushing = Math.min(counts.pending, ctx.sync.inFlight.ids(device.id).length);
   counts.pending -= pushing;
@@ -149,9 +136,7 @@ export async function deviceSync(
     sn: device.sn,
     online: isOnline(device, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
     counts,
-    held: await ctx.models.SyncTask.count({
-      where: { deviceId: device.id, action: 'put', resultVersion: { [Op.ne]: null } },
-    }),
+    held: await heldCount(ctx, device.id),
     capacity: device.capacity,
     lastReconciliation: await lastReconciliation(ctx, device.id),
     reconcilingSince: ctx.sync.reconciliations.since(device.id)?.toISOString() ?? null,
@@ -165,16 +150,13 @@ export async function retryTask(
   taskId: string,
   actor: Actor,
 ): Promise<z.infer<typeof syncTaskOut>> {
-  const task = found(
-    await ctx.models.SyncTask.findOne({ where: { id: taskId, ...inOrg(org) } }),
-    'Sync task',
-  );
+  const task = found(await findTask(ctx, org, taskId), 'Sync task');
   if (ctx.sync.inFlight.shown(task) === 'running') {
     throw httpErrors.conflict('The task is being pushed right now; look again in a moment.');
   }
   const now = ctx.clock.now();
   await ctx.db.sequelize.transaction(async (transaction) => {
-    await task.update(retryValues(now), { transaction });
+    await retryTaskRow(task, now, transaction);
     await ctx.audit.record(
       {
         action: 'sync.retry',
@@ -193,19 +175,38 @@ export async function retryTask(
 }
 
 /** Every failed task of a device tried again now; resolves with how many. */
+/**
+ * Tasks waiting for the person's photo (`waiting`), or every other task. They are stored as
+ * failed (PROTOCOL's four states), but nothing failed: the task runs when a photo is added.
+ */
+function waitingForPhoto(waiting: boolean): WhereOptions<SyncTaskRow> {
+  return waiting
+    ? { state: 'failed', errorCode: NO_PHOTO }
+    : {
+        [Op.or]: [
+          { state: { [Op.ne]: 'failed' } },
+          { errorCode: null },
+          { errorCode: { [Op.ne]: NO_PHOTO } },
+        ],
+      };
+}
+
 export async function retryFailed(
   ctx: AppContext,
   org: Org,
   deviceId: string,
   actor: Actor,
 ): Promise<number> {
-  const device = await findDevice(ctx, org, deviceId);
+  const device = await deviceOf(ctx, org, deviceId);
   const now = ctx.clock.now();
   const retried = await ctx.db.sequelize.transaction(async (transaction) => {
-    const [count] = await ctx.models.SyncTask.update(retryValues(now), {
-      where: { deviceId: device.id, state: 'failed' },
+    const count = await retryTasks(
+      ctx,
+      // A task waiting for a photo would only wait again: it runs when the photo is added.
+      { deviceId: device.id, state: 'failed', [Op.and]: [waitingForPhoto(false)] },
+      now,
       transaction,
-    });
+    );
     await ctx.audit.record(
       {
         action: 'sync.retry_failed',
@@ -231,7 +232,7 @@ export async function startReconciliation(
   deviceId: string,
   actor: Actor,
 ): Promise<z.infer<typeof reconciliationStarted>> {
-  const device = await findDevice(ctx, org, deviceId);
+  const device = await deviceOf(ctx, org, deviceId);
   const client = ctx.sync.worker?.client ?? createDeviceClient();
   const run = ctx.sync.reconciliations.run(ctx, device, { client });
   if (!run.alreadyRunning) {

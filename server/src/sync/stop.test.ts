@@ -9,11 +9,11 @@ import {
   holdings,
   startFleetSite,
   statesOf,
-  until,
   type Fleet,
   type FleetSite,
-} from './test-fleet.js';
+} from '../test/sync-fleet.js';
 import { SyncWorker } from './worker/worker.js';
+import { until } from '../test/wait.js';
 
 const PEOPLE = 300;
 

@@ -1,11 +1,10 @@
 import { personOut } from '@svc/shared';
 import { ManualClock } from '../clock.js';
-import { plainJpeg } from '../photos/test-images.js';
+import { plainJpeg } from '../test/images.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { waitFor } from '../test/udp.js';
 import { readDueTasks } from './delivery/store/due.js';
 import { MAX_ATTEMPTS } from './knobs.js';
 import {
@@ -16,7 +15,8 @@ import {
   syncTaskOut,
 } from './schemas.js';
 import { SyncWorker } from './worker/worker.js';
-import { createSpace as createSpaceIn, registerSim, type SimDevice } from './test-setup.js';
+import { createSpace as createSpaceIn, registerSim, type SimDevice } from '../test/sync-setup.js';
+import { waitFor } from '../test/wait.js';
 
 const TIMEOUT_S = 30;
 let serial = 0;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
 import type { Outcome } from './push.js';
 import {
@@ -24,17 +24,6 @@ export function warnOnce(deps: Pick<AppContext, 'warnings' | 'logger'>, warning:
   deps.warnings.push(warning);
   deps.logger.error({ warning }, 'sync cannot push to a device from this server process');
 }
-
-/** A task's attempt bookkeeping as when it was new: what a re-plan and a retry both start from. */
-export const freshAttempts = (now: Date) =>
-  ({
-    attempts: 0,
-    nextAttemptAt: now,
-    errorCode: null,
-    errorMessage: null,
-    finishedAt: null,
-    updatedAt: now,
-  }) as const;
 
 /** Exponential from 1 s to 5 min, with jitter (half to all of it) so devices do not stampede. */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {

@@ -77,12 +77,10 @@ export class InFlight {
     return task.state === 'pending' && this.has(task.id) ? 'running' : task.state;
   }
 
-  /** The rows whose shown state is `state` (rows `running` in the database: before 0051). */
+  /** The rows whose shown state is `state` (the database holds no task `running`: 0260). */
   whereShown(state: SyncState): WhereOptions<SyncTaskRow> {
     const ids = this.ids();
-    if (state === 'running') {
-      return { [Op.or]: [{ state: 'running' }, { state: 'pending', id: ids }] };
-    }
+    if (state === 'running') return { state: 'pending', id: ids };
     if (state === 'pending' && ids.length > 0) return { state, id: { [Op.notIn]: ids } };
     return { state };
   }

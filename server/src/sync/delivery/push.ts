@@ -2,7 +2,7 @@ import { BodyCache } from './bodies.js';
 import type { AppContext } from '../../context.js';
 import type { DeviceRow, PersonRow } from '../../db/business-models.js';
 import { profileOf, type PhotoProfile } from '../../photos/variants/profile.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { readPerson } from './store/people.js';
 import { DeviceCallError, type DeviceClient, type DeviceTarget } from '../../devices/service.js';
 
@@ -37,7 +37,7 @@ export interface DeviceRun {
   target: DeviceTarget;
   /** People the device holds by the tasks' acknowledged results (plus pushes in flight). */
   held: number;
-  /** Shared reads of a worker run (batch.ts); without it each push reads for itself. */
+  /** Shared reads of a worker run (run-reads.ts); without it each push reads for itself. */
   reads?: PushReads;
 }
 

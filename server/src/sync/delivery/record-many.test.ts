@@ -3,12 +3,12 @@ import { deviceWithKey } from '@svc/shared';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { recordDone } from './store/outcomes.js';
-import { createSpace } from '../test-setup.js';
+import { createSpace } from '../../test/sync-setup.js';
 
 /**
- * The recorder writes up to 2,000 successes per statement: more than SQLite allows in a
+ * The success writer writes up to 2,000 successes per statement: more than SQLite allows in a
  * UNION ALL (500 terms), so the shape of that statement is checked on a real database of each
  * kind, with tasks whose target changed while they were pushed mixed in.
  */

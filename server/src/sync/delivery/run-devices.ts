@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
-import { asUrgent } from '../../db/urgency.js';
-import { readDueTasks, devicesWithDueWork } from './store/due.js';
+import { readDueTasks } from './store/due.js';
+import { devicesWithDueWork } from '../tasks/store.js';
 import { countHeld, readDevice } from './store/devices.js';
 import { asError } from './success-writer.js';
 import { recordOutcome, warnOnce } from './failures.js';
@@ -66,7 +66,7 @@ export class RunDevices {
   private async startDue(): Promise<void> {
     const { ctx, shared } = this.deps;
     if (performance.now() >= shared.deadline || shared.stopping.aborted) return;
-    const due = await asUrgent(() =>
+    const due = await ctx.sync.db.urgent(() =>
       devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS),
     );
     for (const id of due) {

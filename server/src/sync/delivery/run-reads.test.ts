@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { AppContext } from '../../context.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { RunReads } from './run-reads.js';
 
 /** A stand-in connection answering the people query: every read's ids are recorded. */

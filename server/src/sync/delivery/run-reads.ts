@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { profileKey, type PhotoProfile } from '../../photos/variants/profile.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { directReads, type PushPerson, type PushReads, type SentPhoto } from './push.js';
 import { readPeople } from './store/people.js';
 import { PEOPLE_CACHE, PEOPLE_QUERY, PHOTO_CACHE_CHARS } from '../knobs.js';

@@ -1,15 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
-import { asUrgent } from '../../db/urgency.js';
-import type { TaskRow } from './store/due.js';
+import type { ReadCursor, TaskRow } from '../tasks/rows.js';
 import type { DeviceClient } from '../../devices/service.js';
-import { readDueTasks, type ReadCursor } from './store/due.js';
+import { readDueTasks } from './store/due.js';
 import type { InFlight } from './inflight.js';
 import type { DeviceLeases } from './device-leases.js';
 import { pushTask, type DeviceRun, type Outcome } from './push.js';
 import type { RunReads } from './run-reads.js';
 import { recordOutcome, releaseTasks } from './failures.js';
-import { asError, type SuccessRecorder } from './success-writer.js';
+import { asError, type SuccessWriter } from './success-writer.js';
 import { READ_PER_PUSH } from '../knobs.js';
 
 /** What every device of one worker run shares. */
@@ -17,7 +16,7 @@ export interface RunShared {
   ctx: AppContext;
   client: DeviceClient;
   reads: RunReads;
-  recorder: SuccessRecorder;
+  successes: SuccessWriter;
   leases: DeviceLeases;
   inFlight: InFlight;
   /** Pushes in flight per device. */
@@ -36,7 +35,7 @@ export interface RunShared {
    */
   streamMs: number;
   /** Changes whenever the planner queued priority work; the device reads it ahead of its queue. */
-  planEpoch(): number;
+  priorityPlans(): number;
 }
 
 export interface StreamResult {
@@ -48,128 +47,169 @@ export interface StreamResult {
 /**
  * Pushes one device's due tasks as one continuous stream: `perDevice` pushes always in flight,
  * the next read made while the current one is still being pushed, successes handed to the
- * run's recorder (written together with other devices') instead of awaited, so the device
+ * run's success writer (written together with other devices') instead of awaited, so the device
  * never waits for the database between reads. Work the planner queues meanwhile (one person
  * edited during a backfill) is read at once and pushed ahead of the queue, and its success
  * written without delay.
  */
 export async function streamDevice(shared: RunShared, run: DeviceRun): Promise<StreamResult> {
-  const { ctx, perDevice } = shared;
-  const until = Math.min(shared.deadline, performance.now() + shared.streamMs);
-  const deviceId = run.device.id;
-  const batch = perDevice * READ_PER_PUSH;
-  const queue: TaskRow[] = [];
-  const urgentIds = new Set<string>();
-  let exhausted = false;
-  let refilling: Promise<void> | undefined;
-  let failure: Error | undefined;
-  let seen = shared.planEpoch();
-  let pushed = 0;
-  // Failed attempts in a row: a device that stops answering is not handed its whole queue.
-  let failingInARow = 0;
-  const stallAfter = perDevice * 2;
+  const stream = new DeviceStream(shared, run);
   // Another process pushes to this device: it is served again once that one lets it go.
-  if (!(await shared.leases.acquire(deviceId))) return { pushed: 0, stalled: false };
-  const { inFlight } = shared;
-  const cursor: ReadCursor = {};
+  if (!(await shared.leases.acquire(run.device.id))) return { pushed: 0, stalled: false };
+  return stream.run();
+}
 
-  const readDue = async (limit: number, urgent: boolean) => {
+/** One device's stream: its queue of read tasks, its reads, its lanes of pushes. */
+class DeviceStream {
+  private readonly until: number;
+  private readonly batch: number;
+  /** Failed attempts in a row after which the stream ends: a dead device is not handed all. */
+  private readonly stallAfter: number;
+  private readonly queue: TaskRow[] = [];
+  /** Tasks read as priority work the planner just queued: their successes are written at once. */
+  private readonly urgentIds = new Set<string>();
+  private readonly cursor: ReadCursor = {};
+  private exhausted = false;
+  private refilling: Promise<void> | undefined;
+  private failure: Error | undefined;
+  private seen: number;
+  private pushed = 0;
+  private failingInARow = 0;
+
+  constructor(
+    private readonly shared: RunShared,
+    private readonly device: DeviceRun,
+  ) {
+    this.until = Math.min(shared.deadline, performance.now() + shared.streamMs);
+    this.batch = shared.perDevice * READ_PER_PUSH;
+    this.stallAfter = shared.perDevice * 2;
+    this.seen = shared.priorityPlans();
+  }
+
+  async run(): Promise<StreamResult> {
+    const lanes = Array.from({ length: this.shared.perDevice }, () => this.lane());
+    await Promise.all(lanes);
+    if (this.refilling) await this.refilling;
+    await this.releaseUntried();
+    if (this.failure !== undefined) throw this.failure;
+    return { pushed: this.pushed, stalled: this.failingInARow >= this.stallAfter };
+  }
+
+  /** One of `perDevice` loops, each with one push in flight. */
+  private async lane(): Promise<void> {
+    const { shared } = this;
+    for (;;) {
+      if (this.failingInARow >= this.stallAfter || shared.stopping.aborted) break;
+      if (shared.priorityPlans() !== this.seen && !this.failure) await this.readPlannedWork();
+      if (shared.stopping.aborted) break;
+      if (!this.exhausted && this.queue.length < this.batch / 2 && performance.now() < this.until) {
+        void this.refill();
+      }
+      const task = this.queue.shift();
+      if (!task) {
+        if (this.refilling) {
+          await this.refilling;
+          continue;
+        }
+        break;
+      }
+      this.pushed++;
+      await this.settle(task, await pushOne(shared, this.device, task));
+    }
+  }
+
+  /**
+   * New work was planned: read it (the priority lane comes first) ahead of the queue, without
+   * waiting for a bulk read in flight (that one queues behind bulk statements).
+   */
+  private async readPlannedWork(): Promise<void> {
+    const { shared } = this;
+    this.seen = shared.priorityPlans();
+    try {
+      const tasks = await shared.ctx.sync.db.urgent(() => this.readDue(shared.perDevice, true));
+      this.queue.unshift(...tasks);
+      this.exhausted = false;
+    } catch (err) {
+      this.failure ??= asError(err);
+      this.exhausted = true;
+    }
+  }
+
+  /** The next batch behind the queue, one read at a time. */
+  private refill(): Promise<void> {
+    this.refilling ??= (async () => {
+      try {
+        // No further ahead of the success writes than the success writer allows.
+        await this.shared.successes.room();
+        const tasks = await this.readDue(this.batch, false);
+        this.queue.push(...tasks);
+        if (tasks.length === 0) this.exhausted = true;
+      } catch (err) {
+        this.failure ??= asError(err);
+        this.exhausted = true;
+      }
+    })().finally(() => (this.refilling = undefined));
+    return this.refilling;
+  }
+
+  private async readDue(limit: number, urgent: boolean): Promise<TaskRow[]> {
+    const { ctx, inFlight, reads } = this.shared;
+    const { cursor } = this;
     // Not in flight, nor settled while the read ran (its row may predate its outcome).
     const tasks = await inFlight.readFresh((skip) =>
-      readDueTasks(ctx, deviceId, limit, ctx.clock.now(), { cursor, skip }),
+      readDueTasks(ctx, this.device.device.id, limit, ctx.clock.now(), { cursor, skip }),
     );
     try {
-      await shared.reads.prefetch(tasks);
+      await reads.prefetch(tasks);
     } catch (err) {
       // Read but not pushed: still pending, read again by the device's next stream.
       for (const t of tasks) inFlight.settle(t.id);
       throw err;
     }
-    if (urgent) for (const t of tasks) urgentIds.add(t.id);
+    if (urgent) for (const t of tasks) this.urgentIds.add(t.id);
     return tasks;
-  };
-  const refill = () => {
-    refilling ??= (async () => {
-      try {
-        // No further ahead of the success writes than the recorder allows.
-        await shared.recorder.room();
-        const tasks = await readDue(batch, false);
-        queue.push(...tasks);
-        if (tasks.length === 0) exhausted = true;
-      } catch (err) {
-        failure ??= asError(err);
-        exhausted = true;
-      }
-    })().finally(() => (refilling = undefined));
-    return refilling;
-  };
+  }
 
-  const lane = async () => {
-    for (;;) {
-      if (failingInARow >= stallAfter || shared.stopping.aborted) break;
-      if (shared.planEpoch() !== seen && !failure) {
-        // New work was planned: read it (the priority lane comes first) ahead of the queue,
-        // without waiting for a bulk read in flight (that one queues behind bulk statements).
-        seen = shared.planEpoch();
-        try {
-          queue.unshift(...(await asUrgent(() => readDue(perDevice, true))));
-          exhausted = false;
-        } catch (err) {
-          failure ??= asError(err);
-          exhausted = true;
-        }
-      }
-      if (shared.stopping.aborted) break;
-      if (!exhausted && queue.length < batch / 2 && performance.now() < until) {
-        void refill();
-      }
-      const task = queue.shift();
-      if (!task) {
-        if (refilling) {
-          await refilling;
-          continue;
-        }
-        break;
-      }
-      pushed++;
-      const outcome = await pushOne(shared, run, task);
-      const urgent = urgentIds.delete(task.id);
-      if (outcome.kind === 'done') {
-        failingInARow = 0;
-        shared.recorder.add({ task, outcome }, urgent || task.lane === 'priority');
-        continue;
-      }
-      if (outcome.kind === 'retry') failingInARow++;
-      let announce: (() => void) | undefined;
-      try {
-        announce = await recordOutcome(ctx, task, outcome);
-      } catch (err) {
-        // Not written: the task is still pending, and pushed again by a later stream.
-        failure ??= asError(err);
-        exhausted = true;
-      } finally {
-        inFlight.settle(task.id);
-      }
-      announce?.();
+  /** A success to the success writer; any other outcome written now. */
+  private async settle(task: TaskRow, outcome: Outcome): Promise<void> {
+    const { shared } = this;
+    const urgent = this.urgentIds.delete(task.id);
+    if (outcome.kind === 'done') {
+      this.failingInARow = 0;
+      shared.successes.add({ task, outcome }, urgent || task.lane === 'priority');
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: perDevice }, lane));
-  if (refilling) await refilling;
-  if (queue.length > 0) {
-    // The device stopped answering, or the worker is stopping: what was not tried is still
-    // pending, attempts unchanged; due at once after a stop (nothing is wrong with the device),
-    // after a pause when the device stalled.
-    const untried = queue.splice(0);
+    if (outcome.kind === 'retry') this.failingInARow++;
+    let announce: (() => void) | undefined;
     try {
-      if (!shared.stopping.aborted) await releaseTasks(ctx, untried);
+      announce = await recordOutcome(shared.ctx, task, outcome);
     } catch (err) {
-      failure ??= asError(err);
+      // Not written: the task is still pending, and pushed again by a later stream.
+      this.failure ??= asError(err);
+      this.exhausted = true;
     } finally {
-      for (const t of untried) inFlight.settle(t.id);
+      shared.inFlight.settle(task.id);
+    }
+    announce?.();
+  }
+
+  /**
+   * The device stopped answering, or the worker is stopping: what was not tried is still
+   * pending, attempts unchanged; due at once after a stop (nothing is wrong with the device),
+   * after a pause when the device stalled.
+   */
+  private async releaseUntried(): Promise<void> {
+    if (this.queue.length === 0) return;
+    const { shared } = this;
+    const untried = this.queue.splice(0);
+    try {
+      if (!shared.stopping.aborted) await releaseTasks(shared.ctx, untried);
+    } catch (err) {
+      this.failure ??= asError(err);
+    } finally {
+      for (const t of untried) shared.inFlight.settle(t.id);
     }
   }
-  if (failure !== undefined) throw failure;
-  return { pushed, stalled: failingInARow >= stallAfter };
 }
 
 async function pushOne(shared: RunShared, run: DeviceRun, task: TaskRow): Promise<Outcome> {

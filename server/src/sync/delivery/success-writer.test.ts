@@ -1,23 +1,25 @@
 import { jest } from '@jest/globals';
 import type { AppContext } from '../../context.js';
-import type { TaskRow } from './store/due.js';
+import type { TaskRow } from '../tasks/rows.js';
 import { LiveHub } from '../../recognition/hub.js';
 import { InFlight } from './inflight.js';
-import { SuccessRecorder } from './success-writer.js';
+import { SuccessWriter } from './success-writer.js';
 import { SUCCESS_WRITE_TRIES } from '../knobs.js';
 
 /**
- * The recorder writes successes together: twenty devices' urgent successes must not become
+ * The success writer writes successes together: twenty devices' urgent successes must not become
  * twenty statements queued one behind the other (on SQLite each waits for the one before).
  * A fake database counts the statements and answers after a delay.
  */
-describe('SuccessRecorder', () => {
+describe('SuccessWriter', () => {
   const statements: number[] = [];
   let release: () => void = () => undefined;
   const fakeDeps = {
     live: new LiveHub(),
     sync: {
       db: {
+        urgent: <T>(fn: () => Promise<T>) => fn(),
+        ordinary: <T>(fn: () => T) => fn(),
         models: { SyncTask: { update: () => Promise.resolve([0]) } },
         sequelize: {
           getDialect: () => 'sqlite',
@@ -50,7 +52,7 @@ describe('SuccessRecorder', () => {
   });
   const done = { kind: 'done', result: { version: 3, photoSha256: 'a'.repeat(64) } } as const;
   /** Closes the recorder, letting each statement it writes meanwhile finish. */
-  const closeReleasing = async (recorder: SuccessRecorder) => {
+  const closeReleasing = async (recorder: SuccessWriter) => {
     let closed = false;
     const closing = recorder.close().then(() => (closed = true));
     while (!closed) {
@@ -62,7 +64,7 @@ describe('SuccessRecorder', () => {
 
   test('urgent successes that arrive during a write go together in the next one', async () => {
     const inFlight = new InFlight();
-    const recorder = new SuccessRecorder(fakeDeps, inFlight);
+    const recorder = new SuccessWriter(fakeDeps, inFlight);
     inFlight.add(Array.from({ length: 20 }, (_, n) => task(n)));
     recorder.add({ task: task(0), outcome: done }, true);
     // Nineteen more, each urgent, while the first statement is still in flight.
@@ -82,7 +84,7 @@ describe('SuccessRecorder', () => {
   test('urgent successes are written on their own, ahead of the bulk ones waiting', async () => {
     statements.length = 0;
     const inFlight = new InFlight();
-    const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 10_000 });
+    const recorder = new SuccessWriter(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 10_000 });
     inFlight.add(Array.from({ length: 32 }, (_, n) => task(n)));
     for (let n = 0; n < 30; n++) recorder.add({ task: task(n), outcome: done });
     // Nothing written yet: bulk successes wait for the delay or a full statement.
@@ -98,7 +100,7 @@ describe('SuccessRecorder', () => {
   test('reads wait while two statements of successes are still to be written', async () => {
     statements.length = 0;
     const inFlight = new InFlight();
-    const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 4 });
+    const recorder = new SuccessWriter(fakeDeps, inFlight, { delayMs: 60_000, maxItems: 4 });
     inFlight.add(Array.from({ length: 8 }, (_, n) => task(n)));
     let room = false;
     // Four fill a statement (written at once), four more wait behind it: the limit.
@@ -125,7 +127,7 @@ describe('SuccessRecorder', () => {
     };
     try {
       const inFlight = new InFlight();
-      const recorder = new SuccessRecorder(fakeDeps, inFlight, { delayMs: 100, maxItems: 2000 });
+      const recorder = new SuccessWriter(fakeDeps, inFlight, { delayMs: 100, maxItems: 2000 });
       const bulk = (n: number): TaskRow => ({ ...task(n), lane: 'bulk' });
       inFlight.add(Array.from({ length: 6 }, (_, n) => bulk(n)));
       recorder.add({ task: bulk(0), outcome: done });
@@ -157,6 +159,7 @@ describe('SuccessRecorder', () => {
       ...fakeDeps,
       sync: {
         db: {
+          ...fakeDeps.sync.db,
           sequelize: {
             getDialect: () => 'mysql',
             // MySQL form: [7 values per task, then now, now]; deadlocks before it is written.
@@ -170,7 +173,7 @@ describe('SuccessRecorder', () => {
         },
       },
     } as unknown as AppContext;
-    const recorder = new SuccessRecorder(mysqlDeps, new InFlight());
+    const recorder = new SuccessWriter(mysqlDeps, new InFlight());
     recorder.add({ task: task(1), outcome: done }, true);
     await recorder.close();
     expect(tries).toBe(SUCCESS_WRITE_TRIES);

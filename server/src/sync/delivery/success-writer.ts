@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.js';
-import { asUrgent } from '../../db/urgency.js';
 import type { InFlight } from './inflight.js';
 import { SUCCESS_DELAY_MS, SUCCESS_STATEMENT_MAX } from '../knobs.js';
 import { recordDone, type DoneItem } from './store/outcomes.js';
@@ -22,14 +21,14 @@ interface Pending extends DoneItem {
  * database's single writer free for reads and plans. A success is written within `delayMs`
  * (at once when someone waits for it: `urgent`); the task counts as in flight until then.
  */
-export class SuccessRecorder {
+export class SuccessWriter {
   private pending: Pending[] = [];
   /** Taken from `pending`, being written. */
   private writing = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   /**
-   * What waits has waited long enough (its timer ran out, or the recorder is closing): the
+   * What waits has waited long enough (its timer ran out, or the writer is closing): the
    * writer writes it even when it is less than a statement.
    */
   private due = false;
@@ -127,7 +126,7 @@ export class SuccessRecorder {
       let announce: (() => void) | undefined;
       try {
         announce = chunk[0]!.urgent
-          ? await asUrgent(() => recordDone(this.deps, chunk))
+          ? await this.deps.sync.db.urgent(() => recordDone(this.deps, chunk))
           : await recordDone(this.deps, chunk);
       } catch (err) {
         // Not written: the tasks are still pending and are pushed again by the device's next

@@ -1,13 +1,19 @@
 import { personOut } from '@svc/shared';
 import { ManualClock } from '../../clock.js';
-import { plainJpeg } from '../../photos/test-images.js';
+import { plainJpeg } from '../../test/images.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
-import { devicesSyncOut, peopleSyncOut, personSyncOut, syncTaskList } from '../schemas.js';
+import {
+  deviceSyncOut,
+  devicesSyncOut,
+  peopleSyncOut,
+  personSyncOut,
+  syncTaskList,
+} from '../schemas.js';
 import { SyncWorker } from '../worker/worker.js';
-import { beat, createSpace, registerSim, type SimDevice } from '../test-setup.js';
+import { beat, createSpace, registerSim, type SimDevice } from '../../test/sync-setup.js';
 
 /** What the site's /sync page and people list read: lane filter, names, health by person. */
 describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
@@ -73,8 +79,10 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
     const ids = [both.id, bare.id, nowhere.id].join(',');
     const health = peopleSyncOut.parse((await operator.get(`/api/sync/people?ids=${ids}`)).body);
     const byId = new Map(health.items.map((i) => [i.personId, i.counts]));
-    expect(byId.get(both.id)).toEqual({ pending: 0, running: 0, succeeded: 2, failed: 0 });
-    expect(byId.get(bare.id)).toEqual({ pending: 0, running: 0, succeeded: 0, failed: 1 });
+    const none = { pending: 0, running: 0, succeeded: 0, failed: 0, waitingPhoto: 0 };
+    expect(byId.get(both.id)).toEqual({ ...none, succeeded: 2 });
+    // No photo is no failure: counted as waiting for one (issue 30, item 9).
+    expect(byId.get(bare.id)).toEqual({ ...none, waitingPhoto: 1 });
     // No device concerns them: left out.
     expect(byId.has(nowhere.id)).toBe(false);
 
@@ -84,10 +92,14 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
     );
     expect(new Map(devices.items.map((i) => [i.deviceId, i.counts]))).toEqual(
       new Map([
-        [d1.id, { pending: 0, running: 0, succeeded: 1, failed: 1 }],
-        [d2.id, { pending: 0, running: 0, succeeded: 1, failed: 0 }],
+        [d1.id, { ...none, succeeded: 1, waitingPhoto: 1 }],
+        [d2.id, { ...none, succeeded: 1 }],
       ]),
     );
+    // The device's own page counts alike.
+    expect(
+      deviceSyncOut.parse((await operator.get(`/api/sync/devices/${d1.id}`)).body).counts,
+    ).toEqual({ ...none, succeeded: 1, waitingPhoto: 1 });
 
     const tasks = syncTaskList.parse((await operator.get(`/api/sync/tasks?pageSize=200`)).body);
     expect(tasks.total).toBe(3);

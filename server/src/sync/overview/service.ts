@@ -1,6 +1,6 @@
 import type { DevicesSyncOut, PeopleSyncOut } from '@svc/shared';
 import type { AppContext } from '../../context.js';
-import { taskCountsOf, taskStatesOf, type OrgScope } from './store.js';
+import { NO_PHOTO, taskCountsOf, taskStatesOf, type OrgScope } from './store.js';
 
 type Counts = PeopleSyncOut['items'][number]['counts'];
 
@@ -18,10 +18,12 @@ export async function peopleSyncHealth(
   for (const task of await taskStatesOf(ctx.models, scope, personIds)) {
     let counts = byPerson.get(task.personId);
     if (!counts) {
-      counts = { pending: 0, running: 0, succeeded: 0, failed: 0 };
+      counts = { pending: 0, running: 0, succeeded: 0, failed: 0, waitingPhoto: 0 };
       byPerson.set(task.personId, counts);
     }
-    counts[ctx.sync.inFlight.shown(task)]++;
+    // Waiting for the person's photo is no failure: counted apart (issue 30, item 9).
+    if (task.state === 'failed' && task.errorCode === NO_PHOTO) counts.waitingPhoto++;
+    else counts[ctx.sync.inFlight.shown(task)]++;
   }
   return { items: [...byPerson].map(([personId, counts]) => ({ personId, counts })) };
 }
@@ -35,15 +37,17 @@ export async function devicesSyncCounts(
   scope: OrgScope,
   deviceIds: readonly string[],
 ): Promise<DevicesSyncOut> {
-  const { devices, counts } = await taskCountsOf(ctx.models, scope, deviceIds);
+  const { devices, counts, waitingPhoto } = await taskCountsOf(ctx.models, scope, deviceIds);
   const byDevice = new Map<string, Counts>(
-    devices.map((id) => [id, { pending: 0, running: 0, succeeded: 0, failed: 0 }]),
+    devices.map((id) => [id, { pending: 0, running: 0, succeeded: 0, failed: 0, waitingPhoto: 0 }]),
   );
   for (const row of counts) {
     const entry = byDevice.get(row.deviceId);
     if (entry && row.state in entry) entry[row.state] += row.count;
   }
   for (const [deviceId, entry] of byDevice) {
+    entry.waitingPhoto = waitingPhoto.get(deviceId) ?? 0;
+    entry.failed -= entry.waitingPhoto;
     const pushing = Math.min(entry.pending, ctx.sync.inFlight.ids(deviceId).length);
     entry.pending -= pushing;
     entry.running += pushing;

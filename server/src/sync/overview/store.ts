@@ -1,6 +1,9 @@
 import type { SyncState } from '../../db/business-models.js';
 import type { Models } from '../../db/models.js';
 
+/** A task stored as failed with this code waits for the person's photo: nothing failed. */
+export const NO_PHOTO = 'no_photo';
+
 /** `{}` for a superadmin (every organization), else the administrator's organization. */
 export type OrgScope = { organizationId?: string };
 
@@ -8,6 +11,7 @@ export interface TaskState {
   id: string;
   personId: string;
   state: SyncState;
+  errorCode: string | null;
 }
 
 /**
@@ -21,7 +25,7 @@ export async function taskStatesOf(
 ): Promise<TaskState[]> {
   if (personIds.length === 0) return [];
   return models.SyncTask.findAll({
-    attributes: ['id', 'personId', 'state'],
+    attributes: ['id', 'personId', 'state', 'errorCode'],
     where: { personId: [...new Set(personIds)], ...scope },
     raw: true,
   });
@@ -49,8 +53,13 @@ export async function taskCountsOf(
   models: Pick<Models, 'SyncTask' | 'Device'>,
   scope: OrgScope,
   deviceIds: readonly string[],
-): Promise<{ devices: string[]; counts: { deviceId: string; state: SyncState; count: number }[] }> {
-  if (deviceIds.length === 0) return { devices: [], counts: [] };
+): Promise<{
+  devices: string[];
+  counts: { deviceId: string; state: SyncState; count: number }[];
+  /** Of the failed ones, those waiting for a photo, by device (absent: none). */
+  waitingPhoto: Map<string, number>;
+}> {
+  if (deviceIds.length === 0) return { devices: [], counts: [], waitingPhoto: new Map() };
   const devices = (
     await models.Device.findAll({
       attributes: ['id'],
@@ -58,10 +67,26 @@ export async function taskCountsOf(
       raw: true,
     })
   ).map((d) => d.id);
-  if (devices.length === 0) return { devices, counts: [] };
+  if (devices.length === 0) return { devices, counts: [], waitingPhoto: new Map() };
   const rows = (await models.SyncTask.count({
     where: { deviceId: devices },
     group: ['deviceId', 'state'],
   })) as unknown as { deviceId: string; state: SyncState; count: number | string }[];
-  return { devices, counts: rows.map((r) => ({ ...r, count: Number(r.count) })) };
+  return {
+    devices,
+    counts: rows.map((r) => ({ ...r, count: Number(r.count) })),
+    waitingPhoto: await waitingPhotoByDevice(models, devices),
+  };
+}
+
+/** Failed tasks waiting for a photo, by device: the same index range, failed rows only. */
+export async function waitingPhotoByDevice(
+  models: Pick<Models, 'SyncTask'>,
+  deviceIds: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = (await models.SyncTask.count({
+    where: { deviceId: [...deviceIds], state: 'failed', errorCode: NO_PHOTO },
+    group: ['deviceId'],
+  })) as unknown as { deviceId: string; count: number | string }[];
+  return new Map(rows.map((r) => [r.deviceId, Number(r.count)]));
 }

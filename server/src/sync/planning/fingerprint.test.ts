@@ -4,7 +4,7 @@ import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { desiredFingerprint, FingerprintReader } from './fingerprint.js';
-import { addPerson, createSpace, organizationOf } from '../test-setup.js';
+import { addPerson, createSpace, organizationOf } from '../../test/sync-setup.js';
 
 /**
  * The worker's fingerprint reader reads every person only now and then; between those reads

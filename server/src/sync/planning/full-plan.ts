@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { DeviceRow } from '../../db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../../spaces/tree.js';
-import { applyDiffs, insertMissingTasks, type Lane, type MissingTasks } from './write-tasks.js';
+import { applyDiffs, insertMissingTasks, type MissingTasks } from './write-tasks.js';
+import type { Lane } from '../tasks/rows.js';
 import { planPeople } from './people-plan.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';
 import { peoplePart, type Fingerprint } from './fingerprint.js';

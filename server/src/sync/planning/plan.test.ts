@@ -6,7 +6,7 @@ import { applyDiffs, idRanges, missingGroups } from './write-tasks.js';
 import { planSync } from './full-plan.js';
 import { BULK_THRESHOLD } from '../knobs.js';
 import { Planner } from './planner.js';
-import { Waker } from '../worker/wake-signal.js';
+import { Waker } from './wake-signal.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   addPerson,
@@ -15,7 +15,7 @@ import {
   organizationOf,
   registerSim,
   type SimDevice,
-} from '../test-setup.js';
+} from '../../test/sync-setup.js';
 
 /**
  * The planner's two paths must agree: a plan of named people (what a change during a
@@ -235,20 +235,20 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     expect((await plan()).queued).toBe(0);
   });
 
-  test("the planner raises its epoch for priority work only, not for a device's backfill", async () => {
+  test("the planner counts plans of priority work only, not for a device's backfill", async () => {
     const dock = await createSpace(admin, 'Dock');
     for (let i = 0; i < BULK_THRESHOLD + 1; i++) await addPerson(server, org, [dock]);
     const planner = new Planner({ ctx: server.ctx, waker: new Waker(), fullPlanEveryMs: 60_000 });
     await planner.plan(true);
-    const before = planner.epoch;
+    const before = planner.priorityPlans;
     devices.push(await registerSim(server, admin, dock));
     // The new device's 51 people: bulk lane, claimed in turn.
     expect(await planner.plan(false)).toBe(BULK_THRESHOLD + 1);
-    expect(planner.epoch).toBe(before);
+    expect(planner.priorityPlans).toBe(before);
     // A person created: planned on its own (with the people updated in the last seconds).
     const added = await addPerson(server, org, [dock]);
     expect(await planner.plan(false)).toBeGreaterThanOrEqual(1);
-    expect(planner.epoch).toBe(before + 1);
+    expect(planner.priorityPlans).toBe(before + 1);
     const task = await server.ctx.models.SyncTask.findOne({ where: { personId: added.id } });
     expect([task?.action, task?.personVersion]).toEqual(['put', added.version]);
   });

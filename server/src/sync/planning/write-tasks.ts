@@ -8,13 +8,11 @@ import {
   insertTasks,
   retargetTasks,
   type IdRange,
-  type Lane,
   type MissingGroup,
 } from './store/tasks.js';
+import type { Lane } from '../tasks/rows.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;
-
-export type { Lane };
 
 /**
  * Writes several devices' diffs as coalesced tasks (one row per person and device) in as few

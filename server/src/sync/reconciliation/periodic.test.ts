@@ -9,9 +9,9 @@ import {
   organizationOf,
   registerSim,
   type SimDevice,
-} from '../test-setup.js';
-import { until } from '../test-fleet.js';
+} from '../../test/sync-setup.js';
 import { SyncWorker } from '../worker/worker.js';
+import { until } from '../../test/wait.js';
 
 /**
  * The worker's own periodic reconciliation (it runs beside the push runs, not between them):

@@ -2,14 +2,14 @@ import { signedIn } from '../../test/admins.js';
 import { DIALECTS } from '../../test/dialects.js';
 import type { TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
-import { waitFor } from '../../test/udp.js';
 import { RECONCILIATION_STOPPED } from './read-back.js';
-import { periodicDue } from '../worker/periodic-due.js';
+import { periodicDue } from '../tasks/periodic-due.js';
 import { reconcileAll } from './runs.js';
 import { planSync } from '../planning/full-plan.js';
 import { deviceSyncOut, reconciliationStarted } from '../schemas.js';
-import { gatedClient, startFleetSite, until, type Fleet, type FleetSite } from '../test-fleet.js';
+import { gatedClient, startFleetSite, type Fleet, type FleetSite } from '../../test/sync-fleet.js';
 import { SyncWorker } from '../worker/worker.js';
+import { until, waitFor } from '../../test/wait.js';
 
 const PEOPLE = 120;
 

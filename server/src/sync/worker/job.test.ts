@@ -1,11 +1,11 @@
 import { startDevice } from '@svc/sim';
 import { deviceWithKey, personOut } from '@svc/shared';
-import { plainJpeg } from '../../photos/test-images.js';
+import { plainJpeg } from '../../test/images.js';
 import { DIALECTS, scratchDb, type DialectName, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { signedIn } from '../../test/admins.js';
-import { until } from '../test-fleet.js';
-import { beat, createSpace, registerSim } from '../test-setup.js';
+import { beat, createSpace, registerSim } from '../../test/sync-setup.js';
+import { until } from '../../test/wait.js';
 
 /** A server of its own for the describe block, with the sync job on at `intervalS`. */
 function jobServer(dialect: DialectName, intervalS: number): () => TestServer {

@@ -3,8 +3,8 @@ import schedule from 'node-schedule';
 import type { AppContext } from '../../context.js';
 import type { Job } from '../../jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../../devices/service.js';
-import { devicesWithDueWork, recoverExpiredLeases } from '../delivery/store/due.js';
-import { periodicDue } from './periodic-due.js';
+import { devicesWithDueWork } from '../tasks/store.js';
+import { periodicDue } from '../tasks/periodic-due.js';
 import { Planner } from '../planning/planner.js';
 import {
   DEVICES_IN_PARALLEL,
@@ -17,10 +17,10 @@ import {
 } from '../knobs.js';
 import { DeviceLeases, newHolder } from '../delivery/device-leases.js';
 import { RunReads } from '../delivery/run-reads.js';
-import { SuccessRecorder } from '../delivery/success-writer.js';
+import { SuccessWriter } from '../delivery/success-writer.js';
 import { RunDevices } from '../delivery/run-devices.js';
 import type { RunShared } from '../delivery/stream.js';
-import { Waker } from './wake-signal.js';
+import { Waker } from '../planning/wake-signal.js';
 import { keepAliveFetch } from '../delivery/device-fetch.js';
 import { reconcileAll } from '../reconciliation/runs.js';
 
@@ -39,7 +39,6 @@ export interface SyncWorkerOptions {
 export interface RunResult {
   planned: number;
   pushed: number;
-  recovered: number;
   /** Due work remained when the time budget ran out: run again at once. */
   more: boolean;
 }
@@ -100,34 +99,48 @@ export class SyncWorker implements Job {
   }
 
   /**
-   * One pass: recover leases, plan if anything changed, push due work until the budget. With
-   * `replan`, changes made while pushing are planned (and so pushed) in the same pass, and the
-   * devices are served as soon as their work is planned: the first plan of a new device of
-   * 100,000 people does not hold up the devices planned before it. Such a pass lasts while any
-   * device has work; the budget then bounds each device's stream instead.
+   * One bounded pass (a test's, a drain's): plans if anything changed, then pushes due work
+   * until `budgetMs` has passed; `more` says work was left.
    */
-  async runOnce(
-    opts: { budgetMs?: number; forcePlan?: boolean; replan?: boolean } = {},
+  async runOnce(opts: { budgetMs?: number; forcePlan?: boolean } = {}): Promise<RunResult> {
+    const deadline = performance.now() + (opts.budgetMs ?? RUN_BUDGET_MS);
+    return this.pass({ deadline, streamMs: Infinity }, async (run) => {
+      run.planned += await this.planner.plan(opts.forcePlan === true);
+      await run.devices.serveDue();
+    });
+  }
+
+  /**
+   * The worker's own pass: changes made while pushing are planned (and so pushed) in the same
+   * pass, and the devices are served as soon as their work is planned: the first plan of a new
+   * device of 100,000 people does not hold up the devices planned before it. It lasts while any
+   * device has work; each device's stream ends after `streamMs` and the device is served again
+   * at once, with its row, key and address read anew, so no device waits for the slowest one
+   * to drain (a person created then would wait with it).
+   */
+  private runReplanning(streamMs: number): Promise<RunResult> {
+    return this.pass({ deadline: Infinity, streamMs }, (run) => this.serveWhilePlanning(run));
+  }
+
+  /** A pass's frame: its devices' leases, reads and success writes, closed in order. */
+  private async pass(
+    limits: Pick<RunShared, 'deadline' | 'streamMs'>,
+    body: (run: Pass) => Promise<void>,
   ): Promise<RunResult> {
     const { ctx } = this;
-    const budgetMs = opts.budgetMs ?? RUN_BUDGET_MS;
     const leases = new DeviceLeases(ctx, this.holder);
     const inFlight = ctx.sync.inFlight;
     const shared: RunShared = {
       ctx,
       client: this.client,
       reads: new RunReads(ctx),
-      recorder: new SuccessRecorder(ctx, inFlight),
+      successes: new SuccessWriter(ctx, inFlight),
       leases,
       inFlight,
       perDevice: this.perDevice,
-      // A replanning run goes on while any device has work: each device's stream ends after
-      // the budget and the device is served again at once, so no device waits for the slowest
-      // one to drain (a person created then would wait with it).
-      deadline: opts.replan ? Infinity : performance.now() + budgetMs,
+      ...limits,
       stopping: this.stopping.signal,
-      streamMs: opts.replan ? budgetMs : Infinity,
-      planEpoch: () => this.planner.epoch,
+      priorityPlans: () => this.planner.priorityPlans,
     };
     const devices = new RunDevices({
       ctx,
@@ -135,6 +148,32 @@ export class SyncWorker implements Job {
       parallel: this.devicesInParallel,
       restMs: REPLAN_CHECK_MS,
     });
+    const run: Pass = { devices, planned: 0 };
+    try {
+      await body(run);
+      await devices.drain();
+    } finally {
+      await shared.successes.close().catch((err: unknown) => devices.fail(err));
+      // After the last outcome is written: then another process may take the devices.
+      await leases.close().catch((err: unknown) => devices.fail(err));
+    }
+    if (devices.failure !== undefined) throw devices.failure;
+    const more =
+      !shared.stopping.aborted &&
+      performance.now() >= shared.deadline &&
+      (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
+    return { planned: run.planned, pushed: devices.pushed, more };
+  }
+
+  /**
+   * Serves the devices while plans run beside: a full plan of a new device of 100,000 people
+   * takes a while, and devices whose stream ended meanwhile are served again at once. Changes
+   * are planned as they come (checked once a second, at once after a kick); once no device has
+   * work and no plan runs, the pass ends.
+   */
+  private async serveWhilePlanning(run: Pass): Promise<void> {
+    const { ctx } = this;
+    const { devices } = run;
     const { serving, serveDue } = devices;
     const stopping = this.stopping.signal;
     // Between the steps of a long plan: serve the devices, or end the plan if stopping (a
@@ -143,67 +182,42 @@ export class SyncWorker implements Job {
       if (stopping.aborted) throw new PlanStopped();
       await serveDue();
     };
-    const recovered = await recoverExpiredLeases(ctx, ctx.clock.now());
-    let planned = 0;
-    try {
-      if (opts.replan) {
-        // Work already due (a restart in the middle of a backfill) starts before the plan.
-        await serveDue();
-        // Plans run beside the loop: a full plan of a new device of 100,000 people takes a
-        // while, and devices whose stream ended meanwhile are served again at once.
-        let planning: Promise<void> | undefined;
-        const startPlan = (force: boolean, first: boolean) => {
-          planning = this.planner
-            .plan(force, betweenSteps)
-            .then((n) => void (planned += n))
-            .catch((err: unknown) => {
-              if (err instanceof PlanStopped) return;
-              // A failed first plan ends the run; later ones are tried again at the next check.
-              if (first) devices.fail(err);
-              else ctx.logger.warn({ err }, 'sync plan during a run failed');
-            })
-            .finally(() => (planning = undefined));
-        };
-        startPlan(opts.forcePlan === true, true);
-        let checkedAt = performance.now();
-        let kicksSeen = this.kicks;
-        while ((serving.size > 0 || planning) && devices.failure === undefined) {
-          const waits = [...serving.values(), this.waker.wait(REPLAN_CHECK_MS)];
-          await Promise.race(planning ? [...waits, planning] : waits);
-          try {
-            // While devices push, changes are planned as they come (a person created during a
-            // backfill); once none has work and no plan runs, the run ends.
-            // Checked once a second, at once after a kick.
-            const checkDue =
-              this.kicks !== kicksSeen || performance.now() - checkedAt >= REPLAN_CHECK_MS;
-            const go = !planning && !stopping.aborted && devices.failure === undefined;
-            if (go && serving.size > 0 && checkDue) {
-              checkedAt = performance.now();
-              kicksSeen = this.kicks;
-              startPlan(false, false);
-            }
-            await serveDue();
-          } catch (err) {
-            ctx.logger.warn({ err }, 'sync run could not serve its devices');
-          }
+    let planning: Promise<void> | undefined;
+    const startPlan = (first: boolean) => {
+      planning = this.planner
+        .plan(false, betweenSteps)
+        .then((n) => void (run.planned += n))
+        .catch((err: unknown) => {
+          if (err instanceof PlanStopped) return;
+          // A failed first plan ends the pass; later ones are tried again at the next check.
+          if (first) devices.fail(err);
+          else ctx.logger.warn({ err }, 'sync plan during a run failed');
+        })
+        .finally(() => (planning = undefined));
+    };
+    // Work already due (a restart in the middle of a backfill) starts before the plan.
+    await serveDue();
+    startPlan(true);
+    let checkedAt = performance.now();
+    let kicksSeen = this.kicks;
+    while ((serving.size > 0 || planning) && devices.failure === undefined) {
+      const waits = [...serving.values(), this.waker.wait(REPLAN_CHECK_MS)];
+      await Promise.race(planning ? [...waits, planning] : waits);
+      try {
+        const checkDue =
+          this.kicks !== kicksSeen || performance.now() - checkedAt >= REPLAN_CHECK_MS;
+        const go = !planning && !stopping.aborted && devices.failure === undefined;
+        if (go && serving.size > 0 && checkDue) {
+          checkedAt = performance.now();
+          kicksSeen = this.kicks;
+          startPlan(false);
         }
-        await planning;
-      } else {
-        planned += await this.planner.plan(opts.forcePlan === true);
         await serveDue();
+      } catch (err) {
+        ctx.logger.warn({ err }, 'sync run could not serve its devices');
       }
-      await devices.drain();
-    } finally {
-      await shared.recorder.close().catch((err: unknown) => devices.fail(err));
-      // After the last outcome is written: then another process may take the devices.
-      await leases.close().catch((err: unknown) => devices.fail(err));
     }
-    if (devices.failure !== undefined) throw devices.failure;
-    const more =
-      !stopping.aborted &&
-      performance.now() >= shared.deadline &&
-      (await devicesWithDueWork(ctx, ctx.clock.now(), ctx.config.heartbeatTimeoutS)).length > 0;
-    return { planned, pushed: devices.pushed, recovered, more };
+    await planning;
   }
 
   /** Runs until no work is due (or `maxRuns`); what a test or a drain uses. */
@@ -242,11 +256,9 @@ export class SyncWorker implements Job {
   }
 
   private async loop(): Promise<void> {
-    // Devices join and changes are planned within a run, so it can be long; each device's
-    // stream ends after the budget and starts again with its row, key and address read anew.
-    const budgetMs = STREAM_MS;
+    // Devices join and changes are planned within a pass, so it can be long.
     for (;;) {
-      const result = await this.runOnce({ budgetMs, replan: true });
+      const result = await this.runReplanning(STREAM_MS);
       if ((!result.more && !this.kicked) || this.stopping.signal.aborted) break;
       this.kicked = false;
     }
@@ -306,6 +318,12 @@ export class SyncWorker implements Job {
     await this.reconciling;
     await this.closeClient();
   }
+}
+
+/** One pass's devices and what its plans queued. */
+interface Pass {
+  devices: RunDevices;
+  planned: number;
 }
 
 /** Ends a plan at its next step: the worker is stopping. */

@@ -1,89 +1,9 @@
-import { Op, QueryTypes, type InferAttributes } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../../../context.js';
-import type { SyncTaskRow } from '../../../db/business-models.js';
-import { onlineWhere } from '../../../devices/service.js';
 import { fromSqlDate, sqlDate } from '../../../db/sql-dates.js';
-import { retryOnDeadlock } from '../../../db/deadlock.js';
+import { LANES, type ReadCursor, type ReadPosition, type TaskRow } from '../../tasks/rows.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock'>;
-
-/**
- * Tasks left `running` by a version of svc that claimed each task (before migration 0051),
- * whose lease ran out, go back to pending, attempts unchanged. Tasks are no longer marked:
- * after an upgrade this finds them once, then nothing. Needed only by a database last run by a
- * build before 0051 (sites upgraded from it); it and the `claimed_by`/`claimed_until` columns
- * can go with a migration once no such site remains.
- */
-export async function recoverExpiredLeases(deps: Deps, now: Date): Promise<number> {
-  const devices = await deps.sync.db.models.Device.findAll({ attributes: ['id'], raw: true });
-  if (devices.length === 0) return 0;
-  // Idempotent: run again when it loses a deadlock to a read or a plan (MySQL).
-  const [count] = await retryOnDeadlock(() =>
-    deps.sync.db.models.SyncTask.update(
-      { state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: now, updatedAt: now },
-      {
-        where: {
-          // Device by device: (device_id, state) leads sync_tasks_device_due, the one index on
-          // state (every task is in it; a scan of the table would read them all).
-          deviceId: devices.map((d) => d.id),
-          state: 'running',
-          [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }],
-        },
-      },
-    ),
-  );
-  return count;
-}
-
-/** Online devices (heartbeat rule) with at least one due pending task. */
-export async function devicesWithDueWork(
-  deps: Deps,
-  now: Date,
-  heartbeatTimeoutS: number,
-): Promise<string[]> {
-  const online = await deps.sync.db.models.Device.findAll({
-    attributes: ['id'],
-    where: onlineWhere(now, heartbeatTimeoutS),
-    raw: true,
-  });
-  if (online.length === 0) return [];
-  // One index probe per device and lane (sync_tasks_device_due), not a scan of all due rows.
-  // A scalar subquery with LIMIT 1, not EXISTS: MariaDB turns EXISTS into a semi-join that
-  // reads every due row of a backfill on each call.
-  const due = (lane: string) => `(SELECT 1 FROM sync_tasks t WHERE t.device_id = d.id
-    AND t.state = 'pending' AND t.lane = '${lane}' AND t.next_attempt_at <= :now LIMIT 1) = 1`;
-  const rows = await deps.sync.db.sequelize.query<{ id: string }>(
-    `SELECT d.id FROM devices d WHERE d.id IN (:online)
-      AND (${due('priority')} OR ${due('bulk')}) ORDER BY d.id`,
-    {
-      // With its milliseconds: a bare Date loses them on MySQL, and work planned within the
-      // current second would not be due until the next one.
-      replacements: { online: online.map((d) => d.id), now: sqlDate(deps.sync.db.sequelize, now) },
-      type: QueryTypes.SELECT,
-    },
-  );
-  return rows.map((r) => r.id);
-}
-
-/**
- * A task read to push, as plain data: what pushing and recording it read (no model instance per
- * task, and none of the result or timestamp columns: reading and converting them cost a
- * backfill's reads a third of their time).
- */
-export type TaskRow = Pick<
-  InferAttributes<SyncTaskRow>,
-  | 'id'
-  | 'organizationId'
-  | 'personId'
-  | 'deviceId'
-  | 'action'
-  | 'lane'
-  | 'personVersion'
-  | 'photoSha256'
-  | 'attempts'
-  | 'nextAttemptAt'
-  | 'resultVersion'
->;
 
 const COLUMNS = {
   id: 'id',
@@ -131,16 +51,6 @@ const toTask = (raw: RawTask): TaskRow => ({
   resultVersion: raw.resultVersion === null ? null : Number(raw.resultVersion),
 });
 
-interface ReadPosition {
-  /** `next_attempt_at` as the column's text. */
-  at: string;
-  /** The row's key: its id on MySQL (text), its rowid on SQLite (a number). */
-  key: string | number;
-}
-
-/** Where a device's reading got to, per lane (the next read starts after it). */
-export type ReadCursor = Partial<Record<'priority' | 'bulk', ReadPosition>>;
-
 const isAfter = (a: ReadPosition, b: ReadPosition) =>
   a.at !== b.at ? a.at > b.at : typeof a.key === 'number' ? a.key > Number(b.key) : a.key > b.key;
 
@@ -163,7 +73,7 @@ export async function readDueTasks(
   // The due index ends with the row's key: the primary key on MySQL, the rowid on SQLite.
   const key = mysql ? 'id' : 'rowid';
   const raws: (RawTask & { rowKey: string | number })[] = [];
-  for (const lane of ['priority', 'bulk'] as const) {
+  for (const lane of LANES) {
     for (;;) {
       const want = limit - raws.length;
       if (want <= 0) break;
@@ -181,7 +91,7 @@ export async function readDueTasks(
             AND next_attempt_at <= :now ${after}
           ORDER BY next_attempt_at, ${key} LIMIT :limit`,
         {
-          // Dates as text with their milliseconds (sqlDate): see devicesWithDueWork.
+          // Dates as text with their milliseconds (sqlDate): see devicesWithDueWork (tasks/store.ts).
           replacements: {
             dev: deviceId,
             now: sqlDate(sequelize, now),

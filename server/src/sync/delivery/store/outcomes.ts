@@ -5,7 +5,7 @@ import { retryOnDeadlock } from '../../../db/deadlock.js';
 import { sqlDate } from '../../../db/sql-dates.js';
 import { SUCCESS_STATEMENT_MAX, SUCCESS_WRITE_TRIES } from '../../knobs.js';
 import { publishSyncState } from '../../live.js';
-import type { TaskRow } from './due.js';
+import type { TaskRow } from '../../tasks/rows.js';
 import type { Outcome } from '../push.js';
 
 /**

@@ -4,7 +4,7 @@ import type { DeviceRow } from '../../../db/business-models.js';
 import { readCommittedRetried } from '../../../db/deadlock.js';
 import { orderedUuid, orderedUuidSql, randomHexColumn } from '../../../db/ordered-ids.js';
 import { sqlDate } from '../../../db/sql-dates.js';
-import { freshAttempts } from '../../delivery/failures.js';
+import { freshAttempts, retryValues, type Lane } from '../../tasks/rows.js';
 import type { PutNeed } from '../diff.js';
 import { INSERT_CHUNK, UPDATE_CHUNK } from '../../knobs.js';
 
@@ -13,8 +13,6 @@ import { INSERT_CHUNK, UPDATE_CHUNK } from '../../knobs.js';
  * dialect branches. Which tasks is decided in write-tasks.ts; the reads are in desired.ts.
  */
 type Deps = Pick<AppContext, 'sync'>;
-
-export type Lane = 'priority' | 'bulk';
 
 /** A new task to insert: a put of `p` on `device`, in `lane`. */
 export interface NewTask {
@@ -219,7 +217,7 @@ export async function resendDevicePhotos(
   transaction: Transaction,
 ): Promise<number> {
   const [count] = await ctx.models.SyncTask.update(
-    { state: 'pending', lane: 'bulk', ...freshAttempts(now) },
+    { ...retryValues(now), lane: 'bulk' },
     { where: { deviceId, action: 'put' }, transaction },
   );
   return count;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { devicesWithDueWork } from '../delivery/store/due.js';
+import { devicesWithDueWork } from './store.js';
 
 /**
  * Whether a periodic safety net (the full plan, the reconciliation) runs now: its period has
