@@ -49,7 +49,12 @@ export function sniff(buf: Buffer): Sniffed {
   return undefined;
 }
 
-const invalid = (message: string) => new HttpError(400, INVALID_IMAGE, message);
+/** `detail` (the decoder's words) goes to the log only: the client gets plain words (issue 32). */
+const invalid = (message: string, detail?: string) => {
+  const err = new HttpError(400, INVALID_IMAGE, message);
+  if (detail) err.detail = detail;
+  return err;
+};
 const tooManyPixels = (width: number, height: number) =>
   new HttpError(
     413,
@@ -115,7 +120,10 @@ async function decode(input: Buffer, kind: 'jpeg' | 'png'): Promise<NormalizedPh
   try {
     meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
   } catch (err) {
-    throw invalid(`The ${kind.toUpperCase()} image cannot be read: ${reason(err)}.`);
+    throw invalid(
+      `The ${kind.toUpperCase()} image cannot be read: the file is damaged or not a whole image.`,
+      reason(err),
+    );
   }
   if (meta.format !== kind) {
     throw invalid(`The file starts like a ${kind.toUpperCase()} image but is not one.`);
@@ -142,12 +150,13 @@ async function decode(input: Buffer, kind: 'jpeg' | 'png'): Promise<NormalizedPh
   } catch (err) {
     if (/pixel limit/i.test(reason(err))) throw tooManyPixels(width, height);
     throw invalid(
-      `The ${kind.toUpperCase()} image is damaged or incomplete and cannot be decoded: ${reason(err)}.`,
+      `The ${kind.toUpperCase()} image is damaged or incomplete and cannot be decoded.`,
+      reason(err),
     );
   }
 }
 
-/** The decoder's own words, one line, without trailing punctuation (never a path: input is a buffer). */
+/** The decoder's own words for the log, one line (never a path: the input is a buffer). */
 function reason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return (

@@ -19,7 +19,7 @@ import {
   putPhoto,
   send,
   transparentPng,
-} from './test-images.js';
+} from '../test/images.js';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -215,7 +215,16 @@ describe.each(DIALECTS)('person photos on %s', (dialect) => {
     const truncated = await putPhoto(admin, id, whole.subarray(0, Math.floor(whole.length / 2)));
     expect(truncated.status).toBe(400);
     expect(truncated.json?.error?.code).toBe('invalid_image');
-    expect(truncated.json?.error?.message).toMatch(/damaged or incomplete/);
+    // Plain words to the client; the decoder's own text only in the log (issue 32, item 7).
+    expect(truncated.json?.error?.message).toBe(
+      'The JPEG image is damaged or incomplete and cannot be decoded.',
+    );
+    expect(truncated.bytes.toString()).not.toMatch(/vips|premature|corrupt|marker|extraneous/i);
+    expect(
+      server.logs.lines.some(
+        (l) => l.msg === 'request refused' && l.code === 'invalid_image' && !!l.detail,
+      ),
+    ).toBe(true);
 
     const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
       .gif()

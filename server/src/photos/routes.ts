@@ -7,6 +7,7 @@ import { auditActor, visible } from '../http/scope.js';
 import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
 import { checkFace, recordFace, verdictOut } from './faces/check.js';
 import { registerFaceRoutes } from './faces/routes.js';
+import { photoTransaction, queuedPhoto } from './intake.js';
 import { unfitDevices } from './variants/person-fit.js';
 
 /** PROTOCOL §7: a person's photo, upload and download. */
@@ -35,13 +36,22 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
     async ({ params, query }, req, res) => {
       // Scope first: another organization's person is a 404 before the upload is even read.
       const subject = await findPerson(req, params.id);
-      const normalized = await ctx.photos.normalize(await readPhotoUpload(req, res));
-      const face = await checkFace(ctx, normalized, {
-        organizationId: subject.organizationId,
-        personId: subject.id,
-        acceptedBy: query.acceptFace ? req.auth!.admin.username : null,
-      });
-      const { sha256, previous } = await ctx.db.sequelize.transaction(async (transaction) => {
+      // Bounded (issue 32): refused at once when full, before the body is even read.
+      const { normalized, face } = await queuedPhoto(
+        ctx,
+        res,
+        () => readPhotoUpload(req, res),
+        async (upload) => {
+          const normalized = await ctx.photos.normalize(upload);
+          const face = await checkFace(ctx, normalized, {
+            organizationId: subject.organizationId,
+            personId: subject.id,
+            acceptedBy: query.acceptFace ? req.auth!.admin.username : null,
+          });
+          return { normalized, face };
+        },
+      );
+      const { sha256, previous } = await photoTransaction(ctx, async (transaction) => {
         const person = visible(
           req,
           await models.Person.findByPk(params.id, { transaction, lock: transaction.LOCK.UPDATE }),

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { Job } from '../../jobs/registry.js';
 import type { Logger } from '../../logger.js';
+import { photoTimedOut } from './queue.js';
 import type { FaceAnswer, FaceWorkerData, FoundFace, WorkerMessage } from './worker.js';
 
 /**
@@ -186,7 +187,8 @@ export class FaceDetector implements Job {
     const answer = await new Promise<FaceAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error('the face check took too long'));
+        // A busy server, not a broken one: 503 with Retry-After, never a 500 (issue 32).
+        reject(photoTimedOut(Math.ceil(ANALYZE_TIMEOUT_MS / 1000 / 4)));
       }, ANALYZE_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, rgb, width: info.width, height: info.height });

@@ -4,8 +4,8 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { TestClient } from '../../test/http-client.js';
 import { signedIn } from '../../test/admins.js';
-import { person, send } from '../test-images.js';
-import { blankPhoto, FACES, faceCrop, groupPhoto } from './test-faces.js';
+import { person, send } from '../../test/images.js';
+import { blankPhoto, FACES, faceCrop, groupPhoto } from '../../test/faces.js';
 
 type Upload = Awaited<ReturnType<typeof send>> & {
   json?: { face?: { faces: number; box: { height: number } | null }; lookAlikes?: LookAlikeOut[] };

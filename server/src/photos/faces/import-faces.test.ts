@@ -2,8 +2,8 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { signedIn } from '../../test/admins.js';
 import type { TestClient } from '../../test/http-client.js';
-import { finished, upload, zip } from '../../bulk/test-import.js';
-import { blankPhoto, FACES, faceCrop, groupPhoto } from './test-faces.js';
+import { finished, upload, zip } from '../../test/imports.js';
+import { blankPhoto, FACES, faceCrop, groupPhoto } from '../../test/faces.js';
 
 const ROWS = 1000;
 

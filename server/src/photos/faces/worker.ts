@@ -1,7 +1,7 @@
 /**
  * The face model's thread: @vladmandic/face-api on the WASM backend, loaded once from the files
  * in node_modules (nothing is fetched). It imports no module of this project, so the test
- * harness can run it from its source too (photos/faces/test-worker.ts).
+ * harness can run it from its source too (test/face-worker.ts).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -6,7 +6,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
 import { reconcileDevice } from '../../sync/reconciliation/read-back.js';
-import { beat, createSpace, held, registerSim, type SimDevice } from '../../sync/test-setup.js';
+import { beat, createSpace, held, registerSim, type SimDevice } from '../../test/sync-setup.js';
 import { SyncWorker } from '../../sync/worker/worker.js';
 
 const LIMIT_BYTES = 60_000;
