@@ -11,7 +11,8 @@ import {
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor, orgScope } from '../http/scope.js';
+import { ifMatchOf, sendTagged } from '../http/etag.js';
+import { actingOrganization, auditActor, orgScope } from '../http/scope.js';
 import {
   createAdministrator,
   findAdministrator,
@@ -38,7 +39,8 @@ const administratorsQuery = pageQuery.extend({
 });
 
 /**
- * `/api/administrators`: accounts of the administrator's organization (a superadmin: all).
+ * `/api/administrators`: accounts of the administrator's organization (a superadmin: the one
+ * worked in, or all).
  * Reading them needs `admin` too — operators have no business with accounts. One-time
  * passwords appear only in the create and reset answers; the audit log never holds one.
  */
@@ -70,7 +72,15 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: administratorWithPassword },
     },
     async ({ body }, req, res) => {
-      res.status(201).json(await createAdministrator(ctx, req.auth!.admin, body, auditActor(req)));
+      // Without a named organization the account joins the one worked in.
+      const organizationId = body.organizationId ?? actingOrganization(req);
+      const created = await createAdministrator(
+        ctx,
+        req.auth!.admin,
+        { ...body, organizationId },
+        auditActor(req),
+      );
+      res.status(201).json(created);
     },
   );
 
@@ -86,7 +96,7 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: administratorOut },
     },
     async ({ params }, req, res) => {
-      res.json(toAdministratorOut(await findAdministrator(ctx, orgScope(req), params.id)));
+      sendTagged(res, toAdministratorOut(await findAdministrator(ctx, orgScope(req), params.id)));
     },
   );
 
@@ -104,7 +114,8 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: administratorOut },
     },
     async ({ params, body }, req, res) => {
-      res.json(
+      sendTagged(
+        res,
         await updateAdministrator(
           ctx,
           req.auth!.admin,
@@ -112,6 +123,7 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
           params.id,
           body,
           auditActor(req),
+          ifMatchOf(req),
         ),
       );
     },

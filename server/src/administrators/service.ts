@@ -10,6 +10,7 @@ import type {
 import type { AuditEntry } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import type { AdministratorRow } from '../db/models.js';
+import { assertUnchanged, editTagOf } from '../http/etag.js';
 import { httpErrors } from '../http/errors.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { assertMayGrant, assertMayManage, removesEnabledSuperadmin } from './rules.js';
@@ -36,11 +37,15 @@ export function toAdministratorOut(a: AdministratorRow): Out {
     mustChangePassword: a.mustChangePassword,
     lastLoginAt: a.lastLoginAt?.toISOString() ?? null,
     createdAt: a.createdAt.toISOString(),
+    etag: editTagOf('administrator', [a.displayName, a.role, a.disabled]),
   };
 }
 
 const usernameTaken = (username: string) =>
-  httpErrors.conflict(`The username "${username}" is already taken.`);
+  httpErrors.conflict(`The username "${username}" is already taken.`, {
+    reason: 'username_taken',
+    username,
+  });
 
 /** An account the scope may see; 404 otherwise (another organization's is like a missing one). */
 export async function findAdministrator(
@@ -148,6 +153,7 @@ export async function updateAdministrator(
   id: string,
   body: z.infer<typeof administratorUpdate>,
   by: By,
+  ifMatch?: readonly string[],
 ): Promise<Out> {
   const target = await findAdministrator(deps, scope, id);
   assertMayManage(actor, target);
@@ -181,8 +187,12 @@ export async function updateAdministrator(
     if (target.id === actor.id && disabled) {
       throw httpErrors.forbidden('You cannot disable your own account.');
     }
-    const fresh = await deps.models.Administrator.findByPk(target.id, { transaction });
+    const fresh = await deps.models.Administrator.findByPk(target.id, {
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
     if (!fresh) throw httpErrors.notFound('Administrator not found.');
+    assertUnchanged(ifMatch, toAdministratorOut(fresh).etag, 'administrator');
     const described: string[] = [];
     if (displayName !== undefined) described.push('display name changed');
     if (role) described.push(`role ${fresh.role} → ${role}`);

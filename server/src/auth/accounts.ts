@@ -2,17 +2,18 @@ import { constants } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
-import { SERVICE_NAME, type SessionUser } from '@svc/shared';
+import { SERVICE_NAME, isLocale, type Message, type SessionUser } from '@svc/shared';
 import type { AdministratorRow, Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
 import type { AuditLog } from '../audit/audit.js';
 import type { SessionService } from './sessions.js';
 import type { LoginClient, LoginThrottle } from './lockout/throttle.js';
+import type { TwoFactor } from './two-factor/service.js';
 import {
   burnVerification,
   generatePassword,
   hashPassword,
-  passwordProblem,
+  passwordProblemMessage,
   verifyPassword,
 } from './passwords.js';
 
@@ -27,6 +28,7 @@ export function toSessionUser(admin: AdministratorRow): SessionUser {
     role: admin.role,
     organizationId: admin.organizationId,
     mustChangePassword: admin.mustChangePassword,
+    language: isLocale(admin.language) ? admin.language : null,
   };
 }
 
@@ -47,7 +49,10 @@ export async function writeSecretFile(file: string, content: string): Promise<vo
 export type LoginResult =
   | { kind: 'ok'; admin: AdministratorRow; token: string }
   | { kind: 'invalid' }
-  | { kind: 'rate_limited'; retryAfterS: number };
+  | { kind: 'rate_limited'; retryAfterS: number }
+  /** The password was right; the account's second factor is needed (missing or wrong). */
+  | { kind: 'two_factor_required' }
+  | { kind: 'two_factor_invalid' };
 
 interface Client extends LoginClient {
   userAgent?: string | undefined;
@@ -63,6 +68,7 @@ export interface AccountsDeps {
   audit: AuditLog;
   sessions: SessionService;
   throttle: LoginThrottle;
+  twoFactor: TwoFactor;
   dataDir: string;
 }
 
@@ -73,13 +79,29 @@ export class Accounts {
   /**
    * Signs in. The attempt is counted before the password is checked (lockout/throttle.ts), by
    * the client's device cookie when it holds one for this account, else by username and address.
+   * An account with two-factor sign-in needs a code too; and while its password guesses are
+   * locked out, a correct password with a correct code still gets in (docs/security.md).
    */
-  async login(usernameRaw: string, password: string, client: Client): Promise<LoginResult> {
-    const { models, throttle, audit, sessions, clock } = this.deps;
+  async login(
+    usernameRaw: string,
+    password: string,
+    client: Client,
+    code?: string,
+  ): Promise<LoginResult> {
+    const { models, throttle, audit } = this.deps;
     const username = normalizeUsername(usernameRaw);
     const reservation = await throttle.reserve(username, client);
     const where = client.device ? ' from this device' : '';
     if (reservation.kind === 'limited') {
+      // The owner's way through: only with a code, and the answer to anything less is the
+      // same 429, so the lockout still hides whether a guessed password was right.
+      if (code !== undefined) {
+        const admin = await this.checkPassword(username, password);
+        if (admin && (await this.deps.twoFactor.enabled(admin.id))) {
+          const second = await this.secondFactor(admin, code, client);
+          if (second.kind === 'ok') return this.signedIn(admin, client, second.via, true);
+        }
+      }
       await audit.record({
         action: 'auth.login',
         outcome: 'rate_limited',
@@ -89,31 +111,107 @@ export class Accounts {
       });
       return { kind: 'rate_limited', retryAfterS: reservation.retryAfterS };
     }
-    const admin = await models.Administrator.findOne({ where: { username } });
-    const ok =
-      admin && !admin.disabled
-        ? await verifyPassword(admin.passwordHash, password)
-        : (await burnVerification(password), false);
-    if (!admin || !ok) {
+    const admin = await this.checkPassword(username, password);
+    if (!admin) {
+      const row = await models.Administrator.findOne({ where: { username } });
       await audit.record({
         action: 'auth.login',
         outcome: 'failure',
-        organizationId: admin?.organizationId ?? null,
-        actor: { id: admin?.id ?? null, name: username },
+        organizationId: row?.organizationId ?? null,
+        actor: { id: row?.id ?? null, name: username },
         ip: client.ip,
-        summary: admin?.disabled ? 'disabled account' : `wrong username or password${where}`,
+        summary: row?.disabled ? 'disabled account' : `wrong username or password${where}`,
       });
       return { kind: 'invalid' };
     }
     await throttle.succeeded(reservation.attempt);
+    if (await this.deps.twoFactor.enabled(admin.id)) {
+      if (code === undefined) return { kind: 'two_factor_required' };
+      const second = await this.secondFactor(admin, code, client);
+      if (second.kind !== 'ok') return second;
+      return this.signedIn(admin, client, second.via, false);
+    }
+    return this.signedIn(admin, client, 'password', false);
+  }
+
+  /** The account when the password is right (and the account enabled), else null. */
+  private async checkPassword(username: string, password: string) {
+    const admin = await this.deps.models.Administrator.findOne({ where: { username } });
+    const ok =
+      admin && !admin.disabled
+        ? await verifyPassword(admin.passwordHash, password)
+        : (await burnVerification(password), false);
+    return ok ? admin : null;
+  }
+
+  /** A code after a correct password, counted on its own limit before it is checked. */
+  private async secondFactor(
+    admin: AdministratorRow,
+    code: string,
+    client: Client,
+  ): Promise<
+    | { kind: 'ok'; via: 'totp' | 'recovery' }
+    | { kind: 'two_factor_invalid' }
+    | { kind: 'rate_limited'; retryAfterS: number }
+  > {
+    const { throttle, audit, twoFactor } = this.deps;
+    const reserved = await throttle.reserveCode(admin.username);
+    const actor = { id: admin.id, name: admin.username };
+    if (reserved.kind === 'limited') {
+      await audit.record({
+        action: 'auth.two_factor',
+        outcome: 'rate_limited',
+        organizationId: admin.organizationId,
+        actor,
+        ip: client.ip,
+        summary: `two-factor code refused for ${reserved.retryAfterS} s after repeated wrong codes`,
+      });
+      return { kind: 'rate_limited', retryAfterS: reserved.retryAfterS };
+    }
+    const via = await twoFactor.check(admin, code);
+    if (via === 'invalid') {
+      await audit.record({
+        action: 'auth.two_factor',
+        outcome: 'failure',
+        organizationId: admin.organizationId,
+        actor,
+        ip: client.ip,
+        summary: 'correct password, wrong or used two-factor code',
+      });
+      return { kind: 'two_factor_invalid' };
+    }
+    await throttle.codeSucceeded(reserved.attempt);
+    if (via === 'recovery') {
+      await audit.record({
+        action: 'auth.two_factor_recovery_code',
+        organizationId: admin.organizationId,
+        actor,
+        ip: client.ip,
+        summary: `recovery code used; ${await twoFactor.recoveryCodesLeft(admin.id)} left`,
+      });
+    }
+    return { kind: 'ok', via };
+  }
+
+  private async signedIn(
+    admin: AdministratorRow,
+    client: Client,
+    via: 'password' | 'totp' | 'recovery',
+    duringLockout: boolean,
+  ): Promise<LoginResult> {
+    const { sessions, clock, audit } = this.deps;
     const token = await sessions.create(admin.id, client);
     await admin.update({ lastLoginAt: clock.now() });
+    const how =
+      via === 'password'
+        ? ''
+        : ` with ${via === 'totp' ? 'an authenticator code' : 'a recovery code'}`;
     await audit.record({
       action: 'auth.login',
       organizationId: admin.organizationId,
       actor: { id: admin.id, name: admin.username },
       ip: client.ip,
-      summary: admin.mustChangePassword ? 'signed in; password change required' : 'signed in',
+      summary: `signed in${how}${duringLockout ? ' while password guesses were locked out' : ''}${admin.mustChangePassword ? '; password change required' : ''}`,
     });
     return { kind: 'ok', admin, token };
   }
@@ -128,7 +226,7 @@ export class Accounts {
     newPassword: string,
     client: Client,
   ): Promise<
-    { kind: 'ok'; token: string } | { kind: 'wrong_current' } | { kind: 'weak'; message: string }
+    { kind: 'ok'; token: string } | { kind: 'wrong_current' } | { kind: 'weak'; problem: Message }
   > {
     const { sequelize, audit, sessions, clock } = this.deps;
     if (!(await verifyPassword(admin.passwordHash, currentPassword))) {
@@ -142,11 +240,11 @@ export class Accounts {
       });
       return { kind: 'wrong_current' };
     }
-    const problem =
+    const problem: Message | undefined =
       newPassword === currentPassword
-        ? 'The new password must differ from the current one.'
-        : passwordProblem(newPassword, [admin.username, SERVICE_NAME]);
-    if (problem) return { kind: 'weak', message: problem };
+        ? { code: 'password_same' }
+        : passwordProblemMessage(newPassword, [admin.username, SERVICE_NAME]);
+    if (problem) return { kind: 'weak', problem };
     const passwordHash = await hashPassword(newPassword);
     const token = await sequelize.transaction(async (transaction) => {
       await admin.update(

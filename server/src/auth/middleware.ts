@@ -4,6 +4,7 @@ import { CSRF_COOKIE, CSRF_HEADER, ErrorCode, SESSION_COOKIE, type AdminRole } f
 import type { AppContext } from '../context.js';
 import { HttpError, httpErrors } from '../http/errors.js';
 import { isStateChanging } from '../http/body.js';
+import type { AccessGuards, AdminRule } from '../http/guards.js';
 import { ABSOLUTE_TIMEOUT_MS, tokenId } from './sessions.js';
 import '../http/types.js';
 
@@ -11,10 +12,8 @@ export function cookies(req: Request): Record<string, string | undefined> {
   return parseCookie(req.headers.cookie ?? '');
 }
 
-/** The client's address as Express derives it (only trusted proxies' X-Forwarded-For). */
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
+// Kept here for the routes that still import it from auth/; its home is http/net.ts.
+export { clientIp } from '../http/net.js';
 
 function cookieOptions(req: Request, maxAgeS: number) {
   return {
@@ -74,8 +73,16 @@ export function loadSession(ctx: AppContext): RequestHandler {
     const token = cookies(req)[SESSION_COOKIE];
     if (token) {
       const resolved = await ctx.sessions.resolve(token);
-      if (resolved.kind === 'ok') req.auth = { admin: resolved.admin, session: resolved.session };
-      else req.sessionExpired = true;
+      if (resolved.kind === 'ok') {
+        const { admin, session, twoFactorEnabled } = resolved;
+        const enrolmentRequired = !twoFactorEnabled && (await ctx.twoFactor.required());
+        req.auth = {
+          admin,
+          session,
+          twoFactorEnabled,
+          ...(enrolmentRequired && { twoFactorEnrolmentRequired: true }),
+        };
+      } else req.sessionExpired = true;
     }
     next();
   };
@@ -110,9 +117,7 @@ const RANK: Record<AdminRole, number> = { operator: 0, admin: 1, superadmin: 2 }
  * Demands a signed-in administrator. Operators are read-only: any state-changing request needs
  * at least `admin`. While the password must be changed, only routes that opt in are reachable.
  */
-export function requireAdmin(
-  opts: { minRole?: AdminRole; allowPendingPasswordChange?: boolean; selfService?: boolean } = {},
-): RequestHandler {
+export function requireAdmin(opts: AdminRule = {}): RequestHandler {
   return (req, _res, next) => {
     const auth = req.auth;
     if (!auth) {
@@ -131,13 +136,34 @@ export function requireAdmin(
         ),
       );
     }
+    if (auth.twoFactorEnrolmentRequired && !opts.allowPendingPasswordChange) {
+      return next(
+        new HttpError(
+          403,
+          ErrorCode.twoFactorEnrolmentRequired,
+          'Two-factor sign-in is required: set it up first (POST /api/auth/2fa/setup).',
+        ),
+      );
+    }
     const needed: AdminRole =
       opts.minRole ?? (isStateChanging(req.method) && !opts.selfService ? 'admin' : 'operator');
     if (RANK[auth.admin.role] < RANK[needed]) {
-      return next(httpErrors.forbidden(`This needs the ${needed} role.`));
+      const { denied } = opts;
+      return next(
+        denied
+          ? new HttpError(403, ErrorCode.forbidden, denied.message, undefined, undefined, {
+              params: { reason: denied.reason },
+            })
+          : httpErrors.forbidden(`This needs the ${needed} role.`),
+      );
     }
     next();
   };
+}
+
+/** The session checks `Api` puts in front of its routes (http/guards.ts). */
+export function authGuards(ctx: AppContext): AccessGuards {
+  return { csrf: (opts) => requireCsrf(ctx, opts), admin: requireAdmin };
 }
 
 export function currentSessionId(req: Request): string | undefined {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@svc/shared';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, formatMessage, type Message } from '@svc/shared';
 
 /** argon2id at OWASP's recommended minimum (m=19 MiB, t=2, p=1). 2 = Argon2id. */
 const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -53,27 +53,36 @@ function isSequentialOrRepeated(pw: string): boolean {
 }
 
 /**
- * NIST 800-63B style policy: length and a blocklist, no composition rules. Returns a message
- * for a person when the password is refused, or undefined when it is acceptable.
+ * NIST 800-63B style policy: length and a blocklist, no composition rules. Returns the message
+ * (a shared catalog code) for a person when the password is refused, or undefined when it is
+ * acceptable.
  */
-export function passwordProblem(password: string, context: string[] = []): string | undefined {
+export function passwordProblemMessage(
+  password: string,
+  context: string[] = [],
+): Message | undefined {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH) {
-    return `Use at least ${PASSWORD_MIN_LENGTH} characters (a few unrelated words work well).`;
+    return { code: 'password_short', params: { min: PASSWORD_MIN_LENGTH } };
   }
-  if (length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
+  if (length > PASSWORD_MAX_LENGTH)
+    return { code: 'too_long', params: { max: PASSWORD_MAX_LENGTH } };
   const lower = password.toLowerCase();
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
   if (common.has(lower) || (core.length >= 4 && common.has(core))) {
-    return 'This password is among the most common ones; choose another.';
+    return { code: 'password_common' };
   }
-  if (isSequentialOrRepeated(password)) {
-    return 'This password is a repeated or sequential pattern; choose another.';
-  }
+  if (isSequentialOrRepeated(password)) return { code: 'password_pattern' };
   for (const word of context) {
     if (word.length >= 3 && lower.includes(word.toLowerCase())) {
-      return 'Do not use your username or the service name in the password.';
+      return { code: 'password_personal' };
     }
   }
   return undefined;
+}
+
+/** {@link passwordProblemMessage} in the server's words (English). */
+export function passwordProblem(password: string, context: string[] = []): string | undefined {
+  const problem = passwordProblemMessage(password, context);
+  return problem && formatMessage(problem.code, problem.params);
 }

@@ -2,15 +2,22 @@ import {
   CSRF_COOKIE,
   ErrorCode,
   csrfResponse,
+  formatMessage,
+  languageRequest,
   loginRequest,
   passwordChangeRequest,
   userResponse,
+  workingOrganizationRequest,
+  type SessionUser,
   type UserResponse,
 } from '@svc/shared';
+import type { AdministratorRow, SessionRow } from '../db/models.js';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { siteTimeZone } from '../settings/time-zone.js';
 import { normalizeUsername, toSessionUser } from './accounts.js';
+import { registerTwoFactorRoutes } from './two-factor/routes.js';
 import { DEVICE_COOKIE_MAX_AGE_S } from './lockout/device-cookie.js';
 import { registerLockoutRoutes } from './lockout/routes.js';
 import {
@@ -64,18 +71,35 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       const cookieName = devices.nameFor(username);
       const device = devices.verify(username, cookies(req)[cookieName], ctx.clock.now());
       const client = { ip: clientIp(req), userAgent: req.headers['user-agent'], device };
-      const result = await ctx.accounts.login(username, body.password, client);
+      const result = await ctx.accounts.login(username, body.password, client, body.code);
       if (result.kind === 'rate_limited') {
         throw new HttpError(
           429,
           ErrorCode.rateLimited,
-          `Too many failed sign-ins; try again in ${result.retryAfterS} s.`,
+          `Too many failed sign-ins; try again in ${result.retryAfterS} s. An account with two-factor sign-in gets in now with its password and current code.`,
           undefined,
           { 'Retry-After': String(result.retryAfterS) },
+          { params: { retryAfterS: result.retryAfterS } },
         );
       }
       if (result.kind === 'invalid') {
         throw new HttpError(401, ErrorCode.invalidCredentials, 'Wrong username or password.');
+      }
+      if (result.kind === 'two_factor_required') {
+        throw new HttpError(
+          401,
+          ErrorCode.twoFactorRequired,
+          'Enter the code from your authenticator app (or a recovery code).',
+          { code: 'Enter the code from your authenticator app, or a recovery code' },
+        );
+      }
+      if (result.kind === 'two_factor_invalid') {
+        throw new HttpError(
+          401,
+          ErrorCode.twoFactorInvalid,
+          'That code is wrong or was used already; enter the current code from your app.',
+          { code: 'Wrong or used code' },
+        );
       }
       // A previous session on this client is ended: the new one gets a new id.
       const previous = currentSessionId(req);
@@ -87,7 +111,9 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
         value: fresh.value,
         maxAgeS: DEVICE_COOKIE_MAX_AGE_S,
       });
-      res.json({ user: toSessionUser(result.admin) } satisfies UserResponse);
+      res.json({
+        user: await sessionUserOf(ctx, result.admin),
+      } satisfies UserResponse);
     },
   );
 
@@ -129,8 +155,35 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       access: { kind: 'session', allowPendingPasswordChange: true },
       responses: { 200: userResponse },
     },
-    (_input, req, res) => {
-      res.json({ user: toSessionUser(req.auth!.admin) } satisfies UserResponse);
+    async (_input, req, res) => {
+      const { admin, session, twoFactorEnabled } = req.auth!;
+      res.json({
+        user: await sessionUserOf(ctx, admin, session, twoFactorEnabled),
+      } satisfies UserResponse);
+    },
+  );
+
+  api.add(
+    {
+      method: 'put',
+      path: '/auth/organization',
+      summary:
+        'Choose the organization this session works in (superadmin): every list is limited to it and new records go there; null works in all',
+      tags,
+      access: { kind: 'session', minRole: 'superadmin' },
+      body: workingOrganizationRequest,
+      responses: { 200: userResponse },
+    },
+    async ({ body }, req, res) => {
+      const { admin, session, twoFactorEnabled } = req.auth!;
+      const id = body.organizationId;
+      if (id !== null && !(await ctx.models.Organization.findByPk(id))) {
+        throw httpErrors.notFound('Organization not found.');
+      }
+      await session.update({ organizationId: id });
+      res.json({
+        user: await sessionUserOf(ctx, admin, session, twoFactorEnabled),
+      } satisfies UserResponse);
     },
   );
 
@@ -164,8 +217,10 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
         throw new HttpError(401, ErrorCode.invalidCredentials, 'The current password is wrong.');
       }
       if (result.kind === 'weak') {
-        throw new HttpError(400, ErrorCode.weakPassword, result.message, {
-          newPassword: result.message,
+        const text = formatMessage(result.problem.code, result.problem.params);
+        throw new HttpError(400, ErrorCode.weakPassword, text, { newPassword: text }, undefined, {
+          params: { reason: result.problem.code, ...result.problem.params },
+          fieldCodes: { newPassword: result.problem },
         });
       }
       setSessionCookie(req, res, result.token);
@@ -173,5 +228,50 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
     },
   );
 
+  api.add(
+    {
+      method: 'put',
+      path: '/auth/me/language',
+      summary: 'Choose the site’s language for the signed-in administrator (null: the browser’s)',
+      tags,
+      access: {
+        kind: 'session',
+        allowPendingPasswordChange: true,
+        selfService: true,
+        minRole: 'operator',
+      },
+      body: languageRequest,
+      responses: { 200: userResponse },
+    },
+    async ({ body }, req, res) => {
+      const { admin, twoFactorEnabled } = req.auth!;
+      await admin.update({ language: body.language });
+      res.json({
+        user: await sessionUserOf(ctx, admin, undefined, twoFactorEnabled),
+      } satisfies UserResponse);
+    },
+  );
+
   registerLockoutRoutes(api, ctx);
+  registerTwoFactorRoutes(api, ctx);
+}
+
+/** The session's user with its two-factor state (the site leads an unenrolled one to it). */
+async function sessionUserOf(
+  ctx: AppContext,
+  admin: AdministratorRow,
+  session?: SessionRow,
+  /** Known when the session was read with it (every session request); read otherwise. */
+  twoFactorEnabled?: boolean,
+): Promise<SessionUser> {
+  const enabled = twoFactorEnabled ?? (await ctx.twoFactor.enabled(admin.id));
+  return {
+    ...toSessionUser(admin),
+    ...(admin.role === 'superadmin' && {
+      workingOrganizationId: session?.organizationId ?? null,
+    }),
+    twoFactorEnabled: enabled,
+    twoFactorEnrolmentRequired: !enabled && (await ctx.twoFactor.required()),
+    timeZone: (await siteTimeZone(ctx)).timeZone,
+  };
 }

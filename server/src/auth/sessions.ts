@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import type { AdministratorRow, Models, SessionRow } from '../db/models.js';
 import type { Clock } from '../clock.js';
+import { readSession } from './store.js';
 
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
 export const ABSOLUTE_TIMEOUT_MS = 12 * 3_600_000;
@@ -13,7 +14,7 @@ export function tokenId(token: string): string {
 }
 
 export type Resolved =
-  | { kind: 'ok'; session: SessionRow; admin: AdministratorRow }
+  | { kind: 'ok'; session: SessionRow; admin: AdministratorRow; twoFactorEnabled: boolean }
   | { kind: 'expired' }
   | { kind: 'none' };
 
@@ -46,16 +47,16 @@ export class SessionService {
   /** `touch: false` checks without counting as activity (a status poll is not the user). */
   async resolve(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Resolved> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { kind: 'none' };
-    const { Session, Administrator } = this.deps.models;
-    const session = await Session.findByPk(tokenId(token));
-    if (!session) return { kind: 'none' };
+    // One statement: every session request runs this (store.ts).
+    const read = await readSession(this.deps, tokenId(token));
+    if (!read) return { kind: 'none' };
+    const { session, admin } = read;
     const now = this.deps.clock.now().getTime();
     const idle = now - session.lastSeenAt.getTime() > IDLE_TIMEOUT_MS;
     if (idle || now >= session.expiresAt.getTime()) {
       await session.destroy();
       return { kind: 'expired' };
     }
-    const admin = await Administrator.findByPk(session.administratorId);
     if (!admin || admin.disabled) {
       await session.destroy();
       return { kind: 'expired' };
@@ -63,7 +64,7 @@ export class SessionService {
     if (touch && now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
       await session.update({ lastSeenAt: new Date(now) });
     }
-    return { kind: 'ok', session, admin };
+    return { kind: 'ok', session, admin, twoFactorEnabled: read.twoFactorEnabled };
   }
 
   async destroy(sessionId: string): Promise<void> {

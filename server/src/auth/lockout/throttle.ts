@@ -25,6 +25,15 @@ export const DEVICE_LIMITS: readonly Limit[] = [
   { scope: 'device', max: 10, windowMs: 60_000 },
   { scope: 'device', max: 30, windowMs: 3_600_000 },
 ];
+/**
+ * Wrong second-factor codes after a correct password, per account: only someone who holds the
+ * password can spend these, so an outsider cannot use them against the owner.
+ */
+export const CODE_LIMITS: readonly Limit[] = [
+  { scope: 'user', max: 5, windowMs: 5 * 60_000 },
+  { scope: 'user', max: 20, windowMs: 3_600_000 },
+];
+export const codeKey = (username: string) => `2fa:${username}`;
 const KEEP_MS = 3_600_000;
 
 export interface LoginClient {
@@ -85,6 +94,28 @@ export class LoginThrottle {
       };
     }
     return { kind: 'counted', attempt: { rows, username, device: client.device } };
+  }
+
+  /** Counts a second-factor code before it is checked (after a correct password only). */
+  async reserveCode(username: string): Promise<Reservation> {
+    const now = this.deps.clock.now();
+    const key = { scope: 'user' as const, key: codeKey(username) };
+    const checks: KeyCheck[] = CODE_LIMITS.map((l) => ({ ...l, key: key.key }));
+    const rows = [{ ...key, username, at: now }];
+    const until = await this.store.reserve([key], checks, rows, now);
+    if (until !== undefined) {
+      return {
+        kind: 'limited',
+        retryAfterS: Math.max(1, Math.ceil((until - now.getTime()) / 1000)),
+      };
+    }
+    return { kind: 'counted', attempt: { rows, username } };
+  }
+
+  /** The code was right: its count starts again. */
+  async codeSucceeded(attempt: Attempt): Promise<void> {
+    await this.store.forget(attempt.rows);
+    await this.store.clearKey('user', codeKey(attempt.username));
   }
 
   /**
