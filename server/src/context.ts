@@ -9,6 +9,7 @@ import type { RuntimeSettings } from './settings/runtime-settings.js';
 import type { SessionService } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/lockout/throttle.js';
 import type { Accounts } from './auth/accounts.js';
+import type { TwoFactor } from './auth/two-factor/service.js';
 import type { CsrfTokens } from './auth/csrf.js';
 import type { DeviceCookies } from './auth/lockout/device-cookie.js';
 import type { HostInfo } from './discovery/address.js';
@@ -18,6 +19,7 @@ import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
 import type { PhotoVariants } from './photos/variants/service.js';
 import type { FaceDetector } from './photos/faces/detector.js';
+import type { PhotoWork } from './photos/intake.js';
 import type { DeviceClocks } from './devices/clock.js';
 import type { LiveHub } from './recognition/hub.js';
 import type { IntakeLookups } from './recognition/lookups.js';
@@ -45,6 +47,7 @@ export interface AppContext {
   sessions: SessionService;
   throttle: LoginThrottle;
   accounts: Accounts;
+  twoFactor: TwoFactor;
   /** Available once the database is ready (the secret lives in runtime settings). */
   csrf(): CsrfTokens;
   /** Signs the sign-in device cookies; available once the database is ready, like csrf(). */
@@ -61,6 +64,8 @@ export interface AppContext {
   photoVariants: PhotoVariants;
   /** The face model (a worker thread, loaded in the background when FACE_CHECK is on). */
   faces: FaceDetector;
+  /** The bounded queues of photo decoding, face checks and photo-storing transactions. */
+  photoWork: PhotoWork;
   /** Device clock drift, measured from heartbeats and events (a job refreshes its summary). */
   deviceClocks: DeviceClocks;
   /** The live stream's in-process hub (recognition, delivery and sync events). */

@@ -3,6 +3,7 @@ import { Api } from './http/api.js';
 import { registerAcceptanceRoutes } from './acceptance/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { authGuards } from './auth/middleware.js';
 import { registerDiscoveryRoutes } from './discovery/routes.js';
 import { registerHeartbeatRoutes } from './heartbeat/routes.js';
 import { registerOrganizationRoutes } from './organizations/routes.js';
@@ -48,7 +49,7 @@ export const FEATURES: ((api: Api, ctx: AppContext) => void)[] = [
 ];
 
 export function buildApi(ctx: AppContext): Api {
-  const api = new Api(ctx);
+  const api = new Api(ctx, authGuards(ctx));
   for (const register of FEATURES) register(api, ctx);
   return api;
 }

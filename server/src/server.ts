@@ -8,9 +8,9 @@ import type { Config } from './config/config.js';
 import type { Logger } from './logger.js';
 import type { AppContext } from './context.js';
 import { systemClock, type Clock } from './clock.js';
-import { createDatabase, connectWithRetry } from './db/database.js';
-import { defineModels } from './db/models.js';
-import { SQLITE_CACHE_KIB } from './db/sequelize.js';
+import { createDatabase, connectWithRetry, type Database } from './db/database.js';
+import { defineModels, type Models } from './db/models.js';
+import { prepareSqlite } from './db/sequelize.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
 import { periodicJob } from './jobs/periodic.js';
@@ -19,6 +19,7 @@ import { RuntimeSettings, SettingKey } from './settings/runtime-settings.js';
 import { SessionService } from './auth/sessions.js';
 import { LoginThrottle } from './auth/lockout/throttle.js';
 import { Accounts } from './auth/accounts.js';
+import { TwoFactor } from './auth/two-factor/service.js';
 import { CsrfTokens } from './auth/csrf.js';
 import { DeviceCookies } from './auth/lockout/device-cookie.js';
 import { prepareDatabase, type InitResult } from './bootstrap/first-start.js';
@@ -47,6 +48,7 @@ import { DeviceKeyVault } from './devices/key-vault.js';
 import { retentionJob } from './recognition/retention.js';
 import { DeviceClocks } from './devices/clock.js';
 import { FaceDetector } from './photos/faces/detector.js';
+import { photoWork } from './photos/intake.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -69,6 +71,11 @@ export interface Infrastructure {
   terminalClient?: TerminalClient;
   createTransport?: () => UdpTransport;
   discoveryFlushEveryMs?: number;
+  /**
+   * Tests: the service-wide announce reply rate (default ANNOUNCE_REPLIES_PER_S), low enough
+   * that a flood from the test's own process outruns it.
+   */
+  discoveryAnnounceRepliesPerS?: number;
   /** The face model worker's script (tests run it from source; default: the built one). */
   faceWorker?: () => Promise<URL>;
 }
@@ -97,21 +104,8 @@ export function buildContext(
 ): BuiltContext {
   const db = createDatabase(config.db, logger);
   const models = defineModels(db.sequelize);
-  const audit = new AuditLog({ models, clock });
-  const settings = new RuntimeSettings({ models, clock });
-  const sessions = new SessionService({ models, clock });
-  const throttle = new LoginThrottle({ sequelize: db.sequelize, models, clock });
-  const accounts = new Accounts({
-    sequelize: db.sequelize,
-    models,
-    clock,
-    audit,
-    sessions,
-    throttle,
-    dataDir: config.dataDir,
-  });
-  let csrf: CsrfTokens | undefined;
-  let deviceCookies: DeviceCookies | undefined;
+  const accounts = accountServices(config, db, models, clock);
+  const secrets = secretsFromDatabase(accounts.settings);
   const photos = createPhotoStore({
     dataDir: config.dataDir,
     sequelize: db.sequelize,
@@ -126,20 +120,9 @@ export function buildContext(
     db,
     models,
     jobs: new JobRegistry(logger),
-    audit,
-    settings,
-    sessions,
-    throttle,
-    accounts,
-    csrf: () => {
-      if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
-      return csrf;
-    },
-    deviceCookies: () => {
-      if (!deviceCookies)
-        throw new Error('Device cookie key not loaded: the database is not ready');
-      return deviceCookies;
-    },
+    ...accounts,
+    csrf: secrets.csrf,
+    deviceCookies: secrets.deviceCookies,
     discovery: {
       store: new NodeStore({
         sequelize: db.sequelize,
@@ -157,16 +140,11 @@ export function buildContext(
       logger,
       ...(infra.faceWorker && { workerUrl: infra.faceWorker }),
     }),
+    photoWork: photoWork(config.db.dialect, config.faces.queue, logger),
     deviceClocks: new DeviceClocks({ models, clock, logger }),
     live: new LiveHub(),
-    deviceKeys: new DeviceKeyVault({
-      models,
-      clock,
-      dataDir: config.dataDir,
-      secretFile: config.deviceKeySecretFile,
-    }),
     recognition: {
-      lookups: intakeLookups({ db, settings }),
+      lookups: intakeLookups({ db, settings: accounts.settings }),
       writer: new EventWriter({ db, photos }),
     },
     sync: {
@@ -178,14 +156,87 @@ export function buildContext(
     startedAt: new Date(),
     version: VERSION,
   };
+  registerJobs(ctx, infra);
+  ctx.warnings.push(
+    ...addressWarnings({ ...config.discovery, webPort: config.webPort }).map((w) => {
+      logger.warn(w);
+      return w;
+    }),
+  );
+  return { ctx, loadSecrets: secrets.load };
+}
+
+/** Accounts and what guards them: audit, settings, sessions, sign-in limits, keys, 2FA. */
+function accountServices(config: Config, db: Database, models: Models, clock: Clock) {
+  const audit = new AuditLog({ models, clock });
+  const settings = new RuntimeSettings({ models, clock });
+  const sessions = new SessionService({ models, clock });
+  const throttle = new LoginThrottle({ sequelize: db.sequelize, models, clock });
+  const deviceKeys = new DeviceKeyVault({
+    models,
+    clock,
+    dataDir: config.dataDir,
+    secretFile: config.deviceKeySecretFile,
+  });
+  const twoFactor = new TwoFactor({
+    sequelize: db.sequelize,
+    models,
+    clock,
+    audit,
+    sessions,
+    vault: deviceKeys,
+    settings,
+  });
+  const accounts = new Accounts({
+    sequelize: db.sequelize,
+    models,
+    clock,
+    audit,
+    sessions,
+    throttle,
+    twoFactor,
+    dataDir: config.dataDir,
+  });
+  return { audit, settings, sessions, throttle, deviceKeys, twoFactor, accounts };
+}
+
+/** The keys kept in the database (CSRF, device cookies): there once it is migrated. */
+function secretsFromDatabase(settings: RuntimeSettings) {
+  let csrf: CsrfTokens | undefined;
+  let deviceCookies: DeviceCookies | undefined;
+  return {
+    csrf: () => {
+      if (!csrf) throw new Error('CSRF secret not loaded: the database is not ready');
+      return csrf;
+    },
+    deviceCookies: () => {
+      if (!deviceCookies)
+        throw new Error('Device cookie key not loaded: the database is not ready');
+      return deviceCookies;
+    },
+    load: async () => {
+      const secret = await settings.get(SettingKey.csrfSecret, z.string());
+      if (!secret) throw new Error('CSRF secret missing from runtime settings');
+      csrf = new CsrfTokens(Buffer.from(secret, 'base64'));
+      // A key of its own, derived from the same secret: a CSRF token is never a device cookie.
+      deviceCookies = new DeviceCookies(
+        createHmac('sha256', Buffer.from(secret, 'base64')).update('svc device cookies').digest(),
+      );
+    },
+  };
+}
+
+/** Every background job, in start order (stopped in reverse: jobs/registry.ts). */
+function registerJobs(ctx: AppContext, infra: Infrastructure): void {
+  const { config, logger, clock } = ctx;
   ctx.jobs.register(
     periodicJob({
       name: 'session-cleanup',
       everyMs: 10 * 60_000,
       logger,
       run: async () => {
-        const sessionsPurged = await sessions.purgeExpired();
-        const failuresPurged = await throttle.purgeOld();
+        const sessionsPurged = await ctx.sessions.purgeExpired();
+        const failuresPurged = await ctx.throttle.purgeOld();
         logger.debug({ sessionsPurged, failuresPurged }, 'session cleanup');
       },
     }),
@@ -229,26 +280,11 @@ export function buildContext(
       host: ctx.discovery.host,
       createTransport: infra.createTransport ?? createUdpTransport,
       flushEveryMs: infra.discoveryFlushEveryMs,
+      announceRepliesPerS: infra.discoveryAnnounceRepliesPerS,
     });
     ctx.discovery.worker = worker;
     ctx.jobs.register(worker);
   }
-  ctx.warnings.push(
-    ...addressWarnings({ ...config.discovery, webPort: config.webPort }).map((w) => {
-      logger.warn(w);
-      return w;
-    }),
-  );
-  const loadSecrets = async () => {
-    const secret = await settings.get(SettingKey.csrfSecret, z.string());
-    if (!secret) throw new Error('CSRF secret missing from runtime settings');
-    csrf = new CsrfTokens(Buffer.from(secret, 'base64'));
-    // A key of its own, derived from the same secret: a CSRF token is never a device cookie.
-    deviceCookies = new DeviceCookies(
-      createHmac('sha256', Buffer.from(secret, 'base64')).update('svc device cookies').digest(),
-    );
-  };
-  return { ctx, loadSecrets };
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
@@ -295,11 +331,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       signal: connecting.signal,
     });
     if (config.db.dialect === 'sqlite') {
-      await ctx.db.sequelize.query('PRAGMA journal_mode = WAL');
-      await ctx.db.sequelize.query('PRAGMA busy_timeout = 5000');
-      // SQLite's default page cache is 2 MB; a site of 100,000 people on 20 devices is a 1 GB
-      // file whose task indexes take random writes, each a read through the OS otherwise.
-      await ctx.db.sequelize.query(`PRAGMA cache_size = ${SQLITE_CACHE_KIB}`);
+      await prepareSqlite(ctx.db.sequelize, { wal: true });
       await prepareSyncDb(ctx.sync.db);
     }
     const result = await prepareDatabase({

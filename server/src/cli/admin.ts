@@ -5,6 +5,7 @@ import { buildContext } from '../server.js';
 import { systemClock } from '../clock.js';
 import { classifyDbError } from '../db/errors.js';
 import { createMigrator } from '../db/migrate.js';
+import { normalizeUsername } from '../auth/accounts.js';
 
 const USAGE = `Usage: svc-admin <command> <username>
 
@@ -15,6 +16,9 @@ Operator commands, run on the server host (or in its container:
                              owner in DATA_DIR; forces a change at next sign-in; ends the
                              account's sessions and clears a sign-in lockout.
   unlock <username>          Clears a sign-in lockout after repeated failed attempts.
+  reset-2fa <username>       Removes the account's two-factor sign-in (a lost phone) and its
+                             recovery codes; ends its sessions. With two-factor sign-in
+                             required, the next sign-in sets it up again.
 
 The data volume is never cleared to repair a login.`;
 
@@ -24,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command === '--help' || command === '-h' ? 0 : 64;
   }
-  if (command !== 'reset-password' && command !== 'unlock') {
+  if (command !== 'reset-password' && command !== 'unlock' && command !== 'reset-2fa') {
     process.stderr.write(`svc-admin: unknown command "${command}"\n${USAGE}\n`);
     return 64;
   }
@@ -43,6 +47,18 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(
         `The new password of "${username.toLowerCase()}" is in ${file} (readable only by its owner).\n` +
           'It must be changed at the next sign-in. Sessions ended; lockout cleared.\n',
+      );
+    } else if (command === 'reset-2fa') {
+      const name = normalizeUsername(username);
+      const admin = await ctx.models.Administrator.findOne({ where: { username: name } });
+      if (!admin) throw new Error(`no administrator named "${name}"`);
+      const had = await ctx.twoFactor.reset(admin, {
+        actor: { id: null, name: 'operator command' },
+      });
+      process.stdout.write(
+        had
+          ? `Two-factor sign-in of "${name}" removed; sessions ended. Sign in with the password alone (or set it up again).\n`
+          : `"${name}" had no two-factor sign-in; sessions ended.\n`,
       );
     } else {
       await ctx.accounts.unlock(username, { id: null, name: 'operator command' });

@@ -46,6 +46,24 @@ describe('configuration', () => {
     expect(d.db).toMatchObject({ password: 'app', database: 'x_1' });
   });
 
+  test('DB_HOST takes the nodes of a cluster, each with its port or DB_PORT', () => {
+    const c = loadConfig({ DB_HOST: 'galera1:3307, galera2,[fd00::3]:3309', DB_PORT: '3310' });
+    expect(c.db).toMatchObject({
+      dialect: 'mysql',
+      host: 'galera1',
+      port: 3307,
+      nodes: [
+        { host: 'galera1', port: 3307 },
+        { host: 'galera2', port: 3310 },
+        { host: 'fd00::3', port: 3309 },
+      ],
+    });
+    expect(loadConfig({ DB_HOST: 'db:3307' }).db).toMatchObject({ host: 'db', port: 3307 });
+    for (const bad of ['a,,b', 'a:0', 'a:70000', 'http://a', 'a:3306/x']) {
+      expect(() => loadConfig({ DB_HOST: bad })).toThrow(/^DB_HOST: .*comma-separated list/);
+    }
+  });
+
   test.each([
     ['WEB_PORT', '0'],
     ['DB_PORT', '70000'],

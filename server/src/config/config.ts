@@ -18,6 +18,7 @@ import {
   directory,
   flag,
   host,
+  hostList,
   oneOf,
   port,
   secret,
@@ -72,11 +73,12 @@ export const VARS = {
     },
     DEFAULT_WEB_PORT,
   ),
-  DB_HOST: host({
+  DB_HOST: hostList({
     name: 'DB_HOST',
-    type: 'host',
+    type: 'host, or list `host1:port,host2:port`',
     default: 'unset: embedded SQLite in `DATA_DIR`',
-    purpose: 'MySQL/MariaDB host; when set the server uses the MySQL dialect',
+    purpose:
+      'MySQL/MariaDB host; when set the server uses the MySQL dialect. A list names the nodes of a Galera cluster, tried in order: the server uses the first that answers and is `Synced`, and moves to the next when it fails. A node without `:port` uses `DB_PORT`',
   }),
   DB_PORT: port(
     {
@@ -187,6 +189,18 @@ export const VARS = {
     DEFAULT_FACE_MIN_PX,
     16,
     1024,
+  ),
+  FACE_CHECK_QUEUE: count(
+    {
+      name: 'FACE_CHECK_QUEUE',
+      type: 'count',
+      default: '8',
+      purpose:
+        'Most photos (uploads and enrollment terminals) read, decoded and face-checked at once or waiting for it; more are refused at once with 503 and `Retry-After`',
+    },
+    8,
+    1,
+    1000,
   ),
   SVC_DISCOVERY_WORKER: flag(
     {
@@ -300,8 +314,11 @@ export type DbConfig =
   | { dialect: 'sqlite'; storage: string }
   | {
       dialect: 'mysql';
+      /** The first node. */
       host: string;
       port: number;
+      /** Every node of a cluster, in the order tried (db/nodes.ts); absent for one server. */
+      nodes?: { host: string; port: number }[];
       database: string;
       user: string;
       password: string;
@@ -323,7 +340,7 @@ export interface Config {
     maxNodes: number;
   };
   push: { enabled: boolean; intervalS: number };
-  faces: { check: boolean; minFacePx: number };
+  faces: { check: boolean; minFacePx: number; queue: number };
   panelUrl: string;
   heartbeatTimeoutS: number;
   trustedNetworks: string[];
@@ -353,11 +370,13 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
-  const db: DbConfig = p.DB_HOST
+  const nodes = p.DB_HOST.map((n) => ({ host: n.host, port: n.port ?? p.DB_PORT }));
+  const db: DbConfig = nodes[0]
     ? {
         dialect: 'mysql',
-        host: p.DB_HOST,
-        port: p.DB_PORT,
+        host: nodes[0].host,
+        port: nodes[0].port,
+        ...(nodes.length > 1 && { nodes }),
         database: p.DB_DATABASE,
         user: p.DB_USER,
         password: p.DB_PASSWORD ?? p.DB_ROOT_PASSWORD ?? '',
@@ -379,7 +398,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxNodes: p.DISCOVERY_MAX_NODES,
     },
     push: { enabled: p.SVC_PUSH_WORKER, intervalS: p.SVC_PUSH_INTERVAL },
-    faces: { check: p.FACE_CHECK, minFacePx: p.FACE_MIN_PX },
+    faces: { check: p.FACE_CHECK, minFacePx: p.FACE_MIN_PX, queue: p.FACE_CHECK_QUEUE },
     panelUrl: p.PANEL_URL,
     heartbeatTimeoutS: p.HEARTBEAT_TIMEOUT,
     trustedNetworks: p.TRUSTED_NETWORKS,

@@ -190,3 +190,41 @@ export function secretFile(spec: Spec<string | undefined>): VarSpec<string | und
     },
   };
 }
+
+/** One database node of `DB_HOST`: a host, and its port when given (`host:port`). */
+export interface HostPort {
+  host: string;
+  port?: number;
+}
+
+const HOST_NAME =
+  /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})?)*$/;
+
+/**
+ * A host, or a comma-separated list of them, each with an optional `:port` (`[v6]:port` for an
+ * IPv6 literal): the nodes of a cluster, tried in order.
+ */
+export function hostList(spec: Spec<HostPort[]>): VarSpec<HostPort[]> {
+  const one = (item: string): HostPort | undefined => {
+    const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(item);
+    const bare = /^[0-9A-Fa-f:.]+$/.test(item) && item.includes('::') ? item : undefined;
+    if (bare) return { host: bare };
+    if (!m) return undefined;
+    const host = m[1] ?? m[2]!;
+    if (!m[1] && !HOST_NAME.test(host) && !/^[0-9.]+$/.test(host)) return undefined;
+    if (m[3] === undefined) return { host };
+    const port = Number(m[3]);
+    return port >= 1 && port <= 65535 ? { host, port } : undefined;
+  };
+  const parse = check(
+    spec,
+    'must be a host name or IP address, or a comma-separated list of them, each with an optional :port (host1:3306,host2:3306)',
+    (raw) => {
+      const items = raw.split(',').map((s) => s.trim());
+      if (items.length > 16 || items.some((s) => s === '')) return undefined;
+      const nodes = items.map(one);
+      return nodes.every((n) => n !== undefined) ? nodes : undefined;
+    },
+  );
+  return { ...spec, parse: (raw) => parse(raw, []) };
+}

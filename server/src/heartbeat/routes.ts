@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import {
   SERVICE_NAME,
@@ -9,8 +10,10 @@ import {
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { trustedNetwork } from '../http/trusted.js';
-import { cookies } from '../auth/middleware.js';
+import { cidrMatcher } from '../http/net.js';
+import { clientIp } from '../auth/middleware.js';
+import { parseCookie } from 'cookie';
+import type { PollAnswer } from '../http/device-fast-path.js';
 import { createDbProbe, type DbProbe } from './db-probe.js';
 
 export interface DatabaseCheck {
@@ -38,15 +41,26 @@ export async function checkDatabase(
  */
 async function mayReadDetails(
   ctx: AppContext,
-  trusted: (req: Request) => boolean,
-  req: Request,
+  trusted: boolean,
+  req: IncomingMessage,
   db: DatabaseCheck,
 ): Promise<boolean> {
-  if (trusted(req)) return true;
-  const token = cookies(req)[SESSION_COOKIE];
+  if (trusted) return true;
+  const token = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE];
   if (!token || !db.up) return false;
   // A page polling the status must not keep an idle session alive.
   return (await ctx.sessions.resolve(token, { touch: false })).kind === 'ok';
+}
+
+/** Fewer members than this and one more failure stops the cluster (no majority). */
+const CLUSTER_MIN = 3;
+
+function clusterWarnings(ctx: AppContext): string[] {
+  const size = ctx.db.cluster()?.clusterSize;
+  if (size === null || size === undefined || size >= CLUSTER_MIN) return [];
+  return [
+    `the database cluster has ${size} of at least ${CLUSTER_MIN} nodes: one more failure can stop it (docs/operations.md, "Database cluster")`,
+  ];
 }
 
 function details(
@@ -59,6 +73,7 @@ function details(
     database: {
       state: db.state,
       dialect: ctx.db.dialect,
+      ...ctx.db.cluster(),
       ...(db.state !== 'up' && {
         message:
           db.state === 'connecting'
@@ -67,7 +82,7 @@ function details(
       }),
     },
     workers: ctx.jobs.status(),
-    warnings: [...ctx.warnings, ...ctx.deviceClocks.warnings()],
+    warnings: [...ctx.warnings, ...ctx.deviceClocks.warnings(), ...clusterWarnings(ctx)],
     discovery: ctx.discovery.worker?.info() ?? { enabled: false },
   };
 }
@@ -79,10 +94,13 @@ function details(
  */
 export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
   const probe = createDbProbe(() => ctx.db.ping());
-  const trusted = trustedNetwork(ctx);
-  const handler = async (_input: unknown, req: Request, res: Response) => {
+  const inTrusted = cidrMatcher(ctx.config.trustedNetworks);
+  // One answer for both ways in: Express (any method, proxied callers) and the fast path that
+  // serves a plain GET ahead of Express, where most of a poll's cost was the framework's.
+  const answer = async (req: IncomingMessage, client: string): Promise<PollAnswer> => {
     const started = process.hrtime.bigint();
     const db = await checkDatabase(ctx, probe);
+    const trusted = inTrusted(client);
     const more = (await mayReadDetails(ctx, trusted, req, db)) ? details(ctx, db) : undefined;
     const body: HeartbeatSummary & Partial<HeartbeatResponse> = {
       state: db.up ? 1 : 0,
@@ -91,7 +109,12 @@ export function registerHeartbeatRoutes(api: Api, ctx: AppContext): void {
       responseTimeMs: Number(process.hrtime.bigint() - started) / 1e6,
       ...more,
     };
-    res.status(db.up ? 200 : 503).json(body);
+    return { status: db.up ? 200 : 503, body, quiet: trusted, expected: !ctx.db.ready };
+  };
+  api.fast.poll('/api/heartbeat', answer);
+  const handler = async (_input: unknown, req: Request, res: Response) => {
+    const { status, body } = await answer(req, clientIp(req));
+    res.status(status).json(body);
   };
   for (const method of ['get', 'post'] as const) {
     api.add(

@@ -1,9 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ErrorCode } from '@svc/shared';
 import type { z } from 'zod';
-import type { AdminRole } from '@svc/shared';
+import type { AdminRole, ForbiddenReason } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import { requireAdmin, requireCsrf } from '../auth/middleware.js';
+import type { AccessGuards } from './guards.js';
 import { jsonBody } from './body.js';
 import { deviceEntry } from './device-entry.js';
 import { BEARER, DeviceFastPath } from './device-fast-path.js';
@@ -24,6 +24,8 @@ export type Access =
       minRole?: AdminRole;
       allowPendingPasswordChange?: boolean;
       selfService?: boolean;
+      /** What a role below minRole is told (English text; `reason` lets a client translate it). */
+      denied?: { reason: ForbiddenReason; message: string };
     }
   /** A session, or any client in TRUSTED_NETWORKS (reads of the seed's operational endpoints). */
   | { kind: 'session-or-trusted' }
@@ -116,7 +118,11 @@ export class Api {
   private readonly deviceStart: RequestHandler;
   private readonly earlyStart: RequestHandler;
 
-  constructor(private readonly ctx: AppContext) {
+  /** `guards`: the session checks, implemented by auth/ (`authGuards`). */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly guards: AccessGuards,
+  ) {
     this.deviceStart = deviceEntry(ctx);
     this.earlyStart = deviceEntry(ctx, { readinessGate: false });
     this.fast = new DeviceFastPath(ctx);
@@ -153,27 +159,28 @@ export class Api {
   private guard(
     spec: RouteSpec<Schema | undefined, Schema | undefined, Schema | undefined>,
   ): RequestHandler[] {
-    const { ctx } = this;
+    const { ctx, guards } = this;
     const access = spec.access;
     switch (access.kind) {
       case 'public':
-        return spec.path === '/auth/login' ? [requireCsrf(ctx, { always: true })] : [];
+        return spec.path === '/auth/login' ? [guards.csrf({ always: true })] : [];
       case 'session':
         return [
-          requireCsrf(ctx),
-          requireAdmin({
+          guards.csrf(),
+          guards.admin({
             ...(access.minRole && { minRole: access.minRole }),
             ...(access.allowPendingPasswordChange && { allowPendingPasswordChange: true }),
             ...(access.selfService && { selfService: true }),
+            ...(access.denied && { denied: access.denied }),
           }),
         ];
       case 'session-or-trusted':
-        return [sessionOrTrustedNetwork(ctx)];
+        return [sessionOrTrustedNetwork(ctx, guards.admin())];
       case 'trusted-session':
         return [
           requireTrustedNetwork(ctx),
-          requireCsrf(ctx),
-          requireAdmin({ minRole: access.minRole }),
+          guards.csrf(),
+          guards.admin({ minRole: access.minRole }),
         ];
       case 'terminal':
       case 'device':

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logAccess } from './access-log.js';
@@ -6,6 +7,7 @@ import { helmetHeaders } from './device-entry.js';
 import { requestId } from './request-id.js';
 import { parseWith, toHttpError } from './errors.js';
 import { limitBytes, plainJson, readPlainJson } from './fast-json.js';
+import { cidrMatcher } from './net.js';
 
 /** A device route's answer: status and JSON body. */
 export interface DeviceAnswer {
@@ -14,6 +16,15 @@ export interface DeviceAnswer {
 }
 
 export type DeviceHandler<T> = (body: T, key: string) => Promise<DeviceAnswer>;
+
+/** A polled GET's answer, with how its access line is logged (access-log.ts). */
+export interface PollAnswer extends DeviceAnswer {
+  quiet?: boolean;
+  expected?: boolean;
+}
+
+/** A polled GET: `client` is the caller's address (no proxy spoke for it). */
+export type PollHandler = (req: IncomingMessage, client: string) => Promise<PollAnswer>;
 
 interface FastRoute {
   max: number;
@@ -37,9 +48,13 @@ export const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{16,256})$/;
  */
 export class DeviceFastPath {
   private readonly routes = new Map<string, FastRoute>();
+  private readonly polls = new Map<string, PollHandler>();
   private readonly fixed: string[];
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'logger'>) {
+  private readonly trustedProxy: (address: string) => boolean;
+
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'logger' | 'config'>) {
+    this.trustedProxy = cidrMatcher(ctx.config.trustedProxies);
     this.fixed = [
       ...helmetHeaders().flat(),
       'Cache-Control',
@@ -62,8 +77,19 @@ export class DeviceFastPath {
     });
   }
 
+  /**
+   * A GET that monitoring polls (the heartbeat), answered here when it is the plain case: exact
+   * path, no query. The caller is who Express would say (`req.ip`): a proxy in TRUSTED_PROXIES
+   * (svc_web) speaks for the client through X-Forwarded-For, nobody else does — the same
+   * proxy-addr walk with the same trust rule (app.ts). The handler also serves the general path.
+   */
+  poll(path: string, handler: PollHandler): void {
+    this.polls.set(path, handler);
+  }
+
   /** Answers the request and returns true, or returns false (untouched) for the general path. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method === 'GET') return this.handlePoll(req, res);
     const route = req.method === 'POST' ? this.routes.get(req.url ?? '') : undefined;
     if (!route || !this.ctx.db.ready) return false;
     const { headers } = req;
@@ -104,6 +130,25 @@ export class DeviceFastPath {
     return true;
   }
 
+  private handlePoll(req: IncomingMessage, res: ServerResponse): boolean {
+    const handler = this.polls.get(req.url ?? '');
+    if (!handler || req.socket.remoteAddress === undefined) return false;
+    const client =
+      req.headers['x-forwarded-for'] === undefined
+        ? req.socket.remoteAddress
+        : proxyaddr(req, this.trustedProxy);
+    const id = requestId(req);
+    const started = performance.now();
+    handler(req, client).then(
+      (a) => this.send(req, res, id, started, a.status, a.body, undefined, a),
+      (err: unknown) => {
+        const e = toHttpError(err, this.ctx.logger, id);
+        this.send(req, res, id, started, e.status, e.body(), e.headers);
+      },
+    );
+    return true;
+  }
+
   private send(
     req: IncomingMessage,
     res: ServerResponse,
@@ -112,6 +157,7 @@ export class DeviceFastPath {
     status: number,
     body: unknown,
     extra?: Record<string, string>,
+    log: { quiet?: boolean; expected?: boolean } = {},
   ): void {
     if (res.headersSent) {
       res.destroy();
@@ -123,6 +169,6 @@ export class DeviceFastPath {
     headers.push('Content-Length', String(Buffer.byteLength(text)));
     res.writeHead(status, headers);
     res.end(text);
-    logAccess(this.ctx.logger, { id, method: req.method, url: req.url, status, started });
+    logAccess(this.ctx.logger, { id, method: req.method, url: req.url, status, started, ...log });
   }
 }

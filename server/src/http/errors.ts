@@ -1,17 +1,29 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { BaseError, ConnectionError, TimeoutError } from 'sequelize';
-import { ErrorCode, issuesToFields, type ErrorBody } from '@svc/shared';
+import {
+  ErrorCode,
+  formatMessage,
+  issuesToMessages,
+  type ErrorBody,
+  type Message,
+  type MessageParams,
+} from '@svc/shared';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 
 /** An error that already knows its status and PROTOCOL §0 body. */
 export class HttpError extends Error {
+  /** What the client is not told but the log says (a decoder's own words, for instance). */
+  detail?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
     readonly headers?: Record<string, string>,
+    /** The values the message names, and each field's message by code (translatable later). */
+    readonly extra: { params?: MessageParams; fieldCodes?: Record<string, Message> } = {},
   ) {
     super(message);
   }
@@ -22,9 +34,23 @@ export class HttpError extends Error {
         code: this.code,
         message: this.message,
         ...(this.fields && { fields: this.fields }),
+        ...(this.extra.params && { params: this.extra.params }),
+        ...(this.extra.fieldCodes && { fieldCodes: this.extra.fieldCodes }),
       },
     };
   }
+}
+
+/** A 400 whose fields are catalog messages (shared/src/messages.ts): the forms say the same. */
+export function invalidFields(
+  messages: Record<string, Message>,
+  message = formatMessage('invalid_input'),
+): HttpError {
+  const fields: Record<string, string> = {};
+  for (const [path, m] of Object.entries(messages)) fields[path] = formatMessage(m.code, m.params);
+  return new HttpError(400, ErrorCode.invalidInput, message, fields, undefined, {
+    fieldCodes: messages,
+  });
 }
 
 export const httpErrors = {
@@ -34,7 +60,9 @@ export const httpErrors = {
   forbidden: (message = 'You are not allowed to do this.') =>
     new HttpError(403, ErrorCode.forbidden, message),
   notFound: (message = 'Not found.') => new HttpError(404, ErrorCode.notFound, message),
-  conflict: (message: string) => new HttpError(409, ErrorCode.conflict, message),
+  /** `params.reason` (shared `ConflictReason`) lets a client say it in its own language. */
+  conflict: (message: string, params?: MessageParams) =>
+    new HttpError(409, ErrorCode.conflict, message, undefined, undefined, params && { params }),
   databaseUnavailable: () =>
     new HttpError(
       503,
@@ -48,7 +76,7 @@ export const httpErrors = {
 /** Validates a body (or query) with a shared zod schema; a failure is a 400 with fields. */
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) throw httpErrors.invalidInput(issuesToFields(result.error.issues));
+  if (!result.success) throw invalidFields(issuesToMessages(result.error.issues, value ?? {}));
   return result.data;
 }
 
@@ -91,7 +119,10 @@ function fromBodyParser(
  * Shared by the error handler and the device fast path (device-fast-path.ts).
  */
 export function toHttpError(err: unknown, logger: Logger, reqId: unknown): HttpError {
-  if (err instanceof HttpError) return err;
+  if (err instanceof HttpError) {
+    if (err.detail) logger.info({ reqId, code: err.code, detail: err.detail }, 'request refused');
+    return err;
+  }
   if (err instanceof ConnectionError || err instanceof TimeoutError) {
     logger.warn({ reqId, err: { name: err.name } }, 'database unavailable');
     return httpErrors.databaseUnavailable();

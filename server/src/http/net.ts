@@ -1,4 +1,10 @@
+import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
+
+/** The client's address as Express derives it (only trusted proxies' X-Forwarded-For). */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
 
 /** Normalizes an address as Node reports it (IPv4-mapped IPv6 becomes plain IPv4). */
 export function normalizeAddress(address: string | undefined): string | undefined {

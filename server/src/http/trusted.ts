@@ -1,9 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { ErrorCode } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import { clientIp, requireAdmin } from '../auth/middleware.js';
 import { HttpError } from './errors.js';
-import { cidrMatcher } from './net.js';
+import { cidrMatcher, clientIp } from './net.js';
 
 /** Whether the real client address (PROTOCOL §5) is inside TRUSTED_NETWORKS. */
 export function trustedNetwork(ctx: AppContext): (req: Request) => boolean {
@@ -25,9 +24,11 @@ export function requireTrustedNetwork(ctx: AppContext): RequestHandler {
   };
 }
 
-/** Reads open to a signed-in administrator or to any client on a trusted network. */
-export function sessionOrTrustedNetwork(ctx: AppContext): RequestHandler {
-  const admin = requireAdmin();
+/**
+ * Reads open to any client on a trusted network, or else to whoever `admin` lets through (a
+ * signed-in administrator: AccessGuards.admin).
+ */
+export function sessionOrTrustedNetwork(ctx: AppContext, admin: RequestHandler): RequestHandler {
   const trusted = trustedNetwork(ctx);
   return (req, res, next) => (trusted(req) ? next() : admin(req, res, next));
 }

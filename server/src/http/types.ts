@@ -3,6 +3,13 @@ import type { AdministratorRow, SessionRow } from '../db/models.js';
 export interface AuthContext {
   admin: AdministratorRow;
   session: SessionRow;
+  /** The administrator has confirmed a second factor (read with the session). */
+  twoFactorEnabled: boolean;
+  /**
+   * Two-factor sign-in is required and this administrator has not enrolled: like a pending
+   * password change, only the routes that allow it answer.
+   */
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 declare global {
