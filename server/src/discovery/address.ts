@@ -17,8 +17,26 @@ export interface HostInfo {
   inContainer(): boolean;
 }
 
+/**
+ * A reading kept for `ms`: the host's interfaces are asked for by every heartbeat with details
+ * and every probe answer, and the kernel's list cost more than the rest of such an answer. A
+ * changed address is seen within a second.
+ */
+function keptFor<T>(ms: number, read: () => T): () => T {
+  let value: T | undefined;
+  let until = 0;
+  return () => {
+    const now = Date.now();
+    if (value === undefined || now >= until) {
+      value = read();
+      until = now + ms;
+    }
+    return value;
+  };
+}
+
 export const realHost: HostInfo = {
-  interfaces: () =>
+  interfaces: keptFor(1000, () =>
     Object.entries(os.networkInterfaces()).flatMap(([name, list]) =>
       (list ?? []).map((i) => ({
         name,
@@ -28,7 +46,12 @@ export const realHost: HostInfo = {
         internal: i.internal,
       })),
     ),
-  inContainer: () => existsSync('/.dockerenv') || existsSync('/run/.containerenv'),
+  ),
+  // Whether this process runs in a container does not change while it runs.
+  inContainer: keptFor(
+    Number.POSITIVE_INFINITY,
+    () => existsSync('/.dockerenv') || existsSync('/run/.containerenv'),
+  ),
 };
 
 /** Interfaces of container engines and VMs: their addresses are never reachable from the LAN. */

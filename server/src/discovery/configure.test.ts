@@ -7,8 +7,8 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { freePort } from '../test/mariadb-instance.js';
 import { signedIn } from '../test/admins.js';
-import { waitFor } from '../test/udp.js';
 import { createTerminalClient } from './terminal-client.js';
+import { waitFor } from '../test/wait.js';
 
 describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
   let scratch: ScratchDb;

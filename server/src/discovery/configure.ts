@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { ConfigureRequest, ConfigureResult } from '@svc/shared';
+import { ErrorCode, type ConfigureRequest, type ConfigureResult } from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { DiscoveredNodeRow } from '../db/models.js';
-import { httpErrors } from '../http/errors.js';
+import { HttpError, httpErrors } from '../http/errors.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
 import type { Endpoint } from './identity/claims.js';
 import { choosePushTargets, type PushTarget } from './identity/targets.js';
@@ -25,6 +25,8 @@ export interface Actor {
   name: string;
   organizationId: string;
   ip: string;
+  /** A superadmin may configure any organization's terminal; anyone else only their own. */
+  superadmin: boolean;
 }
 
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
@@ -44,6 +46,7 @@ export async function configureTerminals(
   // What the worker heard so far is in the table before the conflicts are judged.
   await deps.store.flush().catch(() => undefined);
   const found = await deps.store.findOnline(ids, deps.config.timeoutS);
+  await assertMayConfigure(deps.audit, found, actor);
   const plan = choosePushTargets(found, request.addresses ?? {}, {
     since: deps.clock.now().getTime() - deps.config.timeoutS * 1000,
   });
@@ -60,8 +63,11 @@ export async function configureTerminals(
       const index = next++;
       const id = ids[index]!;
       const target = online.get(id);
+      // A superadmin's push leaves a terminal in its organization; an unclaimed one joins the
+      // actor's. Either way the audit entry goes where the terminal belongs.
+      const organizationId = target?.node.organizationId ?? actor.organizationId;
       results[index] = target
-        ? await configureOne(deps, target.node, target.to, request, actor.organizationId)
+        ? await configureOne(deps, target.node, target.to, request, organizationId)
         : {
             id,
             ok: false,
@@ -71,7 +77,7 @@ export async function configureTerminals(
       await deps.audit.record({
         action: 'discovery.configure',
         outcome: result.ok ? 'success' : 'failure',
-        organizationId: actor.organizationId,
+        organizationId,
         actor: { id: actor.id, name: actor.name },
         target: { type: 'terminal', id },
         ip: actor.ip,
@@ -81,6 +87,53 @@ export async function configureTerminals(
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 8, ids.length) }, worker));
   return results;
+}
+
+/**
+ * A terminal tied to an organization is configured only by that organization or a superadmin:
+ * otherwise its token, its place in the list and the people it enrolls would move to the
+ * actor's organization. The refusal names neither the other organization nor anything of it;
+ * both organizations' audit logs record the attempt (the owner's without the actor's name).
+ */
+export async function assertMayConfigure(
+  audit: AuditLog,
+  nodes: readonly Pick<DiscoveredNodeRow, 'id' | 'organizationId'>[],
+  actor: Actor,
+): Promise<void> {
+  if (actor.superadmin) return;
+  const foreign = nodes.filter(
+    (n) => n.organizationId !== null && n.organizationId !== actor.organizationId,
+  );
+  if (foreign.length === 0) return;
+  for (const node of foreign) {
+    const target = { type: 'terminal', id: node.id };
+    await audit.record({
+      action: 'discovery.configure',
+      outcome: 'denied',
+      organizationId: actor.organizationId,
+      actor: { id: actor.id, name: actor.name },
+      target,
+      ip: actor.ip,
+      summary: `refused: terminal ${node.id} is managed by another organization`,
+    });
+    await audit.record({
+      action: 'discovery.configure',
+      outcome: 'denied',
+      organizationId: node.organizationId,
+      actor: { id: null, name: 'an administrator of another organization' },
+      target,
+      summary: `refused: an administrator of another organization tried to configure terminal ${node.id}`,
+    });
+  }
+  const ids = foreign.map((n) => n.id).join(', ');
+  throw new HttpError(
+    403,
+    ErrorCode.terminalOtherOrganization,
+    `${foreign.length === 1 ? `Terminal ${ids} is` : `Terminals ${ids} are`} managed by another organization: only its administrators or a superadmin may configure ${foreign.length === 1 ? 'it' : 'them'}. Nothing was pushed.`,
+    undefined,
+    undefined,
+    { params: { terminalIds: ids } },
+  );
 }
 
 /** The administrator chose the claimant: the node is accepted there before the push. */

@@ -5,7 +5,8 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { freePort } from '../test/mariadb-instance.js';
-import { udpPeer, waitFor } from '../test/udp.js';
+import { udpPeer } from '../test/udp.js';
+import { waitFor } from '../test/wait.js';
 
 const announce = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({

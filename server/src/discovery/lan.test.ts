@@ -6,7 +6,7 @@ import { configureResponse, terminalConfig, type DiscoveryNode } from '@svc/shar
 import { createLan, netnsUnavailable, type Lan } from '../test/netns.js';
 import { MAIN, SERVER_ROOT, requireBuild, waitForHeartbeat } from '../test/process.js';
 import { TestClient } from '../test/http-client.js';
-import { waitFor } from '../test/udp.js';
+import { waitFor } from '../test/wait.js';
 
 const SIM = path.join(SERVER_ROOT, '../tools/sim/dist/cli.js');
 const unavailable = netnsUnavailable();

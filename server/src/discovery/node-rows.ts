@@ -138,31 +138,33 @@ export function entryJson(n: Cached, since: number): string {
     n.conflict = null;
     n.json = undefined;
   }
-  if (n.json === undefined) {
-    const c = n.conflict;
-    const node: DiscoveryNode = {
-      id: n.id,
-      kind: n.kind,
-      name: n.name,
-      model: n.model,
-      version: n.version,
-      address: n.address,
-      port: n.port,
-      configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
-      central: n.central,
-      lastSeen: n.lastSeen.toISOString(),
-      lastCheckin: n.lastCheckin?.toISOString() ?? null,
-      online: true,
-      conflict: c && {
-        address: c.address,
-        port: c.port,
-        firstHeard: c.firstHeard.toISOString(),
-        lastHeard: c.lastHeard.toISOString(),
-      },
-    };
-    n.json = JSON.stringify(node);
-  }
+  n.json ??= JSON.stringify(nodeOut(n));
   return n.json;
+}
+
+/** A node as the list shows it while it is online (its claimant as last judged). */
+export function nodeOut(n: Cached): DiscoveryNode {
+  const c = n.conflict;
+  return {
+    id: n.id,
+    kind: n.kind,
+    name: n.name,
+    model: n.model,
+    version: n.version,
+    address: n.address,
+    port: n.port,
+    configUrl: `http://${n.address.includes(':') ? `[${n.address}]` : n.address}:${n.port}/api/config`,
+    central: n.central,
+    lastSeen: n.lastSeen.toISOString(),
+    lastCheckin: n.lastCheckin?.toISOString() ?? null,
+    online: true,
+    conflict: c && {
+      address: c.address,
+      port: c.port,
+      firstHeard: c.firstHeard.toISOString(),
+      lastHeard: c.lastHeard.toISOString(),
+    },
+  };
 }
 
 export const changedAt = (n: NodeState) =>

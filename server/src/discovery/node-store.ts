@@ -176,12 +176,15 @@ export class NodeStore {
   }
 
   /** Nodes heard within `timeoutS` (PROTOCOL §1 offline rule), in id order. */
-  async listOnline(timeoutS: number): Promise<DiscoveryNode[]> {
-    return JSON.parse(await this.onlineJson(timeoutS)) as DiscoveryNode[];
+  async listOnline(timeoutS: number, visibleTo?: string): Promise<DiscoveryNode[]> {
+    return JSON.parse(await this.onlineJson(timeoutS, visibleTo)) as DiscoveryNode[];
   }
 
-  /** The same list as a JSON array, assembled from per-node pieces made when a node changes. */
-  async onlineJson(timeoutS: number): Promise<string> {
+  /**
+   * The same list as a JSON array, assembled from per-node pieces made when a node changes.
+   * `visibleTo` (an organization id) keeps only that organization's nodes and unclaimed ones.
+   */
+  async onlineJson(timeoutS: number, visibleTo?: string): Promise<string> {
     const age = performance.now() - this.snapshotAt;
     if (!this.snapshot || age > STALE_MS) await this.refresh();
     else if (age > FRESH_MS) this.refresh().catch(() => undefined);
@@ -191,6 +194,9 @@ export class NodeStore {
     const parts: string[] = [];
     for (const id of this.sortedIds) {
       const n = snapshot.get(id)!;
+      if (visibleTo !== undefined && n.organizationId !== null && n.organizationId !== visibleTo) {
+        continue;
+      }
       if (n.lastSeen.getTime() >= since) parts.push(entryJson(n, since));
     }
     return `[${parts.join(',')}]`;
@@ -257,6 +263,24 @@ export class NodeStore {
     }
     this.prunedAt = performance.now();
     return ids.length;
+  }
+
+  /**
+   * An administrator removed a terminal silent since before `silentBefore`: its row goes, and
+   * with it its token and enrollment spaces. False when there is no such row (or it was heard
+   * meanwhile). It is listed again only when it announces itself again.
+   */
+  async forget(id: string, silentBefore: Date): Promise<boolean> {
+    await this.load();
+    const removed = await this.deps.models.DiscoveredNode.destroy({
+      where: { id, lastSeen: { [Op.lt]: silentBefore } },
+    });
+    if (removed === 0) return false;
+    // As prune() does: a re-read that began before the delete must not bring it back.
+    this.pruned.add(id);
+    if (this.snapshot?.delete(id)) this.sortedIds = undefined;
+    this.prunedAt = performance.now();
+    return true;
   }
 
   async findOnline(ids: string[], timeoutS: number) {

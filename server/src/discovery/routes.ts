@@ -5,6 +5,7 @@ import {
   configureResponse,
   discoveryNode,
   discoveryNodeList,
+  knownTerminalList,
   nodeAddressConfirm,
   nodeId,
   serverTimeResponse,
@@ -15,7 +16,9 @@ import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { auditMove, configureTerminals, type Actor } from './configure.js';
+import { assertMayConfigure, auditMove, configureTerminals, type Actor } from './configure.js';
+import { actingOrganization, orgScope } from '../http/scope.js';
+import { listKnownTerminals } from './known-terminals.js';
 
 /** PROTOCOL §5 discovery endpoints and the §2 terminal check-in. */
 export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
@@ -29,10 +32,79 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
       access: { kind: 'session-or-trusted' },
       responses: { 200: discoveryNodeList },
     },
-    async (_input, _req, res) => {
+    async (_input, req, res) => {
+      // A session sees the terminals its organization may act on, and unclaimed ones; the
+      // technician's console on a trusted network (no session) sees what the LAN announces.
+      const visibleTo = req.auth ? (orgScope(req) ?? undefined) : undefined;
       res
         .type('application/json')
-        .send(await ctx.discovery.store.onlineJson(ctx.config.discovery.timeoutS));
+        .send(await ctx.discovery.store.onlineJson(ctx.config.discovery.timeoutS, visibleTo));
+    },
+  );
+
+  const known = () => ({
+    store: ctx.discovery.store,
+    models: ctx.models,
+    clock: ctx.clock,
+    timeoutS: ctx.config.discovery.timeoutS,
+  });
+
+  api.add(
+    {
+      method: 'get',
+      path: '/discovery/terminals',
+      summary:
+        'Every terminal known: those heard within DISCOVERY_TIMEOUT, then those gone silent (kept until removed), with the seconds since each was heard',
+      tags,
+      access: { kind: 'session' },
+      responses: { 200: knownTerminalList },
+    },
+    async (_input, req, res) => {
+      res.json(await listKnownTerminals(known(), orgScope(req) ?? undefined));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/discovery/nodes/:id',
+      summary:
+        'Remove a terminal that went offline from the list (its token and enrollment spaces go with it); it is listed again when it announces itself',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      params: z.object({ id: nodeId }),
+      responses: { 204: 'empty' },
+    },
+    async ({ params }, req, res) => {
+      const scope = orgScope(req);
+      const row = await ctx.models.DiscoveredNode.findByPk(params.id, {
+        attributes: ['id', 'organizationId', 'lastSeen'],
+      });
+      // Another organization's terminal is not in this administrator's list: not found alike.
+      if (!row || (scope !== null && row.organizationId !== null && row.organizationId !== scope)) {
+        throw httpErrors.notFound(`No terminal ${params.id} is known.`);
+      }
+      const silentBefore = new Date(
+        ctx.clock.now().getTime() - ctx.config.discovery.timeoutS * 1000,
+      );
+      const online = (await ctx.discovery.store.listOnline(ctx.config.discovery.timeoutS)).some(
+        (n) => n.id === params.id,
+      );
+      if (online || !(await ctx.discovery.store.forget(params.id, silentBefore))) {
+        throw httpErrors.conflict(
+          `Terminal ${params.id} is still heard on the network; it can be removed once it has been silent for ${ctx.config.discovery.timeoutS} s.`,
+        );
+      }
+      const actor = actorOf(req);
+      await ctx.audit.record({
+        action: 'discovery.remove',
+        organizationId: row.organizationId ?? actor.organizationId,
+        actor: { id: actor.id, name: actor.name },
+        target: { type: 'terminal', id: params.id },
+        ip: actor.ip,
+        summary: `terminal ${params.id} removed from the list (last heard ${row.lastSeen.toISOString()})`,
+      });
+      res.status(204).end();
     },
   );
 
@@ -77,6 +149,10 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params, body }, req, res) => {
       const to = splitChosenAddress(body.address);
+      const known = await ctx.models.DiscoveredNode.findByPk(params.id, {
+        attributes: ['id', 'organizationId'],
+      });
+      if (known) await assertMayConfigure(ctx.audit, [known], actorOf(req));
       const moved = await ctx.discovery.store.confirmMove(params.id, to);
       if (!moved.ok) {
         if (moved.reason === 'unknown') {
@@ -126,7 +202,8 @@ function actorOf(req: Parameters<typeof clientIp>[0]): Actor {
   return {
     id: admin.id,
     name: admin.username,
-    organizationId: admin.organizationId,
+    organizationId: actingOrganization(req),
     ip: clientIp(req),
+    superadmin: admin.role === 'superadmin',
   };
 }

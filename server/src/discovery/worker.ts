@@ -1,16 +1,16 @@
-import {
-  CENTRAL_REPLY_MIN_INTERVAL_MS,
-  DropReason,
-  SERVICE_NAME,
-  encodeDatagram,
-  parseDatagram,
-} from '@svc/shared';
+import { DropReason, SERVICE_NAME, encodeDatagram, parseDatagram } from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Job } from '../jobs/registry.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
 import type { NodeStore, Recorded } from './node-store.js';
+import {
+  ANNOUNCE_REPLIES_PER_S,
+  PROBE_ANSWERS_PER_S,
+  PerKeyInterval,
+  TokenBucket,
+} from './reply-limits.js';
 import type { Datagram, UdpTransport } from './udp.js';
 
 /** Announces of new ids dropped because DISCOVERY_MAX_NODES nodes are known. */
@@ -29,6 +29,8 @@ export interface DiscoveryCounts {
   moves: number;
   replies: number;
   repliesSuppressed: number;
+  /** Replies left out because the service-wide rate for probes or announces was reached. */
+  repliesRateLimited: number;
   notAdvertised: number;
 }
 
@@ -42,6 +44,7 @@ export interface DiscoveryWorkerDeps {
   createTransport: () => UdpTransport;
   flushEveryMs?: number;
   rebindEveryMs?: number;
+  announceRepliesPerS?: number;
 }
 
 const emptyDrops = (): Record<WorkerDropReason, number> =>
@@ -69,6 +72,7 @@ export class DiscoveryWorker implements Job {
     moves: 0,
     replies: 0,
     repliesSuppressed: 0,
+    repliesRateLimited: 0,
     notAdvertised: 0,
   };
   private transport: UdpTransport | undefined;
@@ -76,7 +80,9 @@ export class DiscoveryWorker implements Job {
   private accepting = false;
   private bindError: string | undefined;
   private addressProblem: string | undefined;
-  private readonly lastReply = new Map<string, number>();
+  private readonly lastReply = new PerKeyInterval();
+  private readonly probeAnswers = new TokenBucket(PROBE_ANSWERS_PER_S);
+  private readonly announceReplies: TokenBucket;
   private readonly lastWarn = new Map<string, number>();
   private readonly lastAudit = new Map<string, number>();
   private lastPrune = -Infinity;
@@ -87,7 +93,9 @@ export class DiscoveryWorker implements Job {
   /** The encoded reply per advertised URL: the same bytes go to every terminal of a subnet. */
   private readonly replyPayloads = new Map<string, Buffer>();
 
-  constructor(private readonly deps: DiscoveryWorkerDeps) {}
+  constructor(private readonly deps: DiscoveryWorkerDeps) {
+    this.announceReplies = new TokenBucket(deps.announceRepliesPerS ?? ANNOUNCE_REPLIES_PER_S);
+  }
 
   async start(): Promise<void> {
     this.accepting = true;
@@ -197,9 +205,10 @@ export class DiscoveryWorker implements Job {
     if (datagram.type === 'probe') {
       this.counts.probes++;
       // The console probing the LAN hears which central service answers (it picks the address
-      // from these), once per 5 s per prober like a terminal. A space keeps the key apart from
-      // node ids, which cannot contain one.
-      this.reply(`probe ${d.address}:${d.port}`, d, this.deps.clock.now().getTime());
+      // from these), once per 5 s per source address (not address and port: every port of one
+      // host is the same prober, and a spoofed source must not buy an answer per port), within
+      // a service-wide rate. A space keeps the key apart from node ids, which cannot contain one.
+      this.reply(`probe ${d.address}`, d, this.deps.clock.now().getTime(), this.probeAnswers);
       return;
     }
     if (datagram.type === 'central') {
@@ -233,7 +242,7 @@ export class DiscoveryWorker implements Job {
       return;
     }
     this.noteClaim(datagram.id, recorded, d.address);
-    this.reply(datagram.id, d, now.getTime());
+    this.reply(datagram.id, d, now.getTime(), this.announceReplies);
   }
 
   /** Conflicts and moves are audited (at most once a minute per node and kind). */
@@ -264,10 +273,13 @@ export class DiscoveryWorker implements Job {
       .catch((err: unknown) => this.warnOnce('audit', 'could not audit a discovery event', err));
   }
 
-  /** A `central` datagram to the sender; `id`: the node (or prober) it is rate-limited by. */
-  private reply(id: string, d: Datagram, nowMs: number): void {
-    const last = this.lastReply.get(id);
-    if (last !== undefined && nowMs - last < CENTRAL_REPLY_MIN_INTERVAL_MS) {
+  /**
+   * A `central` datagram to the sender; `id`: the node (or prober) it is rate-limited by,
+   * `global`: the service-wide rate of this kind of answer. The answer is the protocol's fixed
+   * datagram and nothing of the request is echoed, so it never grows with what was sent.
+   */
+  private reply(id: string, d: Datagram, nowMs: number, global: TokenBucket): void {
+    if (!this.lastReply.due(id, nowMs)) {
       this.counts.repliesSuppressed++;
       return;
     }
@@ -281,8 +293,14 @@ export class DiscoveryWorker implements Job {
       return;
     }
     this.addressProblem = undefined;
-    this.lastReply.set(id, nowMs);
-    if (this.lastReply.size > 100_000) this.pruneReplies(nowMs);
+    if (!global.take()) {
+      this.counts.repliesRateLimited++;
+      this.warnOnce('rate', 'discovery answers over the service-wide rate left out', undefined, {
+        from: d.address,
+      });
+      return;
+    }
+    this.lastReply.answered(id, nowMs);
     let payload = this.replyPayloads.get(advertised.url);
     if (!payload) {
       payload = encodeDatagram({
@@ -298,12 +316,6 @@ export class DiscoveryWorker implements Job {
     this.transport?.send(payload, d.port, d.address).catch((err: unknown) => {
       this.warnOnce('send', 'could not answer a terminal', err, { to: d.address });
     });
-  }
-
-  private pruneReplies(nowMs: number): void {
-    for (const [id, at] of this.lastReply) {
-      if (nowMs - at >= CENTRAL_REPLY_MIN_INTERVAL_MS) this.lastReply.delete(id);
-    }
   }
 
   /** One log line per kind of trouble per minute: a flood of junk must not flood the log. */

@@ -2,14 +2,14 @@ import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { configureResponse, discoveryNode, discoveryNodeList } from '@svc/shared';
 import { Agent, request } from 'undici';
 import { ManualClock } from '../../clock.js';
-import { plainJpeg } from '../../photos/test-images.js';
+import { plainJpeg } from '../../test/images.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { TestClient, errorCode } from '../../test/http-client.js';
 import { freePort } from '../../test/mariadb-instance.js';
-import { waitFor } from '../../test/udp.js';
 import { createTerminalClient, type TerminalClient } from '../terminal-client.js';
+import { waitFor } from '../../test/wait.js';
 
 /** The impostor's own loopback address: another host on the LAN, as far as the server sees. */
 const IMPOSTOR_IP = '127.0.0.2';
