@@ -1,48 +1,135 @@
-import { z } from 'zod';
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import {
+  acceptanceReportOut,
+  acceptanceReportRecord,
+  acceptanceReportUpload,
+  handoverReport,
+  reportDigestParams,
+  secretShapedTexts,
+  type AcceptanceReportRecord,
+  type HandoverReport,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
-import { clientIp } from '../auth/middleware.js';
 import type { Api } from '../http/api.js';
+import { httpErrors } from '../http/errors.js';
+import { auditActor, visible, actingOrganization } from '../http/scope.js';
+import { AcceptanceReportStore, type StoredReport } from './store.js';
 
-/** What the console sends when an acceptance ends: the digest of the handover report. */
-export const acceptanceReportRecord = z
-  .object({
-    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
-    /** e.g. "Acceptance of site North gate"; shown in the audit log. */
-    title: z.string().trim().min(1).max(200),
-    layers: z.number().int().min(0).max(64),
-    passed: z.number().int().min(0).max(64),
-  })
-  .refine((b) => b.passed <= b.layers, { path: ['passed'], message: 'more than layers' });
+const tags = ['acceptance'];
+
+/** The report file as the console wrote it, read with the shared schema; 400 otherwise. */
+function readReport(text: string): HandoverReport {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw httpErrors.invalidInput({ report: 'is not JSON' }, 'The report file is not JSON.');
+  }
+  const parsed = handoverReport.safeParse(json);
+  if (!parsed.success) {
+    const fields = Object.fromEntries(
+      parsed.error.issues.map((i) => [['report', ...i.path].join('.'), i.message]),
+    );
+    throw httpErrors.invalidInput(fields, 'The report file is not a handover report.');
+  }
+  // A report that would carry a credential is refused, not kept: the console redacts.
+  if (secretShapedTexts(parsed.data).length > 0) {
+    throw httpErrors.invalidInput(
+      { report: 'holds text shaped like a password, key or token' },
+      'The report still holds text shaped like a password, key or token; it was not kept.',
+    );
+  }
+  return parsed.data;
+}
+
+const recordOf = (r: StoredReport, created: boolean): AcceptanceReportRecord => ({
+  sha256: r.sha256,
+  recordedAt: r.recordedAt.toISOString(),
+  recordedBy: r.recordedBy,
+  title: r.title,
+  layers: r.layers,
+  passed: r.passed,
+  created,
+});
+
+function auditSummary(report: HandoverReport, title: string, sha256: string): string {
+  const s = report.summary;
+  const failed = report.layers.filter((l) => l.status === 'failed').map((l) => l.title);
+  return [
+    `${title}: ${s.passed}/${s.layers} layers passed`,
+    failed.length > 0 ? `failed: ${failed.join(', ')}` : null,
+    s.notRun.length > 0 ? `not run: ${s.notRun.join(', ')}` : null,
+    `technician ${report.meta.technician}`,
+    `report sha256 ${sha256}`,
+  ]
+    .filter((p) => p !== null)
+    .join('; ');
+}
 
 /**
- * `POST /api/acceptance/reports`: the desktop console records a handover report's SHA-256 in
- * the audit log, so anyone can later check a report file against the central record. Only the
- * digest and counts are kept: the report itself stays with the technician.
+ * The handover reports of site acceptances. The console uploads the report file; the central
+ * service computes its SHA-256 itself, keeps the file (one record per digest) and notes it in
+ * the audit log, so anyone signed in can later fetch it by digest and check a paper copy.
  */
 export function registerAcceptanceRoutes(api: Api, ctx: AppContext): void {
+  const store = new AcceptanceReportStore(ctx.db.sequelize);
   api.add(
     {
       method: 'post',
       path: '/acceptance/reports',
-      summary: "Record a handover report's SHA-256 digest in the audit log",
-      tags: ['acceptance'],
+      summary:
+        'Keep a handover report; the service computes its SHA-256 and notes it in the audit log',
+      tags,
       access: { kind: 'session', minRole: 'admin' },
-      body: acceptanceReportRecord,
-      responses: { 201: z.object({ recorded: z.literal(true), at: z.string() }) },
-      bodyLimit: '4kb',
+      body: acceptanceReportUpload,
+      responses: { 201: acceptanceReportRecord, 200: acceptanceReportRecord },
+      // The file travels as a JSON string: escaping can make it larger than its bytes.
+      bodyLimit: '2mb',
     },
-    async ({ body }, req, res) => {
+    async ({ body }, req: Request, res) => {
+      const report = readReport(body.report);
+      const sha256 = createHash('sha256').update(body.report, 'utf8').digest('hex');
       const admin = req.auth!.admin;
-      const at = ctx.clock.now();
+      const title = `Acceptance of ${report.meta.site}`.slice(0, 200);
+      const { created, record } = await store.keep({
+        sha256,
+        organizationId: actingOrganization(req),
+        recordedBy: admin.username,
+        recordedAt: ctx.clock.now(),
+        title,
+        layers: report.summary.layers,
+        passed: report.summary.passed,
+        report: body.report,
+      });
+      if (!created) {
+        visible(req, record, 'Report'); // kept by another organization: not theirs to see
+        res.status(200).json(recordOf(record, false));
+        return;
+      }
       await ctx.audit.record({
         action: 'acceptance.report',
-        organizationId: admin.organizationId,
-        actor: { id: admin.id, name: admin.username },
-        target: { type: 'acceptance_report', id: body.sha256 },
-        ip: clientIp(req),
-        summary: `${body.title}: ${body.passed}/${body.layers} layers passed; report sha256 ${body.sha256}`,
+        ...auditActor(req),
+        target: { type: 'acceptance_report', id: sha256 },
+        summary: auditSummary(report, title, sha256),
       });
-      res.status(201).json({ recorded: true, at: at.toISOString() });
+      res.status(201).json(recordOf(record, true));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/acceptance/reports/:sha256',
+      summary: 'A kept handover report by its SHA-256: the record and the report file',
+      tags,
+      access: { kind: 'session' },
+      params: reportDigestParams,
+      responses: { 200: acceptanceReportOut },
+    },
+    async ({ params }, req, res) => {
+      const found = visible(req, await store.find(params.sha256), 'Report');
+      res.json(acceptanceReportOut.parse({ ...recordOf(found, false), report: found.report }));
     },
   );
 }

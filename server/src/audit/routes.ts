@@ -2,14 +2,11 @@ import { auditFilter, auditList, auditQuery } from '@svc/shared';
 import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor } from '../http/scope.js';
+import { auditActor, orgScope } from '../http/scope.js';
 import { exportAudit } from './export.js';
 import { auditWhere, searchAudit, type AuditScope } from './store.js';
 
-const scopeOf = (req: Request): AuditScope => {
-  const admin = req.auth!.admin;
-  return admin.role === 'superadmin' ? null : admin.organizationId;
-};
+const scopeOf = (req: Request): AuditScope => orgScope(req);
 
 /**
  * `GET /api/audit` (one page, newest first) and `GET /api/exports/audit.csv` (every match): the

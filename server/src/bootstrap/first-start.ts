@@ -39,12 +39,21 @@ export interface InitResult {
  */
 export async function prepareDatabase(deps: InitDeps): Promise<InitResult> {
   const { db, logger } = deps;
-  return withSchemaLock(db.sequelize, async () => {
-    const migrationsApplied = await migrate(db.sequelize, logger);
-    const result = await seedOnce(deps);
-    await deps.settings.setIfAbsent(SettingKey.csrfSecret, randomBytes(32).toString('base64'));
-    return { migrationsApplied, ...result };
-  });
+  let waited = false;
+  const onWait = (holder: string) => {
+    if (!waited) logger.info({ holder }, 'another server process is migrating; waiting for it');
+    waited = true;
+  };
+  return withSchemaLock(
+    db.sequelize,
+    async () => {
+      const migrationsApplied = await migrate(db.sequelize, logger);
+      const result = await seedOnce(deps);
+      await deps.settings.setIfAbsent(SettingKey.csrfSecret, randomBytes(32).toString('base64'));
+      return { migrationsApplied, ...result };
+    },
+    { onWait },
+  );
 }
 
 async function seedOnce(deps: InitDeps): Promise<Omit<InitResult, 'migrationsApplied'>> {

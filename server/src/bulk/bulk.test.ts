@@ -5,8 +5,8 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
 import { failInterruptedImports } from './import-job.js';
-import { finished, upload, zip, type Job } from './test-import.js';
-import { waitFor } from '../test/udp.js';
+import { finished, upload, zip, type Job } from '../test/imports.js';
+import { waitFor } from '../test/wait.js';
 
 const jpeg = (red: number) =>
   sharp({ create: { width: 64, height: 48, channels: 3, background: { r: red, g: 40, b: 90 } } })

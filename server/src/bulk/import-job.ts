@@ -3,7 +3,10 @@ import type { Transaction } from 'sequelize';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  formatMessage,
+  issuesToFields,
   personCreate,
+  type ImportCheckOut,
   type ImportJobOut,
   type ImportRowError,
   type PersonCreate,
@@ -12,6 +15,8 @@ import type { AppContext } from '../context.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
 import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
+import { photoTransaction } from '../photos/intake.js';
+import { HttpError } from '../http/errors.js';
 import {
   countCsv,
   openPhotoArchive,
@@ -62,6 +67,9 @@ const BOOL: Record<string, boolean> = {
   '0': false,
   yes: true,
   no: false,
+  // As the Chinese template writes them.
+  是: true,
+  否: false,
 };
 
 /** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
@@ -76,29 +84,59 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
       const ids = spaces.get(s.toLowerCase()) ?? [];
       if (ids.length === 1) return ids[0]!;
       throw new Error(
-        ids.length ? `space name "${s}" is ambiguous; use its id` : `no space "${s}"`,
+        formatMessage(ids.length ? 'import_ambiguous_space' : 'import_no_space', { space: s }),
       );
     });
   const enabled = v.enabled === undefined ? undefined : BOOL[v.enabled.toLowerCase()];
   if (v.enabled !== undefined && enabled === undefined)
-    throw new Error(`enabled must be true or false`);
-  const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
+    throw new Error(formatMessage('import_yes_no', { field: 'enabled', value: v.enabled }));
+  const date = (field: 'validFrom' | 'validUntil') => {
+    const s = v[field];
+    if (s === undefined) return undefined;
+    const at = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)
+      ? new Date(s)
+      : new Date(NaN);
+    if (Number.isNaN(at.getTime()))
+      throw new Error(formatMessage('import_date', { field, value: s }));
+    return at.toISOString();
+  };
   const parsed = personCreate.safeParse({
     name: v.name,
     idNumber: v.idNumber,
     phone: v.phone,
     notes: v.notes,
-    validFrom: date(v.validFrom),
-    validUntil: date(v.validUntil),
+    validFrom: date('validFrom'),
+    validUntil: date('validUntil'),
     enabled,
     spaceIds,
   });
   if (!parsed.success) {
+    // Each problem names its column and says what to write there, in the forms' own words.
+    const fields = issuesToFields(parsed.error.issues, v);
     throw new Error(
-      parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '),
+      Object.entries(fields)
+        .map(([field, problem]) => formatMessage('import_field', { field, problem }))
+        .join(' '),
     );
   }
   return parsed.data;
+}
+
+/**
+ * The first row of the file that holds each ID number (compared as the people store does,
+ * case-insensitively). A later row with the same number is refused, in the check and in the
+ * import alike, rather than silently overwriting the earlier one.
+ */
+class RowsById {
+  private readonly first = new Map<string, number>();
+
+  /** Throws the row's error when the number was on an earlier row; remembers it otherwise. */
+  claim(idNumber: string, line: number): void {
+    const key = idNumber.toUpperCase();
+    const row = this.first.get(key);
+    if (row !== undefined) throw new Error(formatMessage('import_repeated_id', { row }));
+    this.first.set(key, line);
+  }
 }
 
 const exists = (file: string) =>
@@ -173,14 +211,8 @@ async function runImport(
     const total = await countCsv(deps.csvFile);
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
     await job.update({ total });
-    const spaces = new Map<string, string[]>();
-    for (const s of await ctx.models.Space.findAll({
-      where: { organizationId: deps.actor.organizationId },
-      raw: true,
-    })) {
-      for (const key of [s.name.toLowerCase(), s.id])
-        spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
-    }
+    const spaces = await spaceKeys(ctx, deps.actor.organizationId);
+    const rowsById = new RowsById();
     let lastSaved = Date.now();
     const saveProgress = async () => {
       await job.update({
@@ -199,18 +231,36 @@ async function runImport(
       const idNumber = record.values.idNumber ?? null;
       try {
         const input = toInput(record, spaces);
+        rowsById.claim(input.idNumber, record.line);
         const bytes = await archive?.photoFor(input.idNumber);
-        const normalized = bytes ? await ctx.photos.normalize(bytes) : undefined;
-        // A refused face fails the row with its reasons (no administrator accepts it here).
-        const face = normalized && (await checkRowFace(ctx, normalized, deps.actor, input));
+        // In the uploads' queue, waiting its turn rather than refused (issue 32).
+        const checked =
+          bytes &&
+          (await ctx.photoWork.checks.run(
+            async () => {
+              const normalized = await ctx.photos.normalize(bytes);
+              // A refused face fails the row with its reasons (no administrator accepts it here).
+              return { normalized, face: await checkRowFace(ctx, normalized, deps.actor, input) };
+            },
+            { background: true },
+          ));
         // One transaction per row: a failed row leaves nothing behind.
-        await ctx.db.sequelize.transaction(async (t) => {
-          const photo = normalized ? await ctx.photos.save(normalized, t) : undefined;
-          return deps.upsert(input, photo, deps.actor, t, face);
-        });
+        const store = (t: Transaction) =>
+          (checked ? ctx.photos.save(checked.normalized, t) : Promise.resolve(undefined)).then(
+            (photo) => deps.upsert(input, photo, deps.actor, t, checked?.face),
+          );
+        await (checked
+          ? photoTransaction(ctx, store, { background: true })
+          : ctx.db.sequelize.transaction(store));
         job.succeeded++;
       } catch (err) {
         job.failed++;
+        if (err instanceof HttpError && err.detail) {
+          ctx.logger.info(
+            { importId: job.id, row: record.line, detail: err.detail },
+            'row refused',
+          );
+        }
         if (errors.length < MAX_ERRORS_KEPT) {
           errors.push({ row: record.line, idNumber, error: (err as Error).message });
         }
@@ -249,4 +299,44 @@ export async function failInterruptedImports(ctx: AppContext): Promise<number> {
     });
   }
   return running.length;
+}
+
+async function spaceKeys(ctx: AppContext, organizationId: string): Promise<Map<string, string[]>> {
+  const spaces = new Map<string, string[]>();
+  for (const s of await ctx.models.Space.findAll({ where: { organizationId }, raw: true })) {
+    for (const key of [s.name.toLowerCase(), s.id])
+      spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
+  }
+  return spaces;
+}
+
+/**
+ * Reads the whole CSV and judges every row as the import would (columns, formats, spaces, an
+ * ID number twice in the file), writing nothing; photos and faces are judged by the import.
+ */
+export async function checkImport(
+  ctx: AppContext,
+  csvFile: string,
+  organizationId: string,
+): Promise<ImportCheckOut> {
+  const spaces = await spaceKeys(ctx, organizationId);
+  const rowsById = new RowsById();
+  const errors: RowError[] = [];
+  let total = 0;
+  let failed = 0;
+  for await (const record of readCsv(csvFile)) {
+    total++;
+    const idNumber = record.values.idNumber ?? null;
+    let problem: string | null = null;
+    try {
+      rowsById.claim(toInput(record, spaces).idNumber, record.line);
+    } catch (err) {
+      problem = (err as Error).message;
+    }
+    if (problem === null) continue;
+    failed++;
+    if (errors.length < MAX_ERRORS_KEPT)
+      errors.push({ row: record.line, idNumber, error: problem });
+  }
+  return { total, failed, errors };
 }

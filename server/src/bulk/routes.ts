@@ -1,16 +1,30 @@
 import path from 'node:path';
-import { ErrorCode, IMPORT_LIMITS, idParams, importJobOut, listOf } from '@svc/shared';
+import {
+  ErrorCode,
+  IMPORT_LIMITS,
+  formatMessage,
+  idParams,
+  importCheckOut,
+  importJobOut,
+  listOf,
+} from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor, orgWhere, visible } from '../http/scope.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
+import { HttpError, httpErrors, invalidFields } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
 import { exportImportErrors, exportPeople } from './export.js';
 import { recordFace } from '../photos/faces/check.js';
-import { startImport, toJobOut, type RowError, type UpsertPerson } from './import-job.js';
+import {
+  checkImport,
+  startImport,
+  toJobOut,
+  type RowError,
+  type UpsertPerson,
+} from './import-job.js';
 import { receiveFiles } from './upload.js';
-import { MAX_ZIP_ENTRIES, zipEntryCount } from './sources.js';
+import { MAX_ZIP_ENTRIES, looksLikeText, zipEntryCount } from './sources.js';
 
 /** Refuses, before the import starts, a photos file that is no ZIP or holds too many entries. */
 async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Promise<void> {
@@ -28,6 +42,21 @@ async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Pr
     ErrorCode.payloadTooLarge,
     `The ZIP of photos holds ${entries} entries; at most ${MAX_ZIP_ENTRIES} are accepted.`,
   );
+}
+
+type Upload = Awaited<ReturnType<typeof receiveFiles>>;
+
+/** The CSV is there and reads as text; otherwise nothing starts (and the upload is removed). */
+async function checkCsv(upload: Upload): Promise<void> {
+  const csv = upload.files.csv;
+  if (csv === undefined) {
+    await upload.cleanup();
+    throw invalidFields({ csv: { code: 'choose_csv' } }, 'Attach the CSV file as "csv".');
+  }
+  if (!(await looksLikeText(csv))) {
+    await upload.cleanup();
+    throw invalidFields({ csv: { code: 'not_csv' } }, formatMessage('not_csv'));
+  }
 }
 
 /** Bulk: CSV import of people with a ZIP of photos, CSV exports of people and the audit log. */
@@ -74,26 +103,51 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
         fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
       });
-      if (!upload.files.csv) {
-        await upload.cleanup();
-        throw httpErrors.invalidInput({ csv: 'required' }, 'Attach the CSV file as "csv".');
-      }
+      await checkCsv(upload);
       if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
       const admin = req.auth!.admin;
       const { job, done } = await startImport(ctx, {
         upsert,
-        csvFile: upload.files.csv,
+        csvFile: upload.files.csv!,
         ...(upload.files.photos && { zipFile: upload.files.photos }),
         actor: {
           id: admin.id,
           name: admin.username,
-          organizationId: admin.organizationId,
+          organizationId: actingOrganization(req),
           ip: clientIp(req),
         },
         cleanup: upload.cleanup,
       });
       done.catch((err: unknown) => ctx.logger.error({ err, job: job.id }, 'import failed'));
       res.status(202).json(toJobOut(job));
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/imports/people/check',
+      summary:
+        'Check an import CSV (field "csv") whole before importing: every row judged as the import would, nothing written',
+      tags,
+      access: { kind: 'session', minRole: 'admin' },
+      responses: { 200: importCheckOut },
+      bodyLimit: false,
+      rawBody: ['multipart/form-data'],
+    },
+    async (_input, req, res) => {
+      const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
+        fields: { csv: IMPORT_LIMITS.csvBytes },
+      });
+      await checkCsv(upload);
+      try {
+        res.json(await checkImport(ctx, upload.files.csv!, actingOrganization(req)));
+      } catch (err) {
+        // The file itself is unusable (no header, no name column): that is the answer.
+        throw invalidFields({ csv: { code: 'invalid_value' } }, (err as Error).message);
+      } finally {
+        await upload.cleanup();
+      }
     },
   );
 

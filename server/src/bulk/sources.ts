@@ -1,6 +1,10 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import yauzl from 'yauzl';
+import { IMPORT_COLUMNS, IMPORT_COLUMNS_ZH, type ImportColumn } from '@svc/shared';
+
+export { IMPORT_COLUMNS };
 
 /** One CSV line of an import, by column name (header names are case-insensitive). */
 export interface CsvRecord {
@@ -8,22 +12,17 @@ export interface CsvRecord {
   values: Record<string, string>;
 }
 
-export const IMPORT_COLUMNS = [
-  'name',
-  'idNumber',
-  'phone',
-  'notes',
-  'validFrom',
-  'validUntil',
-  'enabled',
-  'spaces',
-] as const;
+type Columns = ImportColumn | undefined;
 
-type Columns = (typeof IMPORT_COLUMNS)[number] | undefined;
+/** Header names, English (any case) or as the Chinese template writes them. */
+const KNOWN_COLUMNS = new Map<string, ImportColumn>([
+  ...IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c] as const),
+  ...IMPORT_COLUMNS.map((c) => [IMPORT_COLUMNS_ZH[c], c] as const),
+]);
 
 function headerColumns(header: string[] | undefined): Columns[] {
   if (!header) throw new Error('the CSV file is empty');
-  const known = new Map(IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
+  const known = KNOWN_COLUMNS;
   const columns = header.map((h) => known.get(h.toLowerCase().replace(/[\s_-]/g, '')));
   for (const required of ['name', 'idNumber']) {
     if (!columns.some((c) => c === required)) {
@@ -33,6 +32,24 @@ function headerColumns(header: string[] | undefined): Columns[] {
     }
   }
   return columns;
+}
+
+/**
+ * Whether the file's start reads as text: a photo, a ZIP or a spreadsheet picked by mistake
+ * is refused before an import starts rather than listed as rows of binary.
+ */
+export async function looksLikeText(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead);
+    // NUL never occurs in text; photos, archives and documents also start with a signature.
+    // Other encodings than UTF-8 are let through: their rows say what is wrong with them.
+    const signatures = ['ffd8ff', '89504e47', '504b0304', '25504446', '47494638', 'd0cf11e0'];
+    return !head.includes(0) && !signatures.some((sig) => head.toString('hex').startsWith(sig));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The file's rows of cells, streamed: a large file is never in memory as a whole. */

@@ -20,6 +20,23 @@ const REFRESH_EVERY_MS = 30_000;
 /** Devices named in the heartbeat's warning; the rest are counted. */
 const NAMED_IN_WARNING = 5;
 
+/**
+ * An event time further than this from our receive time is not believed: kept as the device's
+ * reported time, with the receive time as the event's time, so that a wrong clock (1970, 2099)
+ * can neither backdate an event into the next purge nor keep one past every purge.
+ */
+export const EVENT_TIME_TOLERANCE_MS = 24 * 60 * 60_000;
+
+/** The event's time and, when the device's was out of tolerance, what the device said. */
+export function eventTimes(
+  deviceTime: Date,
+  receivedAt: Date,
+): { time: Date; reportedTime: Date | null } {
+  return Math.abs(deviceTime.getTime() - receivedAt.getTime()) > EVENT_TIME_TOLERANCE_MS
+    ? { time: receivedAt, reportedTime: deviceTime }
+    : { time: deviceTime, reportedTime: null };
+}
+
 export type ClockSource = 'heartbeat' | 'event';
 export type ClockFields = Pick<DeviceRow, 'clockDriftMs' | 'clockCheckedAt' | 'clockSource'>;
 

@@ -1,9 +1,9 @@
 import { ErrorCode, deviceHeartbeat, onlineCount, serverTimeResponse } from '@svc/shared';
 import type { AppContext } from '../context.js';
-import { retryOnDeadlock } from '../db/deadlock.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { HttpError, httpErrors } from '../http/errors.js';
-import { findDeviceByKey, onlineWhere } from './service.js';
+import { findDeviceByKey, noteKeyRefused, onlineWhere } from './service.js';
+import { orgWhere } from '../http/scope.js';
 
 /** What devices call (PROTOCOL §3) and the seed's online count (§5). */
 export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
@@ -24,6 +24,7 @@ export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
     async ({ body }, _req, res) => {
       const device = await findDeviceByKey(ctx, body.sn, bearerToken(res));
       if (!device) {
+        await noteKeyRefused(ctx, body.sn, clock.now());
         throw new HttpError(
           401,
           ErrorCode.unauthorized,
@@ -36,13 +37,11 @@ export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
       const now = clock.now();
       // Not audited: a heartbeat every few seconds per device is operation, not a change.
       // On MySQL a backfill's task inserts share-lock the device row (its foreign key) and now
-      // and then deadlock with this update: tried again rather than answered with a 500.
+      // and then deadlock with this update: tried again (db/deadlock.ts) rather than a 500.
       const clockFields = ctx.deviceClocks.fromHeartbeat(device, body.time, now);
-      await retryOnDeadlock(() =>
-        models.Device.update(
-          { lastHeartbeatAt: now, ...clockFields },
-          { where: { id: device.id } },
-        ),
+      await models.Device.update(
+        { lastHeartbeatAt: now, keyRefusedAt: null, ...clockFields },
+        { where: { id: device.id } },
       );
       res.json({ serverTime: now.toISOString() });
     },
@@ -59,11 +58,9 @@ export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {
       responses: { 200: onlineCount },
     },
     async (_input, req, res) => {
-      const admin = req.auth?.admin;
       // A trusted-network client without a session sees the whole installation; a session
-      // never sees past its organization (unless superadmin).
-      const scope =
-        admin && admin.role !== 'superadmin' ? { organizationId: admin.organizationId } : {};
+      // never sees past its organization (a superadmin: the one worked in, or all).
+      const scope = req.auth ? orgWhere(req) : {};
       const count = await models.Device.count({
         where: { ...onlineWhere(clock.now(), ctx.config.heartbeatTimeoutS), ...scope },
       });

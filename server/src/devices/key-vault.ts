@@ -48,13 +48,7 @@ export class DeviceKeyVault {
 
   /** Keeps the key for calls to the device; replaces an older one (rotation). */
   async seal(deviceId: string, key: string, transaction?: Transaction): Promise<void> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.loadSecret(), iv);
-    cipher.setAAD(aad(deviceId));
-    const sealed = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
-    const value = [FORMAT, iv, cipher.getAuthTag(), sealed]
-      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-      .join('.');
+    const value = await this.sealWith(aad(deviceId), key);
     await this.deps.models.RuntimeSetting.upsert(
       {
         key: SETTING_PREFIX + deviceId,
@@ -73,22 +67,12 @@ export class DeviceKeyVault {
         'no stored key for this device: rotate its key (POST /api/devices/{id}/key) and set the new one on the device',
       );
     }
-    const [format, iv, tag, sealed] = String(JSON.parse(row.value)).split('.');
-    if (format !== FORMAT || !iv || !tag || sealed === undefined) {
+    const value = String(JSON.parse(row.value));
+    if (!value.startsWith(`${FORMAT}.`) || value.split('.').length !== 4) {
       throw new DeviceKeyUnavailable('the stored device key has an unknown format');
     }
     try {
-      const decipher = createDecipheriv(
-        'aes-256-gcm',
-        await this.loadSecret(),
-        Buffer.from(iv, 'base64url'),
-      );
-      decipher.setAAD(aad(deviceId));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([
-        decipher.update(Buffer.from(sealed, 'base64url')),
-        decipher.final(),
-      ]).toString('utf8');
+      return await this.openWith(aad(deviceId), value);
     } catch {
       throw new DeviceKeyUnavailable(
         this.deps.secretFile
@@ -104,6 +88,47 @@ export class DeviceKeyVault {
       where: { key: SETTING_PREFIX + deviceId },
       transaction,
     });
+  }
+
+  /**
+   * Seals another secret of the service (an administrator's TOTP secret) with the same key,
+   * bound to `label`: the sealed text is useless without the data volume's secret.
+   */
+  sealText(label: string, text: string): Promise<string> {
+    return this.sealWith(Buffer.from(`svc ${label}`, 'utf8'), text);
+  }
+
+  /** Opens what sealText sealed under the same label; throws when it cannot. */
+  openText(label: string, value: string): Promise<string> {
+    return this.openWith(Buffer.from(`svc ${label}`, 'utf8'), value);
+  }
+
+  private async sealWith(additional: Buffer, text: string): Promise<string> {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', await this.loadSecret(), iv);
+    cipher.setAAD(additional);
+    const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+    return [FORMAT, iv, cipher.getAuthTag(), sealed]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  private async openWith(additional: Buffer, value: string): Promise<string> {
+    const [format, iv, tag, sealed] = value.split('.');
+    if (format !== FORMAT || !iv || !tag || sealed === undefined) {
+      throw new Error('unknown sealed format');
+    }
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      await this.loadSecret(),
+      Buffer.from(iv, 'base64url'),
+    );
+    decipher.setAAD(additional);
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([
+      decipher.update(Buffer.from(sealed, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   }
 
   private loadSecret(): Promise<Buffer> {

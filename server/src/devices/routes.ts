@@ -18,7 +18,8 @@ import type { AppContext } from '../context.js';
 import type { DeviceRow } from '../db/business-models.js';
 import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
-import { auditActor, orgWhere, visible } from '../http/scope.js';
+import { assertUnchanged, ifMatchOf, sendTagged } from '../http/etag.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
 import { resendDevicePhotos } from '../sync/planning/store/tasks.js';
 import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';
@@ -79,7 +80,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: deviceWithKey },
     },
     async ({ body }, req, res) => {
-      const organizationId = req.auth!.admin.organizationId;
+      const organizationId = actingOrganization(req);
       checkBaseUrl(body.baseUrl);
       checkPhotoSides({
         minPhotoSide: body.minPhotoSide ?? null,
@@ -142,7 +143,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: deviceOut },
     },
     async ({ params }, req, res) => {
-      res.json(out(await load(req, params.id)));
+      sendTagged(res, out(await load(req, params.id)));
     },
   );
 
@@ -162,33 +163,35 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
       const device = await load(req, params.id);
       if (body.baseUrl !== undefined) checkBaseUrl(body.baseUrl);
       if (body.spaceId !== undefined) await checkSpace(ctx, body.spaceId, device.organizationId);
-      const changes: Partial<Pick<DeviceRow, keyof typeof body>> = {};
-      const described: string[] = [];
-      for (const [field, value] of Object.entries(body) as [keyof typeof body, unknown][]) {
-        if (value === undefined || device.get(field) === value) continue;
-        Object.assign(changes, { [field]: value });
-        described.push(`${field} ${show(device.get(field))} → ${show(value)}`);
-      }
-      checkPhotoSides({ ...device.get(), ...changes });
-      if (described.length > 0) {
-        await ctx.db.sequelize.transaction(async (transaction) => {
-          await device.update({ ...changes, updatedAt: clock.now() }, { transaction });
-          if (PHOTO_LIMITS.some((f) => f in changes)) {
-            const resent = await resendDevicePhotos(ctx, device.id, clock.now(), transaction);
-            described.push(`${resent} people queued again with photos fitted to the new limits`);
-          }
-          await audit.record(
-            {
-              action: 'device.update',
-              target: { type: 'device', id: device.id },
-              summary: `device ${device.sn}: ${described.join('; ')}`,
-              ...auditActor(req),
-            },
-            transaction,
-          );
-        });
-      }
-      res.json(out(device));
+      await ctx.db.sequelize.transaction(async (transaction) => {
+        // Compared and changed under the row's lock: a concurrent edit cannot slip between.
+        await device.reload({ transaction, lock: transaction.LOCK.UPDATE });
+        assertUnchanged(ifMatchOf(req), out(device).etag, 'device');
+        const changes: Partial<Pick<DeviceRow, keyof typeof body>> = {};
+        const described: string[] = [];
+        for (const [field, value] of Object.entries(body) as [keyof typeof body, unknown][]) {
+          if (value === undefined || device.get(field) === value) continue;
+          Object.assign(changes, { [field]: value });
+          described.push(`${field} ${show(device.get(field))} → ${show(value)}`);
+        }
+        checkPhotoSides({ ...device.get(), ...changes });
+        if (described.length === 0) return;
+        await device.update({ ...changes, updatedAt: clock.now() }, { transaction });
+        if (PHOTO_LIMITS.some((f) => f in changes)) {
+          const resent = await resendDevicePhotos(ctx, device.id, clock.now(), transaction);
+          described.push(`${resent} people queued again with photos fitted to the new limits`);
+        }
+        await audit.record(
+          {
+            action: 'device.update',
+            target: { type: 'device', id: device.id },
+            summary: `device ${device.sn}: ${described.join('; ')}`,
+            ...auditActor(req),
+          },
+          transaction,
+        );
+      });
+      sendTagged(res, out(device));
     },
   );
 
@@ -249,7 +252,8 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
       const now = clock.now();
       await ctx.db.sequelize.transaction(async (transaction) => {
         await device.update(
-          { keyHash: hashDeviceKey(key), keyRotatedAt: now, updatedAt: now },
+          // A refusal of the old key is news no more; the new key's refusals start afresh.
+          { keyHash: hashDeviceKey(key), keyRotatedAt: now, keyRefusedAt: null, updatedAt: now },
           { transaction },
         );
         await ctx.deviceKeys.seal(device.id, key, transaction);
@@ -305,7 +309,10 @@ async function checkSnFree(ctx: AppContext, sn: string): Promise<void> {
 }
 
 const snTaken = (sn: string) =>
-  httpErrors.conflict(`A device with serial number "${sn}" is already registered.`);
+  httpErrors.conflict(`A device with serial number "${sn}" is already registered.`, {
+    reason: 'serial_number_taken',
+    serialNumber: sn,
+  });
 
 /** A concurrent registration of the same serial loses at the unique index: still a 409. */
 async function inTransaction<T>(

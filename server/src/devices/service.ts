@@ -6,6 +6,7 @@ import type { DeviceTarget } from './client.js';
 import { driftWarning } from './clock.js';
 import { hashDeviceKey } from './keys.js';
 import { DeviceKeyUnavailable } from './key-vault.js';
+import { editTagOf } from '../http/etag.js';
 
 export {
   createDeviceClient,
@@ -67,6 +68,19 @@ export async function findDeviceByKey(
 }
 
 /**
+ * A heartbeat for `sn` came with a key we refuse: remembered once (the first refusal since the
+ * last accepted heartbeat), so the site can say "key refused since …" instead of only
+ * "Offline". An unknown serial number changes nothing.
+ */
+export async function noteKeyRefused(
+  ctx: Pick<AppContext, 'models'>,
+  sn: string,
+  now: Date,
+): Promise<void> {
+  await ctx.models.Device.update({ keyRefusedAt: now }, { where: { sn, keyRefusedAt: null } });
+}
+
+/**
  * What a DeviceClient needs to call this device, with its current key. Throws
  * DeviceKeyUnavailable when the key cannot be recovered (the device then needs a rotation).
  */
@@ -102,6 +116,7 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     minFacePx: device.minFacePx ?? null,
     online: isOnline(device, now, timeoutS),
     lastHeartbeatAt: device.lastHeartbeatAt?.toISOString() ?? null,
+    keyRefusedAt: device.keyRefusedAt?.toISOString() ?? null,
     clock: {
       driftMs: device.clockDriftMs ?? null,
       checkedAt: device.clockCheckedAt?.toISOString() ?? null,
@@ -110,5 +125,23 @@ export function toDeviceOut(device: DeviceRow, now: Date, timeoutS: number): Dev
     warnings: [driftWarning(device)].filter((w) => w !== null),
     createdAt: device.createdAt.toISOString(),
     updatedAt: device.updatedAt.toISOString(),
+    etag: deviceEditTag(device),
   };
+}
+
+/** The registration fields a PATCH can change (heartbeats and clocks leave an edit valid). */
+function deviceEditTag(d: DeviceRow): string {
+  return editTagOf('device', [
+    d.name,
+    d.model,
+    d.spaceId,
+    d.baseUrl,
+    d.enabled,
+    d.capacity,
+    d.maxPhotoBytes,
+    d.maxPhotoPixels,
+    d.minPhotoSide ?? null,
+    d.photoBaseline420 ?? false,
+    d.minFacePx ?? null,
+  ]);
 }

@@ -13,16 +13,13 @@ import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
-import { auditActor } from '../http/scope.js';
+import { auditActor, actingOrganization, orgScope } from '../http/scope.js';
 import { decideChange, findChange, listChanges, toChangeOut } from './changes.js';
 import { changeDistances } from '../photos/faces/store.js';
 import { manageableTerminal, setTerminalSpaces, terminalSpaces as spacesOf } from './rights.js';
 
 /** The caller's organization scope: null for a superadmin (every organization). */
-const scopeOf = (req: Request) => {
-  const admin = req.auth!.admin;
-  return admin.role === 'superadmin' ? null : admin.organizationId;
-};
+const scopeOf = (req: Request) => orgScope(req);
 
 /** Administrator API: the spaces each enrollment terminal may grant, and the review queue. */
 export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
@@ -40,7 +37,7 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       const node = await manageableTerminal(ctx, req.auth!.admin, params.id);
-      res.json(await spacesOf(ctx, node, req.auth!.admin.organizationId));
+      res.json(await spacesOf(ctx, node, actingOrganization(req)));
     },
   );
 
@@ -59,7 +56,7 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
     async ({ params, body }, req, res) => {
       const admin = req.auth!.admin;
       const node = await manageableTerminal(ctx, admin, params.id);
-      const organizationId = node.organizationId ?? admin.organizationId;
+      const organizationId = node.organizationId ?? actingOrganization(req);
       res.json(await setTerminalSpaces(ctx, node, organizationId, body.spaceIds, auditActor(req)));
     },
   );

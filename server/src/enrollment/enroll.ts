@@ -6,6 +6,7 @@ import { checkedName, createPerson, findByIdNumber, type Actor } from '../people
 import { proposeChange } from './changes.js';
 import { assertMayGrant } from './rights.js';
 import { recordFace, type FaceVerdict } from '../photos/faces/check.js';
+import { photoTransaction } from '../photos/intake.js';
 
 /** The enrollment terminal that sent the person, and the organization it enrolls into. */
 export interface Terminal {
@@ -61,7 +62,7 @@ export async function enroll(
     throw err;
   }
   const attempt = () =>
-    ctx.db.sequelize.transaction(async (transaction) => {
+    photoTransaction(ctx, async (transaction) => {
       const photo = await ctx.photos.save(input.photo, transaction);
       const existing = await findByIdNumber(
         ctx,

@@ -6,7 +6,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { jpegWithGps, plainJpeg } from '../photos/test-images.js';
+import { jpegWithGps, plainJpeg } from '../test/images.js';
 
 const newToken = () => randomBytes(32).toString('base64url');
 

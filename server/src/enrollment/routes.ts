@@ -1,4 +1,11 @@
-import { enrollmentAnswerFace, enrollmentPerson, ErrorCode, idNumber, uuid } from '@svc/shared';
+import {
+  enrollmentAnswerFace,
+  enrollmentPerson,
+  ErrorCode,
+  idNumber,
+  LOOK_ALIKE_NOTICE,
+  uuid,
+} from '@svc/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
@@ -8,7 +15,8 @@ import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js'
 import { registerEnrollmentAdminRoutes } from './admin-routes.js';
 import { enroll } from './enroll.js';
 import { findByIdNumber } from '../people/service.js';
-import { checkFace } from '../photos/faces/check.js';
+import { checkFace, type FaceVerdict } from '../photos/faces/check.js';
+import { requestGone } from '../photos/intake.js';
 
 /**
  * The §3 body, held to the same rules as an administrator's person (ID-number characters,
@@ -61,21 +69,28 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
           `Terminal ${node.id} was configured before terminals were tied to an organization: an administrator must push the central address to it again.`,
         );
       }
-      // Refused photos (400/413/415) end here, before anything is written.
-      const photo = await ctx.photos.normalize(decodeBase64Photo(body.photo));
-      // A terminal cannot accept a failing face: 422 with the reasons, nothing written.
-      const existing = await findByIdNumber(ctx, organizationId, body.idNumber);
-      const face = await checkFace(ctx, photo, {
-        organizationId,
-        personId: existing?.id ?? null,
-        spaceIds: existing?.spaceIds ?? body.spaceIds ?? [],
-      });
+      // The same bounded queue as uploads (issue 32): a terminal's token is no way around it.
+      const { photo, face } = await ctx.photoWork.checks.run(
+        async () => {
+          // Refused photos (400/413/415) end here, before anything is written.
+          const photo = await ctx.photos.normalize(decodeBase64Photo(body.photo));
+          // A terminal cannot accept a failing face: 422 with the reasons, nothing written.
+          const existing = await findByIdNumber(ctx, organizationId, body.idNumber);
+          const face = await checkFace(ctx, photo, {
+            organizationId,
+            personId: existing?.id ?? null,
+            spaceIds: existing?.spaceIds ?? body.spaceIds ?? [],
+          });
+          return { photo, face };
+        },
+        { signal: requestGone(res) },
+      );
       const result = await enroll(
         ctx,
         { id: node.id, organizationId, ip: clientIp(req) },
         { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo, face },
       );
-      const warn = face && { lookAlikes: face.lookAlikes };
+      const warn = await lookAlikeNotice(ctx, node.id, organizationId, result.id, face);
       if (result.created) {
         res.status(201).json({ id: result.id, ...warn });
         return;
@@ -88,4 +103,28 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
       });
     },
   );
+}
+
+/**
+ * The terminal hears only that the face looks like someone (no name, ID number or distance:
+ * a token must not become a face search over its organization). Who it looks like is in the
+ * site: the person's face check lists the look-alikes, and the audit entry names their ids.
+ */
+async function lookAlikeNotice(
+  ctx: AppContext,
+  terminalId: string,
+  organizationId: string,
+  personId: string,
+  face: FaceVerdict | undefined,
+): Promise<{ notice: { code: typeof LOOK_ALIKE_NOTICE.code; message: string } } | undefined> {
+  const others = face?.lookAlikes ?? [];
+  if (others.length === 0) return undefined;
+  await ctx.audit.record({
+    action: 'enrollment.look_alike',
+    organizationId,
+    actor: { id: null, name: `terminal ${terminalId}` },
+    target: { type: 'person', id: personId },
+    summary: `enrolled face looks like ${others.length} other ${others.length === 1 ? 'person' : 'people'} (${others.map((o) => o.personId).join(', ')}): review pending`,
+  });
+  return { notice: { ...LOOK_ALIKE_NOTICE } };
 }

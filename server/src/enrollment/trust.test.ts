@@ -6,17 +6,16 @@ import {
   enrollmentChangeOut,
   terminalSpaces,
 } from '@svc/shared';
-import { plainJpeg } from '../photos/test-images.js';
+import { plainJpeg } from '../test/images.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { errorCode, type TestClient } from '../test/http-client.js';
 import { freePort } from '../test/mariadb-instance.js';
 import { createOrganization } from '../test/org-fixtures.js';
-import { waitFor } from '../test/udp.js';
 import { createTerminalClient } from '../discovery/terminal-client.js';
-import { until } from '../sync/test-fleet.js';
-import { beat, createSpace, registerSim, type SimDevice } from '../sync/test-setup.js';
+import { beat, createSpace, registerSim, type SimDevice } from '../test/sync-setup.js';
+import { until, waitFor } from '../test/wait.js';
 
 /**
  * Issue 20, finding 2, end to end: a simulated enrollment terminal configured through

@@ -1,10 +1,21 @@
 import { idParams, organizationCreate, organizationList, organizationOut } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor, orgScope } from '../http/scope.js';
+import type { Request } from 'express';
+import { auditActor } from '../http/scope.js';
+import { ifMatchOf, sendTagged } from '../http/etag.js';
 import { createOrganization, listOrganizations, renameOrganization } from './service.js';
 
 export { organizationOut };
+
+/**
+ * The organizations an administrator manages: every one for a superadmin, whichever the session
+ * works in (the site's switcher lists them all), else their own.
+ */
+function organizationsOf(req: Request): string | null {
+  const admin = req.auth!.admin;
+  return admin.role === 'superadmin' ? null : admin.organizationId;
+}
 
 /** PROTOCOL §7 `GET /api/organizations`: a superadmin sees all, others their own. */
 export function registerOrganizationRoutes(api: Api, ctx: AppContext): void {
@@ -18,7 +29,7 @@ export function registerOrganizationRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: organizationList },
     },
     async (_input, req, res) => {
-      res.json(await listOrganizations(ctx, orgScope(req)));
+      res.json(await listOrganizations(ctx, organizationsOf(req)));
     },
   );
 
@@ -50,7 +61,12 @@ export function registerOrganizationRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: organizationOut },
     },
     async ({ params, body }, req, res) => {
-      res.json(await renameOrganization(ctx, orgScope(req), params.id, body.name, auditActor(req)));
+      const scope = organizationsOf(req);
+      const actor = auditActor(req);
+      sendTagged(
+        res,
+        await renameOrganization(ctx, scope, params.id, body.name, actor, ifMatchOf(req)),
+      );
     },
   );
 }

@@ -5,7 +5,9 @@ import type { organizationList, organizationOut } from '@svc/shared';
 import type { AuditEntry } from '../audit/audit.js';
 import type { AppContext } from '../context.js';
 import type { OrganizationRow } from '../db/models.js';
+import type { Transaction } from 'sequelize';
 import { httpErrors } from '../http/errors.js';
+import { assertUnchanged, editTagOf } from '../http/etag.js';
 
 /**
  * Organizations behind their routes (routes.ts). `scope` is the one organization an
@@ -21,6 +23,7 @@ export function toOrganizationOut(o: OrganizationRow): OrganizationOut {
     name: o.name,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
+    etag: editTagOf('organization', [o.name]),
   };
 }
 
@@ -67,34 +70,44 @@ export async function renameOrganization(
   id: string,
   name: string,
   actor: Actor,
+  ifMatch?: readonly string[],
 ): Promise<OrganizationOut> {
-  const row = await deps.models.Organization.findByPk(id);
-  // Another organization answers like a missing one (no probing of ids).
-  if (!row || (scope !== null && row.id !== scope)) {
-    throw httpErrors.notFound('Organization not found.');
-  }
-  if (row.name !== name) {
-    await assertNameFree(deps, name, row.id);
-    const previous = row.name;
-    await deps.db.sequelize.transaction(async (transaction) => {
-      await row.update({ name, updatedAt: deps.clock.now() }, { transaction });
-      await deps.audit.record(
-        {
-          action: 'organization.rename',
-          target: { type: 'organization', id: row.id },
-          summary: `renamed organization "${previous}" to "${row.name}"`,
-          ...actor,
-        },
-        transaction,
-      );
+  return deps.db.sequelize.transaction(async (transaction) => {
+    const row = await deps.models.Organization.findByPk(id, {
+      transaction,
+      lock: transaction.LOCK.UPDATE,
     });
-  }
-  return toOrganizationOut(row);
+    // Another organization answers like a missing one (no probing of ids).
+    if (!row || (scope !== null && row.id !== scope)) {
+      throw httpErrors.notFound('Organization not found.');
+    }
+    assertUnchanged(ifMatch, toOrganizationOut(row).etag, 'organization');
+    if (row.name === name) return toOrganizationOut(row);
+    await assertNameFree(deps, name, row.id, transaction);
+    const previous = row.name;
+    await row.update({ name, updatedAt: deps.clock.now() }, { transaction });
+    await deps.audit.record(
+      {
+        action: 'organization.rename',
+        target: { type: 'organization', id: row.id },
+        summary: `renamed organization "${previous}" to "${row.name}"`,
+        ...actor,
+      },
+      transaction,
+    );
+    return toOrganizationOut(row);
+  });
 }
 
 /** Two organizations with one name (in any case) would be indistinguishable in every list. */
-async function assertNameFree(deps: Deps, name: string, exceptId?: string): Promise<void> {
+async function assertNameFree(
+  deps: Deps,
+  name: string,
+  exceptId?: string,
+  transaction?: Transaction,
+): Promise<void> {
   const taken = await deps.models.Organization.findOne({
+    transaction,
     where: {
       [Op.and]: [
         Sequelize.where(Sequelize.fn('LOWER', Sequelize.col('name')), name.toLowerCase()),
@@ -102,5 +115,9 @@ async function assertNameFree(deps: Deps, name: string, exceptId?: string): Prom
       ],
     },
   });
-  if (taken) throw httpErrors.conflict(`An organization named "${taken.name}" already exists.`);
+  if (taken)
+    throw httpErrors.conflict(`An organization named "${taken.name}" already exists.`, {
+      reason: 'organization_name_taken',
+      name: taken.name,
+    });
 }

@@ -5,7 +5,8 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { TEST_DEVICE } from './test-connection.js';
+import { createOrganization } from '../test/org-fixtures.js';
+import { TEST_DEVICE } from './connection-check.js';
 
 describe.each(DIALECTS)('panel route on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -16,20 +17,20 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
     await scratch.drop();
   });
 
-  test('seeded from PANEL_URL once; administrators change it; operators and strangers cannot; it survives a restart with another PANEL_URL', async () => {
+  test('seeded from PANEL_URL once; a superadmin changes it; strangers cannot; it survives a restart with another PANEL_URL', async () => {
     const first = await startTestServer({
       db: scratch.db,
       dataDir: scratch.dataDir,
       env: { PANEL_URL: 'http://10.20.0.5:8181/api/recognition' },
     });
-    const admin = await signedIn(first, 'admin');
+    const admin = await signedIn(first, 'superadmin');
     expect((await admin.get('/api/panel/route')).body).toEqual({
       mode: 'local',
       url: 'http://10.20.0.5:8181/api/recognition',
     });
 
     const operator = await signedIn(first, 'operator');
-    expect((await operator.get('/api/panel/route')).status).toBe(200);
+    expect((await operator.get('/api/panel/route')).status).toBe(403);
     const denied = await operator.post('/api/panel/route', {
       mode: 'cloud',
       url: 'https://panel.example/in',
@@ -56,7 +57,7 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
       env: { PANEL_URL: 'http://10.99.0.1:8181/other' },
     });
     try {
-      const again = await signedIn(second, 'admin');
+      const again = await signedIn(second, 'superadmin');
       expect((await again.get('/api/panel/route')).body).toEqual({
         mode: 'cloud',
         url: 'https://panel.example/in',
@@ -81,7 +82,7 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
     const url = `http://127.0.0.1:${(panel.address() as AddressInfo).port}/api/recognition`;
     const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
     try {
-      const admin = await signedIn(server, 'admin');
+      const admin = await signedIn(server, 'superadmin');
       await admin.post('/api/panel/route', { mode: 'local', url: '' });
       const none = await admin.post('/api/panel/test', {});
       expect(panelTestResult.parse(none.body)).toMatchObject({ ok: false, url: '' });
@@ -105,8 +106,52 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
       const operator = await signedIn(server, 'operator');
       expect((await operator.post('/api/panel/test', {})).status).toBe(403);
       expect(received).toHaveLength(2);
+      // Each try is in the audit log with its outcome (the first-session checklist reads it).
+      const tries = await server.ctx.models.Audit.findAll({
+        where: { action: 'panel.test' },
+        order: [['id', 'ASC']],
+      });
+      expect(tries.map((t) => t.outcome)).toEqual(['failure', 'success', 'failure', 'failure']);
     } finally {
       panel.close();
+      await server.stop();
+    }
+  });
+
+  test("an organization's administrator can neither read, change nor test the shared route: 403 in words, nothing changes", async () => {
+    const server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    try {
+      const superadmin = await signedIn(server, 'superadmin');
+      const route = { mode: 'local', url: 'http://10.20.0.7:8181/api/recognition' };
+      expect((await superadmin.post('/api/panel/route', route)).status).toBe(200);
+      const audited = () =>
+        server.ctx.models.Audit.count({ where: { action: ['panel.route_change', 'panel.test'] } });
+      const auditedBefore = await audited();
+      const other = await createOrganization(server, `Other ${Date.now()}`);
+      for (const admin of [
+        await signedIn(server, 'admin'),
+        await signedIn(server, 'admin', undefined, other),
+      ]) {
+        const replies = [
+          await admin.get('/api/panel/route'),
+          await admin.post('/api/panel/route', { mode: 'cloud', url: 'https://evil.example/in' }),
+          await admin.post('/api/panel/test', {}),
+        ];
+        for (const reply of replies) {
+          expect(reply.status).toBe(403);
+          expect(errorCode(reply)).toBe('forbidden');
+          expect(reply.body).toMatchObject({
+            error: {
+              message:
+                'Only a super administrator can see or change the panel route: it is shared by every organization.',
+              params: { reason: 'panel_route_superadmin_only' },
+            },
+          });
+        }
+      }
+      expect((await superadmin.get('/api/panel/route')).body).toEqual(route);
+      expect(await audited()).toBe(auditedBefore);
+    } finally {
       await server.stop();
     }
   });

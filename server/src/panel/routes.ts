@@ -1,13 +1,29 @@
 import { panelRoute, panelTestResult, type PanelRoute } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import { clientIp } from '../auth/middleware.js';
-import type { Api } from '../http/api.js';
+import type { Access, Api } from '../http/api.js';
 import { SettingKey } from '../settings/runtime-settings.js';
-import { testPanelConnection } from './test-connection.js';
+import { testPanelConnection } from './connection-check.js';
+import { actingOrganization } from '../http/scope.js';
+
+/**
+ * One route for the whole installation, whichever organization a device belongs to: an
+ * organization's administrator could otherwise read it and send every organization's
+ * recognitions elsewhere (docs/decisions/2026-11-28-panel-route-superadmin.md).
+ */
+const SUPERADMIN_ONLY: Access = {
+  kind: 'session',
+  minRole: 'superadmin',
+  denied: {
+    reason: 'panel_route_superadmin_only',
+    message:
+      'Only a super administrator can see or change the panel route: it is shared by every organization.',
+  },
+};
 
 /**
  * PROTOCOL §5 `GET`/`POST /api/panel/route`: where recognition results are shown. Seeded once
- * from PANEL_URL; after that only an administrator changes it.
+ * from PANEL_URL; after that only a super administrator reads, changes or tests it.
  */
 export function registerPanelRoutes(api: Api, ctx: AppContext): void {
   const current = async (): Promise<PanelRoute> =>
@@ -20,7 +36,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       path: '/panel/route',
       summary: 'The panel (display/receiver) route',
       tags,
-      access: { kind: 'session' },
+      access: SUPERADMIN_ONLY,
       responses: { 200: panelRoute },
     },
     async (_input, _req, res) => {
@@ -34,7 +50,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       path: '/panel/route',
       summary: 'Change the panel route',
       tags,
-      access: { kind: 'session', minRole: 'admin' },
+      access: SUPERADMIN_ONLY,
       body: panelRoute,
       responses: { 200: panelRoute },
       bodyLimit: '8kb',
@@ -45,7 +61,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       const admin = req.auth!.admin;
       await ctx.audit.record({
         action: 'panel.route_change',
-        organizationId: admin.organizationId,
+        organizationId: actingOrganization(req),
         actor: { id: admin.id, name: admin.username },
         target: { type: 'setting', id: SettingKey.panelRoute },
         ip: clientIp(req),
@@ -62,11 +78,25 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       summary:
         'Send a test event to the saved panel route; answers whether the panel took it, or why not',
       tags,
-      access: { kind: 'session', minRole: 'admin' },
+      access: SUPERADMIN_ONLY,
       responses: { 200: panelTestResult },
     },
-    async (_input, _req, res) => {
-      res.json(await testPanelConnection(await current(), ctx.clock.now()));
+    async (_input, req, res) => {
+      const result = await testPanelConnection(await current(), ctx.clock.now());
+      const admin = req.auth!.admin;
+      // Kept so the first-session checklist (and an auditor) can tell the route was tried.
+      await ctx.audit.record({
+        action: 'panel.test',
+        outcome: result.ok ? 'success' : 'failure',
+        organizationId: actingOrganization(req),
+        actor: { id: admin.id, name: admin.username },
+        target: { type: 'setting', id: SettingKey.panelRoute },
+        ip: clientIp(req),
+        summary: result.ok
+          ? `panel route test to ${result.url}: answered in ${result.ms} ms`
+          : `panel route test to ${result.url || '(none)'}: ${result.reason}`,
+      });
+      res.json(result);
     },
   );
 }

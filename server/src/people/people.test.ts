@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import type { PersonOut, SpaceOut } from '@svc/shared';
+import { formatMessage, type PersonOut, type SpaceOut } from '@svc/shared';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient, errorCode, type Reply } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { secondOrganization } from '../spaces/testing.js';
+import { secondOrganization } from '../test/factories.js';
 import { createPerson, deletePerson, findByIdNumber, updatePerson } from './service.js';
 
 const fields = (reply: Reply) =>
@@ -84,8 +84,10 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
       enabled: false,
       version: 2,
       updatedAt: after.updatedAt,
+      etag: after.etag,
     });
     expect(after.updatedAt >= person.updatedAt).toBe(true);
+    expect(after.etag).not.toBe(person.etag);
 
     expect((await del(admin, person.id)).status).toBe(204);
     expect((await admin.get(`/api/people/${person.id}`)).status).toBe(404);
@@ -186,7 +188,7 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
     // Only validUntil is sent, but together with the stored validFrom it would be inverted.
     const before = await patch(admin, p.id, { validUntil: early });
     expect(before.status).toBe(400);
-    expect(fields(before)).toEqual({ validUntil: 'validFrom must be before validUntil' });
+    expect(fields(before)).toEqual({ validUntil: formatMessage('valid_window') });
     const cleared = await patch(admin, p.id, { validFrom: null, validUntil: early });
     expect(cleared.body).toMatchObject({ validFrom: null, validUntil: early });
     const open = await patch(admin, p.id, { validUntil: null });

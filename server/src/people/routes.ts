@@ -10,8 +10,9 @@ import {
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor, orgWhere } from '../http/scope.js';
+import { auditActor, orgWhere, actingOrganization } from '../http/scope.js';
 import { httpErrors } from '../http/errors.js';
+import { ifMatchOf, sendTagged } from '../http/etag.js';
 import { loadSpaceTree } from '../spaces/tree.js';
 import {
   createPerson,
@@ -99,7 +100,7 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: personOut },
     },
     async ({ body }, req, res) => {
-      const person = await createPerson(ctx, req.auth!.admin.organizationId, body, auditActor(req));
+      const person = await createPerson(ctx, actingOrganization(req), body, auditActor(req));
       res.status(201).json(person);
     },
   );
@@ -118,7 +119,7 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
     async ({ params }, req, res) => {
       const person = await findPerson(ctx, scopeOf(req), params.id);
       if (!person) throw httpErrors.notFound('Person not found.');
-      res.json(person);
+      sendTagged(res, person);
     },
   );
 
@@ -135,7 +136,12 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: personOut },
     },
     async ({ params, body }, req, res) => {
-      res.json(await updatePerson(ctx, scopeOf(req), params.id, body, auditActor(req)));
+      const actor = auditActor(req);
+      const ifMatch = ifMatchOf(req);
+      sendTagged(
+        res,
+        await updatePerson(ctx, scopeOf(req), params.id, body, actor, undefined, ifMatch),
+      );
     },
   );
 

@@ -4,7 +4,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { secondOrganization } from '../spaces/testing.js';
+import { secondOrganization } from '../test/factories.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
 import { searchPeople, type PeopleSearch } from './search.js';
 

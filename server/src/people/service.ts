@@ -4,6 +4,7 @@ import { Op, UniqueConstraintError, type InferAttributes, type Transaction } fro
 import {
   ErrorCode,
   idNumber as idNumberSchema,
+  issueMessage,
   type PersonCreate,
   type PersonOut,
   type PersonUpdate,
@@ -11,7 +12,8 @@ import {
 import type { AppContext } from '../context.js';
 import type { AuditEntry } from '../audit/audit.js';
 import type { PersonRow } from '../db/business-models.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import { HttpError, httpErrors, invalidFields } from '../http/errors.js';
+import { assertUnchanged, editTagOf } from '../http/etag.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
 import { inTransaction } from '../db/transaction.js';
 
@@ -51,6 +53,17 @@ export function toPersonOut(row: PersonRow, spaceIds: readonly string[]): Person
     version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    // The fields of the edit form; the photo has its own upload and leaves an open edit valid.
+    etag: editTagOf('person', [
+      row.name,
+      row.idNumber,
+      row.phone,
+      row.notes,
+      row.validFrom?.getTime() ?? null,
+      row.validUntil?.getTime() ?? null,
+      Boolean(row.enabled),
+      [...spaceIds].sort(),
+    ]),
   };
 }
 
@@ -112,6 +125,8 @@ const idNumberTaken = () =>
     ErrorCode.conflict,
     'Another person in this organization already has this ID number.',
     { idNumber: 'already used by another person' },
+    undefined,
+    { params: { reason: 'id_number_taken' } },
   );
 
 /** The canonical ID number, re-checked: canonicalizing can lengthen it ("ß" → "SS"). */
@@ -119,7 +134,8 @@ function checkedIdNumber(raw: string): string {
   const canonical = canonicalIdNumber(raw);
   const parsed = idNumberSchema.safeParse(canonical);
   if (!parsed.success || parsed.data !== canonical) {
-    throw invalid('idNumber', parsed.error?.issues[0]?.message ?? 'not a valid ID number');
+    const first = parsed.error?.issues[0];
+    throw invalidFields({ idNumber: first ? issueMessage(first) : { code: 'format_id_number' } });
   }
   return canonical;
 }
@@ -141,7 +157,7 @@ function toDate(field: string, value: string | null | undefined): Date | null {
 
 function checkWindow(validFrom: Date | null, validUntil: Date | null): void {
   if (validFrom && validUntil && validFrom.getTime() >= validUntil.getTime()) {
-    throw invalid('validUntil', 'validFrom must be before validUntil');
+    throw invalidFields({ validUntil: { code: 'valid_window' } });
   }
 }
 
@@ -274,6 +290,7 @@ export async function updatePerson(
   changes: PersonChanges,
   actor: Actor,
   transaction?: Transaction,
+  ifMatch?: readonly string[],
 ): Promise<PersonOut> {
   return inTransaction(deps, transaction, async (t) => {
     const row = await deps.models.Person.findOne({
@@ -282,6 +299,8 @@ export async function updatePerson(
       lock: t.LOCK.UPDATE,
     });
     if (!row) throw httpErrors.notFound('Person not found.');
+    let spaceIds = (await spaceIdsOf(deps, [row.id], t)).get(row.id)!;
+    assertUnchanged(ifMatch, toPersonOut(row, spaceIds).etag, 'person');
     const changed: string[] = [];
     const set = <K extends keyof InferAttributes<PersonRow>>(
       key: K,
@@ -323,7 +342,6 @@ export async function updatePerson(
       set('photoSha256', changes.photoSha256);
     }
 
-    let spaceIds = (await spaceIdsOf(deps, [row.id], t)).get(row.id)!;
     if (changes.spaceIds !== undefined) {
       const next = await checkedSpaceIds(deps, row.organizationId, changes.spaceIds, t);
       if (next.join() !== spaceIds.join()) {

@@ -9,7 +9,8 @@ import { signedIn } from '../test/admins.js';
 import { FAILURE_TABLE, failedTries, recordFailedTry } from './delivery-failures.js';
 import { DELIVERY_MAX_DELAY_MS } from './delivery.js';
 import { purgeOldEvents } from './retention.js';
-import { panelLoop, waitUntil } from './test-fixtures.js';
+import { panelLoop } from '../test/recognition.js';
+import { waitFor } from '../test/wait.js';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -61,13 +62,13 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
   test('a panel answering 500 then recovering: each failed try with its reason, then delivered', async () => {
     await display.setFaults({ status500: true });
     const { id, eventId } = await emit();
-    await waitUntil(
+    await waitFor(
       () => event(id),
       (e) => e.delivery.attempts >= 1,
     );
     for (let attempt = 2; attempt <= 3; attempt++) {
       retryNow();
-      await waitUntil(
+      await waitFor(
         () => event(id),
         (e) => e.delivery.attempts >= attempt,
       );
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
 
     await display.setFaults({});
     retryNow();
-    const delivered = await waitUntil(
+    const delivered = await waitFor(
       () => event(id),
       (e) => e.delivery.state === 'delivered',
     );
@@ -97,7 +98,7 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
   test('an event delivered at once has an empty history; an unknown event is 404', async () => {
     await display.setFaults({});
     const { id } = await emit();
-    await waitUntil(
+    await waitFor(
       () => event(id),
       (e) => e.delivery.state === 'delivered',
     );
@@ -109,7 +110,7 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
   test(`only the last ${DELIVERY_FAILURES_KEPT} tries are kept, and the purge erases them with their event`, async () => {
     await display.setFaults({ refuse: true });
     const { id } = await emit();
-    await waitUntil(
+    await waitFor(
       () => event(id),
       (e) => e.delivery.attempts >= 1,
     );

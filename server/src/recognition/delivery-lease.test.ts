@@ -9,7 +9,8 @@ import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { DELIVERY_MAX_DELAY_MS, PANEL_LANE } from './delivery.js';
 import { DELIVERY_LEASE_MS, laneLease } from './lease.js';
-import { createPerson, postEvent, simulatedDisplay, waitUntil } from './test-fixtures.js';
+import { createPerson, postEvent, simulatedDisplay } from '../test/recognition.js';
+import { waitFor } from '../test/wait.js';
 
 /**
  * Panel delivery with more than one server process on one database: each event POSTed once,
@@ -42,7 +43,10 @@ describe.each(DIALECTS)('panel delivery lease on %s', (dialect) => {
     const panel = await simulatedDisplay();
     display = panel.display;
     shown = panel.shown;
-    await admin.post('/api/panel/route', { mode: 'local', url: panel.url });
+    const superadmin = await signedIn(first, 'superadmin');
+    expect(
+      (await superadmin.post('/api/panel/route', { mode: 'local', url: panel.url })).status,
+    ).toBe(200);
     sn = `LEASE-${randomUUID().slice(0, 8)}`;
     const reply = await admin.post('/api/devices', {
       sn,
@@ -82,7 +86,7 @@ describe.each(DIALECTS)('panel delivery lease on %s', (dialect) => {
   const rows = (ids: string[]) =>
     servers[0]!.ctx.models.RecognitionEvent.findAll({ where: { eventId: ids } });
   const allDelivered = (ids: string[]) =>
-    waitUntil(
+    waitFor(
       () => rows(ids),
       (r) => r.length === ids.length && r.every((e) => e.deliveryState === 'delivered'),
     );
@@ -93,7 +97,7 @@ describe.each(DIALECTS)('panel delivery lease on %s', (dialect) => {
       // Queued while the panel is down, so that both workers then race for the same events.
       await display.setFaults({ refuse: true });
       const queued = await emit(60);
-      await waitUntil(
+      await waitFor(
         () => rows(queued.slice(0, 1)),
         (r) => r[0]!.deliveryAttempts >= 1,
       );

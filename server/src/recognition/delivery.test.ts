@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './delivery.js';
-import { createPerson, panelLoop, waitUntil } from './test-fixtures.js';
+import { createPerson, panelLoop } from '../test/recognition.js';
+import { waitFor } from '../test/wait.js';
 
 describe('retry delay', () => {
   test('grows exponentially with jitter and is capped', () => {
@@ -64,20 +65,20 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
     const second = await emit(2_000);
     const first = await emit(1_000);
     const third = await emit(3_000);
-    await waitUntil(
+    await waitFor(
       () => row(first),
       (r) => r.deliveryAttempts >= 1,
     );
     for (let attempt = 2; attempt <= 3; attempt++) {
       retryNow();
-      await waitUntil(
+      await waitFor(
         () => row(first),
         (r) => r.deliveryAttempts >= attempt,
       );
     }
     await display.setFaults({ status500: true });
     retryNow();
-    const failing = await waitUntil(
+    const failing = await waitFor(
       () => row(first),
       (r) => r.deliveryAttempts >= 4,
     );
@@ -93,7 +94,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
 
     await display.setFaults({});
     retryNow();
-    await waitUntil(
+    await waitFor(
       async () => Promise.all([first, second, third].map(row)),
       (rows) => rows.every((r) => r.deliveryState === 'delivered'),
     );
@@ -107,13 +108,13 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
   test('an event undelivered for DELIVERY_EXPIRY_MS expires with its last error and is never shown', async () => {
     await display.setFaults({ refuse: true });
     const lost = await emit(10_000);
-    await waitUntil(
+    await waitFor(
       () => row(lost),
       (r) => r.deliveryAttempts >= 1,
     );
     clock.advance(DELIVERY_EXPIRY_MS);
     server.ctx.recognition.delivery!.wake();
-    const expired = await waitUntil(
+    const expired = await waitFor(
       () => row(lost),
       (r) => r.deliveryState === 'expired',
     );
@@ -121,7 +122,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
     expect(expired.nextDeliveryAt).toBeNull();
     await display.setFaults({});
     const later = await emit(DELIVERY_EXPIRY_MS + 20_000);
-    await waitUntil(
+    await waitFor(
       () => row(later),
       (r) => r.deliveryState === 'delivered',
     );
@@ -133,7 +134,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
     await display.setFaults({ refuse: true });
     const a = await emit(DELIVERY_EXPIRY_MS + 30_000);
     const b = await emit(DELIVERY_EXPIRY_MS + 31_000);
-    await waitUntil(
+    await waitFor(
       () => row(a),
       (r) => r.deliveryAttempts >= 1,
     );
@@ -145,7 +146,7 @@ describe.each(DIALECTS)('panel delivery on %s', (dialect) => {
     clock = new ManualClock(new Date(clock.now().getTime() + DELIVERY_MAX_DELAY_MS + 1));
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
     server.ctx.recognition.delivery!.wake();
-    await waitUntil(
+    await waitFor(
       async () => Promise.all([a, b].map(row)),
       (rows) => rows.every((r) => r.deliveryState === 'delivered'),
     );

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
     score: 0.5,
     time: new Date(),
     receivedAt: new Date(),
+    reportedTime: null,
     snapshotSha256: null,
     deliveryState: 'none' as const,
     deliveryAttempts: 0,

@@ -14,8 +14,8 @@ import {
   postEvent,
   simulatedDevice,
   simulatedDisplay,
-  waitUntil,
-} from './test-fixtures.js';
+} from '../test/recognition.js';
+import { waitFor } from '../test/wait.js';
 
 describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
   let scratch: ScratchDb;
@@ -30,9 +30,10 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
     admin = await signedIn(server, 'admin');
     const panel = await simulatedDisplay();
     display = panel.display;
-    expect((await admin.post('/api/panel/route', { mode: 'local', url: panel.url })).status).toBe(
-      200,
-    );
+    const superadmin = await signedIn(server, 'superadmin');
+    expect(
+      (await superadmin.post('/api/panel/route', { mode: 'local', url: panel.url })).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await Promise.all(devices.map((d) => d.stop()));
@@ -69,7 +70,7 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
       device: { id: gate.id, sn: gate.sn, name: gate.name },
       space: { id: space.id, name: space.name },
     });
-    const status = await waitUntil(
+    const status = await waitFor(
       () => displayStatus(display),
       (s) => s.lastEvent?.eventId === sent.eventId,
     );
@@ -81,7 +82,7 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
       device: { sn: central.device.sn, name: central.device.name },
       space: central.space,
     });
-    const delivered = await waitUntil(
+    const delivered = await waitFor(
       () => record(id),
       (r) => r.delivery.state === 'delivered',
     );

@@ -3,6 +3,7 @@ import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { HttpError, httpErrors } from '../http/errors.js';
+import { eventTimes } from '../devices/clock.js';
 import { toEventOut } from './records.js';
 import { checkSnapshot } from './snapshot.js';
 import type { EventRecord } from './sql.js';
@@ -60,6 +61,7 @@ export async function acceptEvent(
   const person = ours(personRow);
   const space = ours(device.space);
   const now = clock.now();
+  const deviceTime = new Date(body.time);
   const pending = !!route?.url;
   const values: EventRecord = {
     id: randomUUID(),
@@ -73,7 +75,7 @@ export async function acceptEvent(
     spaceId: space?.id ?? null,
     spaceName: space?.name ?? null,
     score: body.score,
-    time: new Date(body.time),
+    ...eventTimes(deviceTime, now),
     receivedAt: now,
     snapshotSha256: null,
     deliveryState: pending ? 'pending' : 'none',
@@ -104,10 +106,10 @@ export async function acceptEvent(
     data: toEventOut(row),
   });
   if (pending) ctx.recognition.delivery?.wake();
-  // The device's time stays the event's time (evidence); how far its clock is off is noted on
-  // the device, off the answer's path.
+  // Within tolerance the device's time stays the event's time (evidence); beyond it, it is kept
+  // as reported. How far the clock is off is noted on the device, off the answer's path.
   void ctx.deviceClocks
-    .fromEvent(device, values.time, now)
+    .fromEvent(device, deviceTime, now)
     .catch((err: unknown) => ctx.logger.warn({ err, sn: device.sn }, 'clock drift not recorded'));
   return { id: row.id, created: true };
 }

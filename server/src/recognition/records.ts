@@ -12,6 +12,7 @@ export function toEventOut(row: EventRecord): RecognitionEventOut {
     eventId: row.eventId,
     time: row.time.toISOString(),
     receivedAt: row.receivedAt.toISOString(),
+    reportedTime: iso(row.reportedTime),
     person: row.personId !== null ? { id: row.personId, name: row.personName ?? '' } : null,
     device: { id: row.deviceId, sn: row.deviceSn, name: row.deviceName },
     space: row.spaceId !== null ? { id: row.spaceId, name: row.spaceName ?? '' } : null,

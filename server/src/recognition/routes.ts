@@ -6,20 +6,22 @@ import {
   recognitionEventIn,
   type RecognitionEventIn,
 } from '@svc/shared';
+import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
-import { auditActor, orgWhere } from '../http/scope.js';
+import { auditActor, orgScope, orgWhere, actingOrganization } from '../http/scope.js';
 import { failedTries } from './delivery-failures.js';
 import { exportEvents } from './export.js';
 import { acceptEvent } from './intake.js';
 import { filterWhere, toEventOut } from './records.js';
-import { RETENTION_SETTING, retentionDays } from './retention.js';
+import { retentionDays } from './retention.js';
 import {
   recognitionEventList,
   recognitionEventOut,
   recognitionFilter,
   recognitionQuery,
+  retentionQuery,
   retentionSetting,
 } from './schemas.js';
 import { serveStream } from './stream.js';
@@ -185,13 +187,16 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'get',
       path: '/recognition/retention',
-      summary: 'Days recognition events and their snapshots are kept (default 90)',
+      summary:
+        'Days the organization’s recognition events and snapshots are kept (default 90); a superadmin may name another organization',
       tags,
       access: { kind: 'session' },
+      query: retentionQuery,
       responses: { 200: retentionSetting },
     },
-    async (_input, _req, res) => {
-      res.json({ days: await retentionDays(ctx) });
+    async ({ query }, req, res) => {
+      const organizationId = await retentionOrganization(ctx, req, query.organizationId);
+      res.json({ days: await retentionDays(ctx, organizationId), organizationId });
     },
   );
 
@@ -199,7 +204,8 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'post',
       path: '/recognition/retention',
-      summary: 'Change how many days recognition events are kept (the daily purge applies it)',
+      summary:
+        'Change how many days the organization’s recognition events are kept (its daily purge applies it); audited in that organization',
       tags,
       access: { kind: 'session', minRole: 'admin' },
       body: retentionSetting,
@@ -207,15 +213,43 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: retentionSetting },
     },
     async ({ body }, req, res) => {
-      const before = await retentionDays(ctx);
-      await ctx.settings.set(RETENTION_SETTING, body.days);
-      await ctx.audit.record({
-        action: 'recognition.retention_change',
-        ...auditActor(req),
-        target: { type: 'setting', id: RETENTION_SETTING },
-        summary: `recognition retention ${before} → ${body.days} days`,
+      const organizationId = await retentionOrganization(ctx, req, body.organizationId);
+      const before = await retentionDays(ctx, organizationId);
+      await ctx.db.sequelize.transaction(async (transaction) => {
+        await models.Organization.update(
+          { eventRetentionDays: body.days, updatedAt: ctx.clock.now() },
+          { where: { id: organizationId }, transaction },
+        );
+        await ctx.audit.record(
+          {
+            action: 'recognition.retention_change',
+            ...auditActor(req),
+            // The organization whose events it affects, whoever changed it.
+            organizationId,
+            target: { type: 'organization', id: organizationId },
+            summary: `recognition retention ${before} → ${body.days} days`,
+          },
+          transaction,
+        );
       });
-      res.json(body);
+      res.json({ days: body.days, organizationId });
     },
   );
+}
+
+/**
+ * The organization a retention read or change is about: the administrator's own, or (for a
+ * superadmin only) the one named. Another organization answers 404 like a missing one.
+ */
+async function retentionOrganization(
+  ctx: AppContext,
+  req: Request,
+  named: string | undefined,
+): Promise<string> {
+  const own = actingOrganization(req);
+  if (named === undefined || named === own) return own;
+  const scope = orgScope(req);
+  const org = scope === null ? await ctx.models.Organization.findByPk(named) : null;
+  if (!org) throw httpErrors.notFound('Organization not found.');
+  return org.id;
 }

@@ -5,6 +5,7 @@ export {
   recognitionEventList,
   recognitionFilter,
   recognitionQuery,
+  retentionQuery,
   retentionSetting,
   type RecognitionEventOut,
   type RecognitionFilter,

@@ -32,6 +32,7 @@ const COLUMNS = [
   ['score', 'score'],
   ['time', 'time'],
   ['receivedAt', 'received_at'],
+  ['reportedTime', 'reported_time'],
   ['snapshotSha256', 'snapshot_sha256'],
   ['deliveryState', 'delivery_state'],
   ['deliveryAttempts', 'delivery_attempts'],
@@ -51,6 +52,7 @@ export function toRecord(raw: Record<string, unknown>): EventRecord {
     deliveryAttempts: Number(raw.deliveryAttempts),
     time: fromSqlDate(raw.time)!,
     receivedAt: fromSqlDate(raw.receivedAt)!,
+    reportedTime: fromSqlDate(raw.reportedTime),
     nextDeliveryAt: fromSqlDate(raw.nextDeliveryAt),
     deliveredAt: fromSqlDate(raw.deliveredAt),
   };

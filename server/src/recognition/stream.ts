@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { LiveMessage } from './hub.js';
+import { orgScope } from '../http/scope.js';
 
 export const KEEPALIVE_MS = 20_000;
 
@@ -10,9 +11,8 @@ export const KEEPALIVE_MS = 20_000;
  * every 20 s so proxies keep the connection open. Only this process's events are relayed.
  */
 export function serveStream(ctx: AppContext, req: Request, res: Response): void {
-  const admin = req.auth!.admin;
-  const mine = (m: LiveMessage) =>
-    admin.role === 'superadmin' || m.organizationId === admin.organizationId;
+  const scope = orgScope(req);
+  const mine = (m: LiveMessage) => scope === null || m.organizationId === scope;
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',

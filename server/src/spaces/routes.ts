@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { idParams, listOf, pageQuery, spaceCreate, spaceOut, spaceUpdate, uuid } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
-import { auditActor, orgWhere, visible } from '../http/scope.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
 import { httpErrors } from '../http/errors.js';
+import { ifMatchOf, sendTagged } from '../http/etag.js';
 import { createSpace, deleteSpace, findSpace, toSpaceOut, updateSpace } from './service.js';
 import { loadSpaceTree } from './tree.js';
 
@@ -57,7 +58,7 @@ export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: spaceOut },
     },
     async ({ body }, req, res) => {
-      let organizationId = req.auth!.admin.organizationId;
+      let organizationId = actingOrganization(req);
       // A superadmin may build another organization's tree: the parent decides where.
       if (body.parentId && !orgWhere(req).organizationId) {
         const parent = await findSpace(ctx, null, body.parentId);
@@ -81,7 +82,7 @@ export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       const row = visible(req, await ctx.models.Space.findByPk(params.id), 'Space');
-      res.json(toSpaceOut(row));
+      sendTagged(res, toSpaceOut(row));
     },
   );
 
@@ -121,7 +122,16 @@ export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: spaceOut },
     },
     async ({ params, body }, req, res) => {
-      res.json(await updateSpace(ctx, scopeOf(req), params.id, body, auditActor(req)));
+      const space = await updateSpace(
+        ctx,
+        scopeOf(req),
+        params.id,
+        body,
+        auditActor(req),
+        undefined,
+        ifMatchOf(req),
+      );
+      sendTagged(res, space);
     },
   );
 

@@ -4,7 +4,9 @@ import type { SpaceCreate, SpaceOut } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { AuditEntry } from '../audit/audit.js';
 import type { SpaceRow } from '../db/business-models.js';
-import { httpErrors } from '../http/errors.js';
+import { ErrorCode } from '@svc/shared';
+import { HttpError, httpErrors } from '../http/errors.js';
+import { assertUnchanged, editTagOf } from '../http/etag.js';
 import { loadSpaceTree } from './tree.js';
 import { inTransaction } from '../db/transaction.js';
 
@@ -21,7 +23,46 @@ export function toSpaceOut(row: SpaceRow): SpaceOut {
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    etag: editTagOf('space', [row.name, row.parentId]),
   };
+}
+
+/** Names compare as a person reads them: case, accents' encoding and outer spaces aside. */
+const nameKey = (name: string) => name.normalize('NFC').trim().toLocaleLowerCase('und');
+
+/**
+ * 409 `duplicate_space_name` when another space under the same parent (or at the root) has this
+ * name. Takes the organization's row lock first, so two administrators creating the same name at
+ * once are serialized on MariaDB (SQLite writers are already one at a time); no unique index,
+ * since root spaces have a NULL parent and MariaDB and SQLite compare case differently.
+ */
+async function assertNameFree(
+  deps: Pick<AppContext, 'models'>,
+  t: Transaction,
+  space: { organizationId: string; parentId: string | null; name: string; id?: string },
+): Promise<void> {
+  await deps.models.Organization.findOne({
+    where: { id: space.organizationId },
+    transaction: t,
+    lock: t.LOCK.UPDATE,
+  });
+  const siblings = await deps.models.Space.findAll({
+    attributes: ['id', 'name'],
+    where: { organizationId: space.organizationId, parentId: space.parentId },
+    transaction: t,
+  });
+  const key = nameKey(space.name);
+  const taken = siblings.find((s) => s.id !== space.id && nameKey(s.name) === key);
+  if (taken) {
+    throw new HttpError(
+      409,
+      ErrorCode.duplicateSpaceName,
+      `A space named "${taken.name}" already exists ${space.parentId ? 'in this parent space' : 'at the top level'}; choose another name.`,
+      { name: 'A space with this name is already here.' },
+      undefined,
+      { params: { name: taken.name } },
+    );
+  }
 }
 
 /** Runs `fn` in the caller's transaction, or in a new one. */
@@ -51,6 +92,7 @@ export async function createSpace(
   return inTransaction(deps, transaction, async (t) => {
     const parentId = input.parentId ?? null;
     if (parentId && !(await findSpace(deps, organizationId, parentId, t))) throw parentNotFound();
+    await assertNameFree(deps, t, { organizationId, parentId, name: input.name });
     const now = deps.clock.now();
     const row = await deps.models.Space.create(
       {
@@ -88,6 +130,7 @@ export async function updateSpace(
   changes: Partial<SpaceCreate>,
   actor: Actor,
   transaction?: Transaction,
+  ifMatch?: readonly string[],
 ): Promise<SpaceOut> {
   return inTransaction(deps, transaction, async (t) => {
     const row = await deps.models.Space.findOne({
@@ -96,6 +139,7 @@ export async function updateSpace(
       lock: t.LOCK.UPDATE,
     });
     if (!row) throw httpErrors.notFound('Space not found.');
+    assertUnchanged(ifMatch, toSpaceOut(row).etag, 'space');
     const changed: string[] = [];
     if (changes.name !== undefined && changes.name !== row.name) {
       changed.push(`renamed from "${row.name}" to "${changes.name}"`);
@@ -118,6 +162,7 @@ export async function updateSpace(
       row.parentId = parentId;
     }
     if (changed.length === 0) return toSpaceOut(row);
+    await assertNameFree(deps, t, row);
     row.updatedAt = deps.clock.now();
     await row.save({ transaction: t });
     await deps.audit.record(

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { SpaceOut } from '@svc/shared';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { TestClient, errorCode } from '../test/http-client.js';
+import { TestClient, errorCode, type Reply } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { deviceIn, secondOrganization } from './testing.js';
+import { factories, secondOrganization } from '../test/factories.js';
 import { descendantsOf, spaceAndAncestors, spaceAndDescendants } from './tree.js';
 
 type Client = TestClient;
@@ -154,7 +154,9 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
       expect(reply.status).toBe(201);
       people.push((reply.body as { id: string }).id);
     }
-    const device = await deviceIn(server, orgId, hall.id);
+    const device = (
+      await factories(server).buildDevice({ organizationId: orgId, spaceId: hall.id })
+    ).id;
 
     const refused = await del(admin, hall.id);
     expect(refused.status).toBe(409);
@@ -229,5 +231,46 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
     expect(first.total).toBe(5);
     expect(first.items.map((s) => s.name)).toEqual(['alpha', 'bravo']);
     expect(third.items.map((s) => s.name)).toEqual(['echo']);
+  });
+
+  test('a name already used under the same parent is refused, in any case; elsewhere it is fine', async () => {
+    const tag = randomUUID().slice(0, 6);
+    const site = await create(admin, `Campus ${tag}`);
+    const hall = await create(admin, 'Main hall', site.id);
+    const refused = (reply: Reply, name: string) => {
+      expect([reply.status, errorCode(reply)]).toEqual([409, 'duplicate_space_name']);
+      expect(message(reply)).toBe(
+        `A space named "${name}" already exists in this parent space; choose another name.`,
+      );
+      expect((reply.body as { error: { params: unknown } }).error.params).toEqual({ name });
+    };
+    refused(await admin.post('/api/spaces', { name: 'Main hall', parentId: site.id }), 'Main hall');
+    refused(
+      await admin.post('/api/spaces', { name: 'MAIN HALL ', parentId: site.id }),
+      'Main hall',
+    );
+    const root = await admin.post('/api/spaces', { name: `campus ${tag}` });
+    expect([root.status, errorCode(root)]).toEqual([409, 'duplicate_space_name']);
+    expect(message(root)).toContain('at the top level');
+
+    // Renaming onto a sibling's name, or moving next to one, is refused too; nothing changed.
+    const annex = await create(admin, 'Annex', site.id);
+    refused(await patch(admin, annex.id, { name: 'main hall' }), 'Main hall');
+    const other = await create(admin, `Other ${tag}`);
+    const lobby = await create(admin, 'Main hall', other.id);
+    expect(lobby.name).toBe('Main hall');
+    refused(await patch(admin, lobby.id, { parentId: site.id }), 'Main hall');
+    const unchanged = (await admin.get(`/api/spaces/${lobby.id}`)).body as SpaceOut;
+    expect(unchanged.parentId).toBe(other.id);
+    // Renaming a space to its own name in another case is its own business.
+    expect((await patch(admin, hall.id, { name: 'Main Hall' })).status).toBe(200);
+  });
+
+  test('two administrators creating the same name at once: one space', async () => {
+    const name = `Race ${randomUUID().slice(0, 6)}`;
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, () => admin.post('/api/spaces', { name })),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
   });
 });

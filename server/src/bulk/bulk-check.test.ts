@@ -1,0 +1,94 @@
+import sharp from 'sharp';
+import { formatMessage, type ImportCheckOut } from '@svc/shared';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { signedIn } from '../test/admins.js';
+import { finished, upload } from '../test/imports.js';
+
+describe.each(DIALECTS)('import: the file checked before anything is written, on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await scratch.drop();
+  });
+
+  test('a JPEG picked as the CSV is refused before an import starts', async () => {
+    const admin = await signedIn(server, 'admin');
+    const photo = await sharp({
+      create: { width: 32, height: 32, channels: 3, background: { r: 1, g: 2, b: 3 } },
+    })
+      .jpeg()
+      .toBuffer();
+    for (const to of ['/api/imports/people', '/api/imports/people/check']) {
+      const reply = await upload(admin, { csv: photo }, to);
+      expect([reply.status, reply.body.error?.code]).toEqual([400, 'invalid_input']);
+      expect(reply.body.error?.fields).toEqual({ csv: formatMessage('not_csv') });
+    }
+    expect(await server.ctx.models.ImportJob.count()).toBe(0);
+  });
+
+  test('the check names each bad row, its field and the format, and writes nothing', async () => {
+    const admin = await signedIn(server, 'admin');
+    const csv = [
+      'name,idNumber,validFrom,enabled,spaces',
+      'Good One,CHK-001,2026-01-31,true,',
+      'Bad Date,CHK-002,31/01/2026,,',
+      ',CHK-003,,,',
+      'Bad Flag,CHK-004,,maybe,',
+      'Nowhere,CHK-005,,,No Such Space',
+      'Twice,CHK-001,,,',
+    ].join('\n');
+    const reply = await upload(admin, { csv }, '/api/imports/people/check');
+    expect(reply.status).toBe(200);
+    const check = reply.body as unknown as ImportCheckOut;
+    expect(check).toMatchObject({ total: 6, failed: 5 });
+    expect(check.errors.map((e) => [e.row, e.error])).toEqual([
+      [3, 'validFrom: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "31/01/2026").'],
+      [4, 'name: Required.'],
+      [5, 'enabled: use true or false (got "maybe").'],
+      [6, 'spaces: there is no space "No Such Space".'],
+      [7, 'idNumber: also on row 2 of this file; each ID number may appear once.'],
+    ]);
+    expect(await server.ctx.models.Person.count()).toBe(0);
+    expect(await server.ctx.models.ImportJob.count()).toBe(0);
+  });
+
+  test('an ID number on a later row of the file: refused by the check and the import alike, naming both rows', async () => {
+    const admin = await signedIn(server, 'admin');
+    const csv = [
+      'name,idNumber',
+      'First Holder,DUP-001',
+      'Someone Else,DUP-002',
+      'Second Holder,dup-001',
+      'Third Holder,DUP-001',
+    ].join('\n');
+    const said = [
+      [4, formatMessage('import_repeated_id', { row: 2 })],
+      [5, formatMessage('import_repeated_id', { row: 2 })],
+    ];
+    expect(said[0]![1]).toBe(
+      'idNumber: also on row 2 of this file; each ID number may appear once.',
+    );
+    const check = (await upload(admin, { csv }, '/api/imports/people/check'))
+      .body as unknown as ImportCheckOut;
+    expect(check).toMatchObject({ total: 4, failed: 2 });
+    expect(check.errors.map((e) => [e.row, e.error])).toEqual(said);
+
+    const started = await upload(admin, { csv });
+    expect(started.status).toBe(202);
+    const job = await finished(admin, started.body.id);
+    expect(job).toMatchObject({ state: 'succeeded', total: 4, succeeded: 2, failed: 2 });
+    expect(job.errors.map((e) => [e.row, e.error])).toEqual(said);
+    // The first row stands: no later row of the file overwrote it.
+    const people = await server.ctx.models.Person.findAll({ order: [['idNumber', 'ASC']] });
+    expect(people.map((p) => [p.idNumber, p.name])).toEqual([
+      ['DUP-001', 'First Holder'],
+      ['DUP-002', 'Someone Else'],
+    ]);
+  });
+});

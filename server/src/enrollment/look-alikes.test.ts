@@ -1,0 +1,115 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { enrollmentAnswerFace, type PersonFaceOut } from '@svc/shared';
+import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { startTestServer, type TestServer } from '../test/harness.js';
+import { TestClient } from '../test/http-client.js';
+import { signedIn } from '../test/admins.js';
+import { person, send } from '../test/images.js';
+import { FACES, faceCrop } from '../test/faces.js';
+
+/**
+ * Issue 32, item 4, as an attack: a terminal token enrolls a face that looks like a person of
+ * its organization. The answer must not name who (a token would be a face-search oracle); the
+ * site still shows who, and the audit log names the person ids.
+ */
+describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
+  let scratch: ScratchDb;
+  let server: TestServer;
+  let admin: TestClient;
+  let orgId: string;
+
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({
+      db: scratch.db,
+      dataDir: scratch.dataDir,
+      env: { FACE_CHECK: 'on' },
+    });
+    admin = await signedIn(server, 'admin');
+    orgId = ((await admin.get('/api/auth/me')).body as { user: { organizationId: string } }).user
+      .organizationId;
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    await scratch.drop();
+  });
+
+  async function terminalClient(): Promise<TestClient> {
+    const nodeId = `ENR-${randomUUID().slice(0, 8)}`;
+    const now = server.ctx.clock.now();
+    await server.ctx.models.DiscoveredNode.create({
+      ...{ id: nodeId, kind: 'enrollment', name: nodeId, model: 'sim', version: '1' },
+      ...{ address: '127.0.0.1', port: 8182, central: '', lastSeen: now, createdAt: now },
+    });
+    const token = randomBytes(32).toString('base64url');
+    await server.ctx.discovery.store.setToken(nodeId, token, orgId);
+    return new TestClient(server.url, { authorization: `Bearer ${token}` });
+  }
+
+  test('the terminal learns "review pending", never the name, ID number or distance', async () => {
+    const known = await person(server, orgId);
+    const upload = await send(
+      admin,
+      'PUT',
+      `/api/people/${known}/photo`,
+      await faceCrop(FACES.sample1Right),
+      {
+        'content-type': 'image/jpeg',
+      },
+    );
+    expect(upload.status).toBe(200);
+    const knownRow = (await server.ctx.models.Person.findByPk(known))!;
+
+    const terminal = await terminalClient();
+    const reply = await terminal.post(
+      '/api/enrollment/persons',
+      {
+        name: 'Look Alike',
+        idNumber: `LA-${randomUUID().slice(0, 6)}`,
+        photo: (await faceCrop(FACES.sample4Right)).toString('base64'),
+      },
+      { csrf: false },
+    );
+    expect(reply.status).toBe(201);
+    const text = JSON.stringify(reply.body);
+    expect(text).not.toContain(knownRow.name);
+    expect(text).not.toContain(knownRow.idNumber);
+    expect(text).not.toContain(known);
+    expect(text).not.toMatch(/distance|lookAlikes/);
+    const answer = enrollmentAnswerFace.strict().parse(reply.body);
+    expect(answer.notice).toEqual({
+      code: 'look_alike_review_pending',
+      message: 'Looks like an existing person: review pending.',
+    });
+
+    // The site shows who, to an administrator of the organization.
+    const face = (await admin.get(`/api/people/${answer.id}/face`)).body as PersonFaceOut;
+    expect(face.lookAlikes).toEqual([
+      expect.objectContaining({
+        personId: known,
+        name: knownRow.name,
+        idNumber: knownRow.idNumber,
+      }),
+    ]);
+    const audit = await server.ctx.models.Audit.findOne({
+      where: { action: 'enrollment.look_alike', targetId: answer.id },
+    });
+    expect(audit?.organizationId).toBe(orgId);
+    expect(audit?.summary).toContain(known);
+  });
+
+  test('a face nobody resembles gets no notice', async () => {
+    const terminal = await terminalClient();
+    const reply = await terminal.post(
+      '/api/enrollment/persons',
+      {
+        name: 'Nobody Alike',
+        idNumber: `NA-${randomUUID().slice(0, 6)}`,
+        photo: (await faceCrop(FACES.sample3Left)).toString('base64'),
+      },
+      { csrf: false },
+    );
+    expect(reply.status).toBe(201);
+    expect(enrollmentAnswerFace.strict().parse(reply.body).notice).toBeUndefined();
+  });
+});
