@@ -2,6 +2,7 @@ import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { LoginPage } from './pages/LoginPage';
 import { useSession } from './session';
+import { useT } from './i18n';
 
 // What only a signed-in administrator sees is not part of the login page's bundle. It starts
 // loading while the session is checked (below), so a signed-in reload does not wait for the
@@ -11,15 +12,23 @@ const SignedIn = lazy(async () => ({ default: (await loadSignedIn()).SignedIn })
 const ChangePasswordPage = lazy(async () => ({
   default: (await import('./pages/ChangePasswordPage')).ChangePasswordPage,
 }));
+const TwoFactorRequiredPage = lazy(async () => ({
+  default: (await import('./pages/TwoFactorRequiredPage')).TwoFactorRequiredPage,
+}));
 
-const loading = (
-  <Center mih="100vh" component="main">
-    <Loader aria-label="Loading" />
-  </Center>
-);
+function Loading() {
+  const t = useT();
+  return (
+    <Center mih="100vh" component="main">
+      <Loader aria-label={t('common.loading')} />
+    </Center>
+  );
+}
+const loading = <Loading />;
 
 /** The root route: the session decides first (sign-in, forced change), then the route. */
 export function App() {
+  const t = useT();
   const { state, refresh } = useSession();
 
   switch (state.status) {
@@ -30,10 +39,10 @@ export function App() {
       return (
         <Center mih="100vh" p="md" component="main">
           <Stack maw={460}>
-            <Alert color="red" title="The service is not reachable" data-testid="session-error">
+            <Alert color="red" title={t('app.unreachable')} data-testid="session-error">
               {state.message}
             </Alert>
-            <Button onClick={() => void refresh()}>Try again</Button>
+            <Button onClick={() => void refresh()}>{t('common.tryAgain')}</Button>
           </Stack>
         </Center>
       );
@@ -44,6 +53,8 @@ export function App() {
         <Suspense fallback={loading}>
           {state.user.mustChangePassword ? (
             <ChangePasswordPage user={state.user} />
+          ) : state.user.twoFactorEnrolmentRequired === true ? (
+            <TwoFactorRequiredPage user={state.user} />
           ) : (
             <SignedIn user={state.user} />
           )}

@@ -6,7 +6,8 @@ import { LiveProvider } from './live';
 /** The signed-in site: the live stream, the shell, and the route's page. */
 export function SignedIn({ user }: { user: SessionUser }) {
   return (
-    <LiveProvider>
+    // The stream is scoped when it opens: a superadmin's new organization opens a new one.
+    <LiveProvider key={user.workingOrganizationId ?? 'all'}>
       <Shell user={user}>
         <Outlet />
       </Shell>

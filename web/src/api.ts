@@ -15,8 +15,16 @@ import {
   heartbeatResponse,
   userResponse,
   type HeartbeatResponse,
+  type LanguageRequest,
   type SessionUser,
 } from '@svc/shared';
+import { currentLocale } from './i18n';
+import { translateError, translateMessage } from './i18n/errors';
+
+interface Message {
+  code: string;
+  params?: Record<string, string | number>;
+}
 
 /** Anything with a zod-like `safeParse`; keeps zod itself out of this workspace's imports. */
 export interface Schema<T> {
@@ -38,9 +46,32 @@ export class ApiError extends Error {
     /** Seconds from `Retry-After` (429, 503), when the server sent one. */
     readonly retryAfterSeconds: number | null = null,
     readonly fields: Readonly<Record<string, string>> = {},
+    /** The values the server's message names (`error.params`). */
+    readonly params: Readonly<Record<string, string | number>> = {},
   ) {
     super(message);
   }
+}
+
+/**
+ * Each field's message in the site's language: by its code when the server sent one, else the
+ * whole answer's own translation (a duplicate name, say); English keeps the server's words.
+ */
+function translateFields(
+  code: string,
+  params: Readonly<Record<string, string | number>>,
+  fields: Readonly<Record<string, string>>,
+  fieldCodes: Readonly<Record<string, Message>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, text] of Object.entries(fields)) {
+    const coded = fieldCodes[path];
+    out[path] =
+      coded !== undefined
+        ? translateMessage(coded.code, coded.params, text)
+        : translateError(code, params, text);
+  }
+  return out;
 }
 
 /** Told about answers that mean the signed-in state changed under us. */
@@ -71,15 +102,25 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** A status without a body of ours (a proxy's page, say), in the site's language. */
 function fallbackMessage(status: number): string {
-  if (status === 401) return 'Your session has ended. Sign in again.';
-  if (status === 403) return 'You are not allowed to do this.';
-  if (status === 404) return 'Not found.';
-  if (status === 413) return 'What you sent is too large.';
-  if (status === 429) return 'Too many attempts. Wait a moment and try again.';
-  if (status === 502 || status === 504) return 'The service is not reachable right now.';
-  if (status === 503) return 'The service is temporarily unavailable.';
-  return `Something went wrong (HTTP ${status}).`;
+  const code =
+    status === 401
+      ? 'unauthorized'
+      : status === 403
+        ? 'forbidden'
+        : status === 404
+          ? 'not_found'
+          : status === 413
+            ? 'payload_too_large'
+            : status === 429
+              ? 'rate_limited'
+              : status === 502 || status === 504
+                ? 'network'
+                : status === 503
+                  ? 'database_unavailable'
+                  : 'unknown';
+  return translateError(code, { retryAfterS: 0 }, `Something went wrong (HTTP ${status}).`);
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -96,13 +137,17 @@ async function toApiError(response: Response): Promise<ApiError> {
   const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
   const parsed = errorBody.safeParse(await readJson(response));
   if (parsed.success) {
-    const { code, message, fields } = parsed.data.error;
+    const { code, message, fields, params = {}, fieldCodes = {} } = parsed.data.error;
+    const english = message || fallbackMessage(response.status);
+    // In English the server's own words are shown (they are the catalog's, or more specific).
+    const inEnglish = currentLocale() === 'en';
     return new ApiError(
       response.status,
       code,
-      message || fallbackMessage(response.status),
+      inEnglish ? english : translateError(code, params, english),
       retryAfter,
-      fields ?? {},
+      inEnglish ? (fields ?? {}) : translateFields(code, params, fields ?? {}, fieldCodes),
+      params,
     );
   }
   return new ApiError(
@@ -117,7 +162,11 @@ function networkError(): ApiError {
   return new ApiError(
     0,
     'network',
-    'Cannot reach the service. Check the network connection and try again.',
+    translateError(
+      'network',
+      {},
+      'Cannot reach the service. Check the network connection and try again.',
+    ),
   );
 }
 
@@ -126,8 +175,10 @@ async function send(
   path: string,
   body: unknown,
   signal: AbortSignal | undefined,
+  ifMatch: string | undefined,
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (ifMatch !== undefined) headers['If-Match'] = ifMatch;
   // A Blob (a photo from a file input) goes as it is, under its own media type; FormData
   // (files to import) too, and the browser writes its multipart type with the boundary.
   const raw = body instanceof Blob || body instanceof FormData;
@@ -158,6 +209,11 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Do not report 401 as a session problem (login, me: a 401 there is an answer, not news). */
   quietUnauthorized?: boolean;
+  /**
+   * The record's `etag` as last read: sent as `If-Match`, so a save over someone else's change
+   * is refused (412 `edit_conflict`) instead of silently overwriting it.
+   */
+  ifMatch?: string;
 }
 
 /** One request to svc_server; throws {@link ApiError} for anything but a parsed success. */
@@ -166,14 +222,14 @@ export async function request<T = undefined>(
   path: string,
   options: RequestOptions<T> = {},
 ): Promise<T> {
-  const { body, schema, signal, quietUnauthorized = false } = options;
-  let response = await send(method, path, body, signal);
+  const { body, schema, signal, quietUnauthorized = false, ifMatch } = options;
+  let response = await send(method, path, body, signal, ifMatch);
   let error = response.ok ? null : await toApiError(response);
 
   if (error?.status === 403 && error.code === ErrorCode.csrf && isStateChanging(method)) {
     // The token may be stale (a new session binds a new one): fetch a fresh one, retry once.
     csrfToken = null;
-    response = await send(method, path, body, signal);
+    response = await send(method, path, body, signal, ifMatch);
     error = response.ok ? null : await toApiError(response);
   }
 
@@ -188,7 +244,11 @@ export async function request<T = undefined>(
   if (schema === undefined) return undefined as T;
   const parsed = schema.safeParse(await readJson(response));
   if (!parsed.success) {
-    throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+    throw new ApiError(
+      response.status,
+      'bad_response',
+      translateError('bad_response', {}, 'The service sent an unexpected answer.'),
+    );
   }
   return parsed.data;
 }
@@ -215,7 +275,11 @@ export async function getCsrfToken(signal?: AbortSignal): Promise<string> {
   if (!response.ok) throw await toApiError(response);
   const parsed = csrfResponse.safeParse(await readJson(response));
   if (!parsed.success) {
-    throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+    throw new ApiError(
+      response.status,
+      'bad_response',
+      translateError('bad_response', {}, 'The service sent an unexpected answer.'),
+    );
   }
   csrfToken = parsed.data.token;
   return csrfToken;
@@ -228,9 +292,13 @@ export function resetCsrfToken(): void {
 
 // ---- Sessions (PROTOCOL §6) ----
 
-export async function login(username: string, password: string): Promise<SessionUser> {
+export async function login(
+  username: string,
+  password: string,
+  code?: string,
+): Promise<SessionUser> {
   const { user } = await request('POST', '/api/auth/login', {
-    body: { username, password },
+    body: { username, password, ...(code !== undefined && code !== '' && { code }) },
     schema: userResponse,
     quietUnauthorized: true,
   });
@@ -246,6 +314,15 @@ export async function logout(): Promise<void> {
   }
 }
 
+/** Stores the administrator's language (null: the browser's); answers the updated user. */
+export async function setLanguage(language: LanguageRequest['language']): Promise<SessionUser> {
+  const { user } = await request('PUT', '/api/auth/me/language', {
+    body: { language } satisfies LanguageRequest,
+    schema: userResponse,
+  });
+  return user;
+}
+
 /** The signed-in user, or `null` when there is no session. */
 export async function me(signal?: AbortSignal): Promise<SessionUser | null> {
   try {
@@ -259,6 +336,15 @@ export async function me(signal?: AbortSignal): Promise<SessionUser | null> {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
+}
+
+/** `PUT /api/auth/organization` (superadmin): the organization to work in; null for all. */
+export async function chooseOrganization(organizationId: string | null): Promise<SessionUser> {
+  const { user } = await request('PUT', '/api/auth/organization', {
+    body: { organizationId },
+    schema: userResponse,
+  });
+  return user;
 }
 
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
@@ -293,7 +379,11 @@ export async function heartbeat(signal?: AbortSignal): Promise<HeartbeatResponse
     const parsed = heartbeatResponse.safeParse(await readJson(response));
     if (parsed.success) return parsed.data;
     if (response.ok) {
-      throw new ApiError(response.status, 'bad_response', 'The service sent an unexpected answer.');
+      throw new ApiError(
+        response.status,
+        'bad_response',
+        translateError('bad_response', {}, 'The service sent an unexpected answer.'),
+      );
     }
     throw await toApiError(copy);
   }

@@ -3,28 +3,45 @@ import '@mantine/core/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, useMemo, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { initI18n, useT } from './i18n';
 import { queryClient } from './query';
 import { router } from './routes';
 import { SessionProvider } from './session';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver, localizedTheme } from './theme';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');
+const root = container;
 
-createRoot(container).render(
-  <StrictMode>
+/** Mantine's own words (a dialog's close button) follow the site's language. */
+function Theme({ children }: { children: ReactNode }) {
+  const t = useT();
+  const close = t('common.close');
+  const theme = useMemo(() => localizedTheme(close), [close]);
+  return (
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
     >
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
-      </QueryClientProvider>
+      {children}
     </MantineProvider>
-  </StrictMode>,
-);
+  );
+}
+
+// The language's catalog is its own chunk: the first render waits for it, never in English first.
+void initI18n().then(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <Theme>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider>
+            <RouterProvider router={router} />
+          </SessionProvider>
+        </QueryClientProvider>
+      </Theme>
+    </StrictMode>,
+  );
+});

@@ -1,11 +1,11 @@
 import { ErrorCode } from '@svc/shared';
 import { ApiError } from './api';
+import { t as translate } from './i18n';
 
 /** "30 seconds", "1 minute", "3 minutes" — a wait a person can act on. */
 export function formatWait(seconds: number): string {
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  if (seconds < 60) return translate('time.seconds', { count: seconds });
+  return translate('time.minutes', { count: Math.ceil(seconds / 60) });
 }
 
 /** "3 d 4 h", "2 h 5 min", "12 min 3 s", "45 s". */
@@ -15,10 +15,10 @@ export function formatUptime(totalSeconds: number): string {
   const hours = Math.floor((s % 86_400) / 3_600);
   const minutes = Math.floor((s % 3_600) / 60);
   const seconds = s % 60;
-  if (days > 0) return `${days} d ${hours} h`;
-  if (hours > 0) return `${hours} h ${minutes} min`;
-  if (minutes > 0) return `${minutes} min ${seconds} s`;
-  return `${seconds} s`;
+  if (days > 0) return translate('time.uptimeDays', { days, hours });
+  if (hours > 0) return translate('time.uptimeHours', { hours, minutes });
+  if (minutes > 0) return translate('time.uptimeMinutes', { minutes, seconds });
+  return translate('time.uptimeSeconds', { seconds });
 }
 
 /** A 401 that means "no session" rather than "wrong credential". */
@@ -31,24 +31,24 @@ export function isSessionGone(error: ApiError): boolean {
 
 /** Plain-language text for a failed request; `context` picks the wording of a 401. */
 export function describeError(error: unknown, context: 'login' | 'password' | 'other'): string {
-  if (!(error instanceof ApiError)) {
-    return 'Something went wrong. Try again, and reload the page if it keeps happening.';
-  }
+  const t = (key: string, params?: Record<string, unknown>) =>
+    translate(key, { ns: 'shared', ...params });
+  if (!(error instanceof ApiError)) return t('errors.unknown');
   if (error.status === 429) {
     return error.retryAfterSeconds !== null && error.retryAfterSeconds > 0
-      ? `Too many attempts. Try again in ${formatWait(error.retryAfterSeconds)}.`
-      : 'Too many attempts. Wait a moment and try again.';
+      ? translate('errors.tooManyWait', { wait: formatWait(error.retryAfterSeconds) })
+      : t('errors.rate_limited', { retryAfterS: 0 });
   }
   if (error.status === 401) {
-    if (context === 'login') return 'Wrong username or password.';
-    if (context === 'password' && !isSessionGone(error)) return 'The current password is wrong.';
-    return 'Your session has ended. Sign in again.';
+    if (context === 'login') return t('errors.invalid_credentials');
+    if (context === 'password' && !isSessionGone(error)) {
+      return translate('errors.currentPasswordWrong');
+    }
+    return t('errors.session_expired');
   }
-  if (error.status === 403 && error.code === ErrorCode.csrf) {
-    return 'The page was open too long. Reload it and try again.';
-  }
-  if (error.status === 503) {
-    return 'The service is temporarily unavailable (its database is not reachable). Try again shortly.';
+  if (error.status === 403 && error.code === ErrorCode.csrf) return t('errors.csrf');
+  if (error.status === 503 && error.code !== ErrorCode.serviceBusy) {
+    return t('errors.database_unavailable');
   }
   return error.message;
 }

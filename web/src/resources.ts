@@ -59,8 +59,9 @@ export function createPerson(body: PersonCreate): Promise<PersonOut> {
   return request('POST', '/api/people', { body, schema: personOut });
 }
 
-export function updatePerson(id: string, body: PersonUpdate): Promise<PersonOut> {
-  return request('PATCH', `/api/people/${encodeURIComponent(id)}`, { body, schema: personOut });
+export function updatePerson(id: string, body: PersonUpdate, ifMatch?: string): Promise<PersonOut> {
+  const path = `/api/people/${encodeURIComponent(id)}`;
+  return request('PATCH', path, { body, schema: personOut, ifMatch });
 }
 
 /**

@@ -45,6 +45,7 @@ export const syncSearch = z.object({
   device: textParam,
   person: textParam,
   lane: z.enum(['priority', 'bulk']).optional().catch(undefined),
+  reason: z.enum(['no_photo', 'other']).optional().catch(undefined),
   page: pageParam,
 });
 export type SyncSearchParams = z.infer<typeof syncSearch>;

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@svc/shared';
+import type { Locale, SessionUser } from '@svc/shared';
 import { queryClient } from './query';
 import {
   createContext,
@@ -10,7 +10,21 @@ import {
   type ReactNode,
 } from 'react';
 import * as api from './api';
+import { browserLocale, showLanguage, t } from './i18n';
+import { setFormatTimeZone } from './i18n/format';
 import { describeError } from './messages';
+
+/** The administrator's own choice, else what the browser asks for. */
+function languageOf(user: SessionUser): Locale {
+  return user.language ?? browserLocale();
+}
+
+/** The signed-in user's site conventions, applied before anything renders with them. */
+async function adopt(user: SessionUser): Promise<SessionUser> {
+  setFormatTimeZone(user.timeZone);
+  await showLanguage(languageOf(user));
+  return user;
+}
 
 export type SessionState =
   | { status: 'loading' }
@@ -23,10 +37,17 @@ export type SessionState =
 interface SessionContextValue {
   state: SessionState;
   /** Throws {@link api.ApiError}; the login page turns it into words. */
-  signIn: (username: string, password: string) => Promise<void>;
+  signIn: (username: string, password: string, code?: string) => Promise<void>;
   signOut: () => Promise<void>;
   /** Asks the server who we are (after a password change, or a 401/403 elsewhere). */
   refresh: (notice?: string) => Promise<void>;
+  /**
+   * A superadmin works in one organization (null: all): every page reloads for it, and
+   * nothing loaded for the previous one stays shown.
+   */
+  chooseOrganization: (organizationId: string | null) => Promise<void>;
+  /** Shows the site in `lng` at once and keeps the choice with the administrator. */
+  chooseLanguage: (lng: Locale) => Promise<void>;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -37,6 +58,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async (notice?: string) => {
     try {
       const user = await api.me();
+      if (user !== null) await adopt(user);
       setState(user === null ? { status: 'signedOut', notice } : { status: 'signedIn', user });
     } catch (error) {
       setState({ status: 'unavailable', message: describeError(error, 'other') });
@@ -47,13 +69,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refresh();
     return api.onSessionProblem((problem) => {
       void refresh(
-        problem === 'unauthorized' ? 'Your session has ended. Sign in again.' : undefined,
+        problem === 'unauthorized' ? t('errors.session_expired', { ns: 'shared' }) : undefined,
       );
     });
   }, [refresh]);
 
-  const signIn = useCallback(async (username: string, password: string) => {
-    const user = await api.login(username, password);
+  const signIn = useCallback(async (username: string, password: string, code?: string) => {
+    const user = await adopt(await api.login(username, password, code));
+    setState({ status: 'signedIn', user });
+  }, []);
+
+  const chooseLanguage = useCallback(async (lng: Locale) => {
+    await showLanguage(lng);
+    const user = await api.setLanguage(lng);
+    setFormatTimeZone(user.timeZone);
     setState({ status: 'signedIn', user });
   }, []);
 
@@ -66,12 +95,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // Nothing the previous account loaded stays in memory, and nothing in flight lands later.
     await queryClient.cancelQueries();
     queryClient.clear();
-    setState({ status: 'signedOut', notice: 'You are signed out.' });
+    setState({ status: 'signedOut', notice: t('session.signedOut') });
+  }, []);
+
+  const chooseOrganization = useCallback(async (organizationId: string | null) => {
+    const user = await api.chooseOrganization(organizationId);
+    setFormatTimeZone(user.timeZone);
+    await queryClient.cancelQueries();
+    queryClient.clear();
+    setState({ status: 'signedIn', user });
   }, []);
 
   const value = useMemo(
-    () => ({ state, signIn, signOut, refresh }),
-    [state, signIn, signOut, refresh],
+    () => ({ state, signIn, signOut, refresh, chooseOrganization, chooseLanguage }),
+    [state, signIn, signOut, refresh, chooseOrganization, chooseLanguage],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

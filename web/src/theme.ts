@@ -1,9 +1,7 @@
 import {
-  Badge,
-  Group,
-  Modal,
   createTheme,
   darken,
+  mergeThemeOverrides,
   defaultVariantColorsResolver,
   parseThemeColor,
   type CSSVariablesResolver,
@@ -45,13 +43,35 @@ export const theme = createTheme({
   components: {
     // Title rows (a heading and the page's actions) wrap on a phone instead of squeezing the
     // heading into half the width.
-    Group: Group.extend({ defaultProps: { preventGrowOverflow: false } }),
+    // Plain objects, not `Group.extend(…)`: importing a component here would put it (a menu and
+    // a dialog pull in their popover and scroll-lock code) into the sign-in page's first load.
+    Group: { defaultProps: { preventGrowOverflow: false } },
     // A badge is never cut short: in a table squeezed onto a phone its label would otherwise
     // shrink to an ellipsis (the table scrolls inside its card instead).
-    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Badge: { styles: { root: { minWidth: 'max-content' } } },
+    // Mantine's focus placeholder is a `presentation` child with a tabindex inside role=menu,
+    // which a menu may not hold (axe: aria-required-children, critical). Without it the first
+    // item takes the focus, as the WAI-ARIA menu pattern has it.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A table that scrolls sideways on a phone can be scrolled from the keyboard too (and axe's
+    // scrollable-region-focusable holds for tables without a link or button).
+    TableScrollContainer: {
+      defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },
+    },
   },
 });
+
+/**
+ * The theme with the words Mantine draws itself in the site's language: a dialog's × is named
+ * (its icon alone says nothing to assistive technology).
+ */
+export function localizedTheme(closeLabel: string) {
+  return mergeThemeOverrides(theme, {
+    components: {
+      Modal: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
+    },
+  });
+}
 
 /** Light-variant text (badges, the active nav link) in shade 9 of every colour. */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => {

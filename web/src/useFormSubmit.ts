@@ -16,6 +16,8 @@ export function useFormSubmit(form: { setErrors: (errors: Record<string, string>
   message: SubmitMessage | null;
   /** Runs `what` (its answer: the success text, or null for none), then `after` either way. */
   run: (what: () => Promise<string | null>, after?: () => Promise<unknown>) => Promise<void>;
+  /** For a submit the form's own check refused: the last outcome no longer stands. */
+  clear: () => void;
 } {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<SubmitMessage | null>(null);
@@ -33,5 +35,5 @@ export function useFormSubmit(form: { setErrors: (errors: Record<string, string>
       await after?.();
     }
   };
-  return { busy, message, run };
+  return { busy, message, run, clear: () => setMessage(null) };
 }

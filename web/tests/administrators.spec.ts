@@ -9,6 +9,8 @@ test('administrators: create with a role (one-time password shown once), disable
   admin,
   browser,
 }) => {
+  // Two more dialogs than before (the question before, the secret kept until stored).
+  test.setTimeout(60_000);
   const username = `clerk-${tag()}`;
   await signIn(page, admin, '/administrators');
   await expect(page.getByRole('heading', { name: 'Administrators', level: 1 })).toBeVisible();
@@ -29,7 +31,7 @@ test('administrators: create with a role (one-time password shown once), disable
   const password = (await otp.textContent()) ?? '';
   expect(password.length).toBeGreaterThanOrEqual(12);
   await expectAccessible(page);
-  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'I have stored it' }).click();
   await expect(otp).toHaveCount(0);
   const row = page.locator(`[data-testid="administrator-row"][data-username="${username}"]`);
   await expect(row).toContainText('Administrator');
@@ -45,6 +47,9 @@ test('administrators: create with a role (one-time password shown once), disable
 
   await page.getByRole('button', { name: `Actions for ${username}` }).click();
   await page.getByRole('menuitem', { name: 'Disable (ends sessions)' }).click();
+  const ask = page.getByRole('dialog', { name: `Disable ${username}?` });
+  await expect(ask).toContainText('signed out everywhere');
+  await ask.getByRole('button', { name: 'Disable' }).click();
   await expect(row.getByTestId('administrator-state')).toContainText('Disabled');
   await page.getByRole('button', { name: `Actions for ${username}` }).click();
   await page.getByRole('menuitem', { name: 'Enable' }).click();
@@ -54,7 +59,7 @@ test('administrators: create with a role (one-time password shown once), disable
   await page.getByRole('menuitem', { name: 'Reset password' }).click();
   await expect(otp).toBeVisible();
   expect(await otp.textContent()).not.toBe(password);
-  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'I have stored it' }).click();
 
   await expectAccessible(page);
   await expectNothingClippedAt390(page);

@@ -27,6 +27,18 @@ export class ImportPage {
     await expect(this.heading).toBeVisible();
   }
 
+  readonly checkResult = (): Locator => this.page.getByTestId('import-check');
+
+  /** The refusal written under the CSV field. */
+  csvError(): Locator {
+    return this.form.getByText(/not a CSV file/).first();
+  }
+
+  /** Chooses a file as the CSV (any name and type: a person may pick the wrong one). */
+  async chooseCsv(file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+    await this.choose('People (CSV)', file);
+  }
+
   /** Chooses the files through the file dialogs, as a person does, and starts the import. */
   async start(files: { csv: Buffer; photos?: Buffer }): Promise<void> {
     await this.choose('People (CSV)', {
@@ -44,7 +56,7 @@ export class ImportPage {
     await this.form.getByRole('button', { name: 'Start import' }).click();
   }
 
-  private async choose(
+  async choose(
     label: string,
     file: { name: string; mimeType: string; buffer: Buffer },
   ): Promise<void> {

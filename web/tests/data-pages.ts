@@ -98,6 +98,8 @@ export class PersonFormPage {
   readonly create: Locator;
   readonly save: Locator;
   readonly error: Locator;
+  /** What the form is doing now ("Checking the photo…"). */
+  readonly status: Locator;
 
   constructor(readonly page: Page) {
     this.form = page.getByRole('form', { name: 'Person' });
@@ -109,6 +111,7 @@ export class PersonFormPage {
     this.create = this.form.getByRole('button', { name: 'Create' });
     this.save = this.form.getByRole('button', { name: 'Save' });
     this.error = page.getByTestId('form-error');
+    this.status = this.form.getByTestId('photo-status');
   }
 
   /** The error text Mantine shows under an input (linked by aria-describedby). */
@@ -121,6 +124,14 @@ export class PersonFormPage {
         .map((node) => node?.textContent ?? '')
         .join(' ');
     });
+  }
+
+  /** Pastes `text` into `input` from the clipboard, as a person does (Ctrl+V). */
+  async paste(input: Locator, text: string): Promise<void> {
+    await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await this.page.evaluate((value) => navigator.clipboard.writeText(value), text);
+    await input.click();
+    await this.page.keyboard.press('ControlOrMeta+V');
   }
 
   async chooseSpace(name: string): Promise<void> {
@@ -149,6 +160,11 @@ export class EventsListPage {
 
   row(eventId: string): Locator {
     return this.page.locator(`[data-testid="event-row"][data-event-id="${eventId}"]`);
+  }
+
+  /** The flag of an event whose device clock was more than a day off. */
+  reportedTime(eventId: string): Locator {
+    return this.row(eventId).getByTestId('event-reported-time');
   }
 
   async chooseDevice(label: RegExp | string): Promise<void> {

@@ -1,41 +1,76 @@
+import { startDevice } from '@svc/sim';
+import { deviceWithKey } from '@svc/shared';
 import { expect, test } from './data-fixtures';
 import { testWithSync } from './data-fixtures';
 import { signIn } from './data-pages';
 import { DevicePage } from './site-pages';
-import { deviceHeartbeat, tag } from './support/admin-api';
+import { tag } from './support/admin-api';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 
-testWithSync('device page: its tasks live, and retry failed', async ({ page, syncSite }) => {
-  const { api, admin, stack } = syncSite;
-  const t = tag();
-  const space = await api.createSpace(`Wing ${t}`);
-  const device = await api.createDevice(`Door ${t}`, space.id);
-  await deviceHeartbeat(page.request, stack.serverURL, device);
+testWithSync(
+  'device page: its tasks live, a failure apart from one waiting for a photo, and retry failed',
+  async ({ page, syncSite }) => {
+    const { api, admin, stack } = syncSite;
+    const t = tag();
+    const space = await api.createSpace(`Wing ${t}`);
+    const sn = `SIM-${t}`.toUpperCase();
+    const sim = await startDevice({ sn, bindAddress: '127.0.0.1', heartbeatIntervalMs: 1_000 });
+    try {
+      const device = deviceWithKey.parse(
+        await api.post('/api/devices', {
+          sn,
+          name: `Door ${t}`,
+          baseUrl: sim.url,
+          spaceId: space.id,
+        }),
+      );
+      await sim.setConnection({ key: device.key, centralUrl: stack.serverURL });
+      // Every push gets bytes that are no person state: a real failure, at once.
+      await sim.setFaults({ answerBytes: 16 });
 
-  await signIn(page, admin, '/devices');
-  await page.getByRole('link', { name: `Door ${t}`, exact: true }).click();
-  const detail = new DevicePage(page, `Door ${t}`);
-  await expect(detail.heading).toBeVisible();
-  await expect(detail.reconciliation).toHaveText('Never reconciled.');
-  await expect(page.getByText('No tasks for this device yet.')).toBeVisible();
+      await signIn(page, admin, '/devices');
+      await page.getByRole('link', { name: `Door ${t}`, exact: true }).click();
+      const detail = new DevicePage(page, `Door ${t}`);
+      await expect(detail.heading).toBeVisible();
+      await expect(detail.reconciliation).toHaveText('Never reconciled.');
+      await expect(page.getByText('No tasks for this device yet.')).toBeVisible();
 
-  // Without a photo the worker fails the task at once; the stream brings it to the open page.
-  const person = await api.createPerson({
-    name: `Tasked ${t}`,
-    idNumber: `TK${t}`,
-    spaceIds: [space.id],
-  });
-  const row = detail.task(person.id);
-  await expect(row.getByTestId('task-state')).toHaveText('failed', { timeout: 20_000 });
-  await expect(row.getByTestId('task-error')).toContainText('has no photo yet');
-  await expect(detail.count('failed')).toContainText('1');
+      // The stream brings each task to the open page: one fails on the device, one waits for
+      // a photo (never sent, no failure: issue 30, item 9).
+      const pictured = await api.createPerson({
+        name: `Pictured ${t}`,
+        idNumber: `PI${t}`,
+        spaceIds: [space.id],
+      });
+      await api.putPhoto(
+        pictured.id,
+        await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } }),
+      );
+      const bare = await api.createPerson({
+        name: `Tasked ${t}`,
+        idNumber: `TK${t}`,
+        spaceIds: [space.id],
+      });
+      const failed = detail.task(pictured.id);
+      const waiting = detail.task(bare.id);
+      await expect(failed.getByTestId('task-state')).toHaveText('failed', { timeout: 20_000 });
+      await expect(waiting.getByTestId('task-state')).toHaveText('waiting for a photo', {
+        timeout: 20_000,
+      });
+      await expect(waiting.getByTestId('task-error')).toContainText('has no photo yet');
+      await expect(detail.count('failed')).toHaveText('failed: 1');
+      await expect(detail.count('waitingPhoto')).toHaveText('waiting for a photo: 1');
 
-  await detail.retryFailed.click();
-  await expect(detail.notice).toHaveText('1 failed task(s) will be tried again now.');
+      await detail.retryFailed.click();
+      await expect(detail.notice).toHaveText('1 failed task will be tried again now.');
 
-  await expectAccessible(page);
-  await expectNothingClippedAt390(page);
-});
+      await expectAccessible(page);
+      await expectNothingClippedAt390(page);
+    } finally {
+      await sim.stop();
+    }
+  },
+);
 
 test('device page: reconcile now, followed to its result', async ({ page, admin, adminApi }) => {
   const device = await adminApi.createDevice(`Checked ${tag()}`);

@@ -120,7 +120,7 @@ test('an import of 1,000 rows with 3 bad ones: held and reloaded, then 100 %, er
   for (const [i, id] of badIds.entries()) {
     await expect(importing.errors.nth(1 + i)).toContainText(id);
   }
-  await expect(importing.errors.nth(2)).toContainText('no space "No Such Space"');
+  await expect(importing.errors.nth(2)).toContainText('there is no space "No Such Space"');
 
   const download = page.waitForEvent('download');
   await importing.downloadErrors.click();
@@ -134,8 +134,8 @@ test('an import of 1,000 rows with 3 bad ones: held and reloaded, then 100 %, er
   expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
     [...BAD.keys()].map((row, i) => `${row + 1},${badIds[i]}`),
   );
-  expect(lines[2]).toContain('no space ""No Such Space""');
-  expect(lines[3]).toMatch(/enabled must be true or false/);
+  expect(lines[2]).toContain('spaces: there is no space ""No Such Space""');
+  expect(lines[3]).toMatch(/enabled: use true or false/);
 
   // What the server holds: 997 people, the photos given, none of the refused rows.
   const people = peopleList.parse(

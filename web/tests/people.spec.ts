@@ -1,4 +1,4 @@
-import { peopleList, spaceOut } from '@svc/shared';
+import { formatMessage, peopleList, spaceOut } from '@svc/shared';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 import { expect, test } from './data-fixtures';
 import { Navigation, PeopleListPage, PersonDetailPage, PersonFormPage, signIn } from './data-pages';
@@ -230,4 +230,39 @@ test('person: a photo too small for a device of the person is named on the perso
   await expect(detail.photoFitWarning).toContainText('64×64 pixels; the device needs at least 200');
   await expectAccessible(page);
   await expectNothingClippedAt390(page);
+});
+
+test('person: a pasted text longer than allowed is kept whole and the field says the limit', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const t = tag();
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  await expect(page.getByRole('heading', { name: 'New person' })).toBeVisible();
+
+  const longName = `Pasted ${t} `.padEnd(129, 'x');
+  const longId = `PASTE${t}`.toUpperCase().padEnd(65, '7');
+  await form.paste(form.name, longName);
+  await form.paste(form.idNumber, longId);
+  // Nothing is cut without a word: the whole text stays, and the field says the limit.
+  await expect(form.name).toHaveValue(longName);
+  await expect(form.idNumber).toHaveValue(longId);
+  await expect(form.name).toHaveAttribute('aria-invalid', 'true');
+  await expect.poll(() => form.fieldError(form.name)).toBe(formatMessage('too_long', { max: 128 }));
+  await expect
+    .poll(() => form.fieldError(form.idNumber))
+    .toBe(formatMessage('too_long', { max: 64 }));
+  await expectAccessible(page);
+
+  // Refused in the browser: nothing reaches the service.
+  await form.create.click();
+  await expect(page.getByRole('heading', { name: 'New person' })).toBeVisible();
+  const found = peopleList.parse(await adminApi.get(`/api/people?q=PASTE${t}`));
+  expect(found.total).toBe(0);
+
+  // Shortened by the person: accepted.
+  await form.name.fill(longName.slice(0, 128));
+  await expect(form.name).not.toHaveAttribute('aria-invalid', 'true');
 });

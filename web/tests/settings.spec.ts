@@ -3,6 +3,7 @@ import { expect, test } from './data-fixtures';
 import { SettingsPage } from './bulk-pages';
 import { signIn } from './data-pages';
 import { AuditPage } from './review-pages';
+import { SystemPage } from './site-pages';
 import { expectAccessible, expectNothingClippedAt390 } from './support/checks';
 
 test('settings: the event retention is changed with the shared rule, audited; session timeouts shown', async ({
@@ -49,5 +50,31 @@ test('an operator sees the settings but cannot change them', async ({ page, oper
   await expect(settings.retention).toHaveAttribute('readonly', '');
   await expect(settings.save).toHaveCount(0);
   await expect(settings.sessions).toContainText('30 minutes');
+  await expectAccessible(page);
+});
+
+test("an organization's administrator is told the panel route is a superadmin's, with no controls", async ({
+  page,
+  adminApi,
+  playwright,
+}) => {
+  const orgAdmin = await adminApi.createAccount(playwright, 'admin');
+  const sentence =
+    'The panel route is shared by every organization: only a super administrator can see or change it.';
+  await signIn(page, orgAdmin, '/settings');
+  await expect(new SettingsPage(page).save).toBeVisible();
+  await expect(page.getByTestId('panel-superadmin-only')).toHaveText(sentence);
+  await expect(page.getByTestId('settings-panel-url')).toHaveCount(0);
+  await expectAccessible(page);
+
+  const system = new SystemPage(page);
+  await page.goto('/system');
+  await expect(system.heading).toBeVisible();
+  await expect(page.getByTestId('panel-superadmin-only')).toHaveText(sentence);
+  await expect(system.panelUrl).toHaveCount(0);
+  await expect(system.savePanel).toHaveCount(0);
+  await expect(system.testPanel).toHaveCount(0);
+  // No failed load of the route shows either: the site does not ask for it.
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await expectAccessible(page);
 });

@@ -33,6 +33,13 @@ export class SpacesPage {
     return this.page.getByRole('button', { name, exact: true });
   }
 
+  /** Confirms the question asked before a space is deleted. */
+  async confirmDelete(name: string): Promise<void> {
+    const ask = this.page.getByRole('dialog', { name: `Delete the space ${name}?` });
+    await ask.getByRole('button', { name: 'Delete space' }).click();
+    await expect(ask).toHaveCount(0);
+  }
+
   /** Fills the open space dialog and submits it. */
   async fill(name: string, parentPath?: string, submit = 'Create'): Promise<void> {
     await this.dialog.getByRole('textbox', { name: 'Name' }).fill(name);
@@ -68,6 +75,17 @@ export class DevicesPage {
     return this.table.locator(`[data-testid="device-row"][data-sn="${sn}"]`);
   }
 
+  /** The question asked before a key is rotated: it names the consequence. */
+  rotateQuestion(deviceName: string): Locator {
+    return this.page.getByRole('dialog', { name: `Rotate the key of ${deviceName}?` });
+  }
+
+  async confirmRotate(deviceName: string): Promise<void> {
+    const ask = this.rotateQuestion(deviceName);
+    await expect(ask).toContainText('until the new key is entered on the device');
+    await ask.getByRole('button', { name: 'Rotate key' }).click();
+  }
+
   async action(deviceName: string, item: string): Promise<void> {
     await this.page.getByRole('button', { name: `Actions for ${deviceName}` }).click();
     await this.page.getByRole('menuitem', { name: item }).click();
@@ -79,6 +97,8 @@ export class SystemPage {
   readonly advertised: Locator;
   readonly warnings: Locator;
   readonly terminals: Locator;
+  /** "No terminal heard yet". */
+  readonly terminalsEmpty: Locator;
   readonly centralAddress: Locator;
   readonly push: Locator;
   readonly terminalKey: Locator;
@@ -92,6 +112,7 @@ export class SystemPage {
     this.advertised = page.getByTestId('advertised-url');
     this.warnings = page.getByTestId('system-warnings');
     this.terminals = page.getByRole('table', { name: 'Terminals' });
+    this.terminalsEmpty = page.getByTestId('terminals-empty');
     this.centralAddress = page.getByRole('textbox', { name: 'Central address' });
     this.push = page.getByRole('button', { name: /^Push central address/ });
     this.terminalKey = page.getByLabel('Terminal key');
@@ -160,6 +181,8 @@ export class DevicePage {
   readonly notice: Locator;
   readonly reconciliation: Locator;
   readonly tasks: Locator;
+  readonly clock: Locator;
+  readonly clockWarning: Locator;
 
   constructor(
     readonly page: Page,
@@ -171,13 +194,38 @@ export class DevicePage {
     this.notice = page.getByTestId('device-notice');
     this.reconciliation = page.getByTestId('device-reconciliation');
     this.tasks = page.getByRole('table', { name: 'Tasks' });
+    this.clock = page.getByTestId('device-clock');
+    this.clockWarning = page.getByRole('alert').filter({ hasText: 'Device clock is wrong' });
   }
 
   task(personId: string): Locator {
     return this.tasks.locator(`[data-testid="task-row"][data-person="${personId}"]`);
   }
 
-  count(state: 'pending' | 'running' | 'succeeded' | 'failed'): Locator {
+  count(state: 'pending' | 'running' | 'succeeded' | 'failed' | 'waitingPhoto'): Locator {
     return this.page.getByTestId(`count-${state}`);
+  }
+}
+
+/** A superadmin's organization switcher in the header. */
+export class OrganizationSwitcher {
+  readonly input: Locator;
+
+  /** In the header; on a phone, at the top of the navigation the menu button opens. */
+  constructor(
+    readonly page: Page,
+    where: 'header' | 'navigation' = 'header',
+  ) {
+    const within =
+      where === 'header'
+        ? page.getByRole('banner')
+        : page.getByRole('navigation', { name: 'Main', exact: true });
+    this.input = within.getByRole('combobox', { name: 'Organization' });
+  }
+
+  async choose(name: string): Promise<void> {
+    await this.input.click();
+    await this.page.getByRole('option', { name, exact: true }).click();
+    await expect(this.input).toHaveValue(name);
   }
 }

@@ -51,12 +51,21 @@ test('spaces: create, nest, rename, move; delete refused while people depend on 
     spaces.details(`Floor 1 ${t}`).getByRole('link', { name: `Resident ${t}` }),
   ).toBeVisible();
   await spaces.action('Delete').click();
+  await spaces.confirmDelete(`Floor 1 ${t}`);
   await expect(spaces.refusal).toContainText(/person/i);
   await expect(spaces.node(`Floor 1 ${t}`)).toBeVisible();
 
   // HQ is empty now: deleting it works.
   await spaces.node(`HQ ${t}`).click();
   await spaces.action('Delete').click();
+  // Asked first: Cancel keeps it.
+  const ask = page.getByRole('dialog', { name: `Delete the space HQ ${t}?` });
+  await expect(ask).toContainText('deleted for good');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(spaces.node(`HQ ${t}`)).toBeVisible();
+  await spaces.action('Delete').click();
+  await spaces.confirmDelete(`HQ ${t}`);
   await expect(spaces.node(`HQ ${t}`)).toBeHidden();
 
   await spaces.node(`Annex ${t}`).click();

@@ -96,7 +96,7 @@ test('a failing device on /sync, live; retry one and retry all after the fault c
     await expect(sync.count('failed')).toHaveText('2');
     await sim.setFaults({});
     await sync.retryAllOf(`Door ${t}`).click();
-    await expect(sync.notice).toHaveText(`2 failed task(s) of Door ${t} will be tried again now.`);
+    await expect(sync.notice).toHaveText(`2 failed tasks of Door ${t} will be tried again now.`);
     for (const person of [bob, cy]) {
       await expect(sync.task(person.id).getByTestId('task-state')).toHaveText('succeeded', {
         timeout: 30_000,

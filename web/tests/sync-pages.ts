@@ -25,7 +25,8 @@ export class SyncPage {
     return this.table.locator(`[data-testid="task-row"][data-person="${personId}"]`);
   }
 
-  count(state: 'pending' | 'running' | 'succeeded' | 'failed'): Locator {
+  /** A count card; `waiting`: the tasks waiting for a photo (not counted as failed). */
+  count(state: 'pending' | 'running' | 'succeeded' | 'failed' | 'waiting'): Locator {
     return this.page.getByTestId(`count-${state}`);
   }
 

@@ -25,40 +25,60 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-interface LanFixtures {
-  lan: { stack: Stack; admin: Account; discoveryPort: number; running: TerminalHandle[] };
+interface Lan {
+  stack: Stack;
+  admin: Account;
+  discoveryPort: number;
+  running: TerminalHandle[];
 }
 
 /** A stack with LAN discovery on a free UDP port; terminals the test starts are stopped after. */
-const test = base.extend<LanFixtures>({
-  lan: [
-    async ({ nginxBin, runDir, playwright }, use) => {
-      const discoveryPort = await freeUdpPort();
-      await withStack(
-        nginxBin,
-        mkdtempSync(path.join(runDir, 'lan-')),
-        async (stack) => {
-          const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
-            username: stack.adminUsername,
-            password: stack.adminPassword,
-          });
-          const running: TerminalHandle[] = [];
-          try {
-            await use({ stack, admin: account, discoveryPort, running });
-          } finally {
-            for (const terminal of running) await terminal.stop();
-            await api.dispose();
-          }
-        },
-        {
-          SVC_DISCOVERY_WORKER: '1',
-          DISCOVERY_PORT: String(discoveryPort),
-          DISCOVERY_HTTP_BASE_URL: 'http://127.0.0.1:8000',
-        },
-      );
-    },
-    { timeout: 90_000 },
-  ],
+function lanFixture(env: Record<string, string> = {}) {
+  return async (
+    {
+      nginxBin,
+      runDir,
+      playwright,
+    }: { nginxBin: string; runDir: string; playwright: Parameters<typeof AdminApi.signIn>[0] },
+    use: (lan: Lan) => Promise<void>,
+  ) => {
+    const discoveryPort = await freeUdpPort();
+    await withStack(
+      nginxBin,
+      mkdtempSync(path.join(runDir, 'lan-')),
+      async (stack) => {
+        const { api, account } = await AdminApi.signIn(playwright, stack.serverURL, {
+          username: stack.adminUsername,
+          password: stack.adminPassword,
+        });
+        const running: TerminalHandle[] = [];
+        try {
+          await use({ stack, admin: account, discoveryPort, running });
+        } finally {
+          for (const terminal of running) await terminal.stop();
+          await api.dispose();
+        }
+      },
+      {
+        SVC_DISCOVERY_WORKER: '1',
+        DISCOVERY_PORT: String(discoveryPort),
+        DISCOVERY_HTTP_BASE_URL: 'http://127.0.0.1:8000',
+        ...env,
+      },
+    );
+  };
+}
+
+const test = base.extend<{ lan: Lan }>({
+  lan: [lanFixture(), { timeout: 90_000 }],
+  site: async ({ lan }, use) => {
+    await use(lan.stack);
+  },
+});
+
+/** Terminals count as offline after 3 s of silence rather than 45. */
+const testQuiet = base.extend<{ lan: Lan }>({
+  lan: [lanFixture({ DISCOVERY_TIMEOUT: '3' }), { timeout: 90_000 }],
   site: async ({ lan }, use) => {
     await use(lan.stack);
   },
@@ -104,6 +124,47 @@ test('System Configuration: an impostor announcing a terminal’s id shows as it
   await expect(system.terminals.locator('[data-testid="terminal-row"]')).toHaveCount(1);
   await expectAccessible(page);
 });
+
+testQuiet(
+  'System Configuration: a terminal gone silent stays listed as offline, with when it was last heard, until removed',
+  async ({ page, lan }) => {
+    const id = `DSP-${tag().toUpperCase()}`;
+    // It announces once at start, and answers no probe: silent from then on.
+    const once = await startTerminal({
+      id,
+      kind: 'display',
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      discoveryPort: lan.discoveryPort,
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 0,
+      checkinIntervalMs: 0,
+      listenForProbes: false,
+    });
+    lan.running.push(once);
+    await signIn(page, lan.admin, '/system');
+    const system = new SystemPage(page);
+    const row = system.terminal(id);
+    await expect(row).toContainText(`127.0.0.1:${once.port}`);
+
+    // Silent for longer than DISCOVERY_TIMEOUT: still listed, said to be offline, and when.
+    await expect(row).toHaveAttribute('data-online', 'false');
+    await expect(row.getByTestId('terminal-seen')).toContainText('Offline');
+    await expect(row.getByTestId('terminal-seen')).toContainText(/last heard \d+ seconds? ago/);
+    await expect(system.terminalsEmpty).toHaveCount(0);
+    await expect(row.getByRole('checkbox')).toHaveCount(0);
+    await expectAccessible(page);
+
+    // Removed by the administrator, after a question naming what follows.
+    await row.getByRole('button', { name: `Remove ${id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove terminal ${id}?` });
+    await expect(dialog).toContainText('needs the central address pushed again');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Remove terminal' }).click();
+    await expect(row).toHaveCount(0);
+    await expect(system.terminalsEmpty).toBeVisible();
+  },
+);
 
 testWithOwnServer(
   'Administrators: a locked-out account is shown locked and its lockout is cleared',

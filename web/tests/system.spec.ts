@@ -119,6 +119,10 @@ test('System Configuration: terminals heard live, central address pushed, saved 
     const result = row.getByTestId('terminal-push');
     await expect(result).toContainText('Saved');
     await expect(result).toContainText(`Read back ${lan.stack.serverURL}`);
+    // As the person sees it: the address as written (not upper-cased), whole, not cut short.
+    const readBack = result.getByTestId('push-read-back');
+    expect(await readBack.innerText()).toBe(`Read back ${lan.stack.serverURL}`);
+    expect(await readBack.evaluate((b) => b.scrollWidth <= b.clientWidth + 1)).toBe(true);
     await expect(result).toContainText('Checked in');
     await expect(row.getByTestId('terminal-checkin')).not.toHaveText('Never');
     // The next announce carries the new address.
@@ -146,7 +150,9 @@ test('System Configuration: a terminal with a management key is pushed with the 
 
   await system.terminalKey.fill('has a space');
   await expect(system.terminalKey).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('A terminal key is printable ASCII without spaces')).toBeVisible();
+  await expect(
+    page.getByText('Use letters, digits and symbols, without spaces (as printed on the terminal).'),
+  ).toBeVisible();
   await system.terminalKey.fill(lan.key);
   await system.push.click();
   await expect(row.getByTestId('terminal-push')).toContainText('Saved');

@@ -2,22 +2,23 @@ import {
   Alert,
   Badge,
   Button,
-  Code,
-  CopyButton,
   Group,
   Loader,
   Menu,
   Modal,
-  Stack,
   Table,
   Text,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
 import { NotAllowed } from '../access';
+import { useT } from '../i18n';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { SecretShownOnce } from '../components/SecretShownOnce';
 import { useAction } from '../useAction';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
+import { listOrganizations } from '../organizations/api';
 import { useSession } from '../session';
 import { useDocumentTitle } from '../useDocumentTitle';
 import {
@@ -27,33 +28,51 @@ import {
   listLockouts,
   resetPassword,
   setDisabled,
+  type Administrator,
   type WithPassword,
 } from './api';
 import { CreateAdministratorForm } from './CreateAdministratorForm';
 
-const roleLabel = {
-  superadmin: 'Super administrator',
-  admin: 'Administrator',
-  operator: 'Operator',
-};
-
 /** Accounts with role and state; create, disable, reset password; sign-in lockouts cleared. */
 export function AdministratorsPage() {
-  useDocumentTitle('Administrators');
+  const t = useT();
+  useDocumentTitle(t('nav.administrators'));
   const { state } = useSession();
   const role = state.status === 'signedIn' ? state.user.role : 'operator';
   // Operators cannot list accounts (the API answers 403): the page says so instead.
-  if (role === 'operator') return <NotAllowed />;
-  return <Administrators actorRole={role} />;
+  if (role === 'operator' || state.status !== 'signedIn')
+    return <NotAllowed reason="administrators" />;
+  const { user } = state;
+  return (
+    <Administrators
+      actorRole={role}
+      workingIn={user.workingOrganizationId ?? user.organizationId}
+    />
+  );
 }
 
-function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
+function Administrators({
+  actorRole,
+  workingIn,
+}: {
+  actorRole: 'admin' | 'superadmin';
+  /** Where a new account goes unless a superadmin picks another organization. */
+  workingIn: string;
+}) {
+  const t = useT();
   const admins = useApiQuery(keys.administrators, (signal) => listAdministrators(signal));
+  const superadmin = actorRole === 'superadmin';
+  const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal), {
+    enabled: superadmin,
+  });
+  const orgOptions = (orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }));
+  const orgName = new Map(orgOptions.map((o) => [o.value, o.label]));
   const lockouts = useApiQuery([...keys.administrators, 'lockouts'], (signal) =>
     listLockouts(signal),
   );
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<WithPassword | null>(null);
+  const [disabling, setDisabling] = useState<Administrator | null>(null);
   const { problem, act } = useAction(keys.administrators);
   const locked = new Set(
     (lockouts.data ?? []).map((l) => l.username).filter((u): u is string => u !== null),
@@ -62,26 +81,34 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>Administrators</Title>
-        <Button onClick={() => setCreating(true)}>New administrator</Button>
+        <Title order={1}>{t('nav.administrators')}</Title>
+        <Button onClick={() => setCreating(true)}>{t('administrators.new')}</Button>
       </Group>
       {admins.error !== null && <Alert color="red">{admins.error}</Alert>}
       {problem !== null && (
-        <Alert color="red" title="Not done" role="alert" data-testid="administrators-error">
+        <Alert
+          color="red"
+          title={t('common.notDone')}
+          role="alert"
+          data-testid="administrators-error"
+        >
           {problem}
         </Alert>
       )}
-      {admins.data === null && admins.loading && <Loader aria-label="Loading administrators" />}
+      {admins.data === null && admins.loading && (
+        <Loader aria-label={t('administrators.loading')} />
+      )}
       {admins.data !== null && (
         <Table.ScrollContainer minWidth={640}>
-          <Table aria-label="Administrators" striped>
+          <Table aria-label={t('nav.administrators')} striped>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Username</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Last sign-in</Table.Th>
-                <Table.Th>Actions</Table.Th>
+                <Table.Th>{t('administrators.username')}</Table.Th>
+                {superadmin && <Table.Th>{t('administrators.organization')}</Table.Th>}
+                <Table.Th>{t('administrators.role')}</Table.Th>
+                <Table.Th>{t('administrators.state')}</Table.Th>
+                <Table.Th>{t('administrators.lastSignIn')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -95,26 +122,31 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{roleLabel[a.role]}</Table.Td>
+                  {superadmin && (
+                    <Table.Td data-testid="administrator-organization">
+                      {orgName.get(a.organizationId) ?? ''}
+                    </Table.Td>
+                  )}
+                  <Table.Td>{t(`roles.${a.role}`)}</Table.Td>
                   <Table.Td data-testid="administrator-state">
                     <Group gap={4}>
                       <Badge color={a.disabled ? 'red' : 'green'} variant="light">
-                        {a.disabled ? 'Disabled' : 'Active'}
+                        {a.disabled ? t('administrators.disabled') : t('administrators.active')}
                       </Badge>
                       {a.mustChangePassword && (
                         <Badge color="yellow" variant="light">
-                          Must change password
+                          {t('administrators.mustChange')}
                         </Badge>
                       )}
                       {locked.has(a.username) && (
                         <Badge color="orange" variant="light">
-                          Locked out
+                          {t('administrators.lockedOut')}
                         </Badge>
                       )}
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    {a.lastLoginAt === null ? 'Never' : formatTime(a.lastLoginAt)}
+                    {a.lastLoginAt === null ? t('devices.never') : formatTime(a.lastLoginAt)}
                   </Table.Td>
                   <Table.Td>
                     <Menu position="bottom-end">
@@ -122,23 +154,31 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
                         <Button
                           variant="default"
                           size="xs"
-                          aria-label={`Actions for ${a.username}`}
+                          aria-label={t('common.actionsFor', { name: a.username })}
                         >
-                          Actions
+                          {t('common.actions')}
                         </Button>
                       </Menu.Target>
                       <Menu.Dropdown>
-                        <Menu.Item onClick={() => void act(() => setDisabled(a.id, !a.disabled))}>
-                          {a.disabled ? 'Enable' : 'Disable (ends sessions)'}
+                        <Menu.Item
+                          onClick={() =>
+                            a.disabled
+                              ? void act(() => setDisabled(a.id, false, a.etag))
+                              : setDisabling(a)
+                          }
+                        >
+                          {a.disabled
+                            ? t('administrators.enable')
+                            : t('administrators.disableMenu')}
                         </Menu.Item>
                         <Menu.Item
                           onClick={() => void act(async () => setShown(await resetPassword(a.id)))}
                         >
-                          Reset password
+                          {t('administrators.resetPassword')}
                         </Menu.Item>
                         {locked.has(a.username) && (
                           <Menu.Item onClick={() => void act(() => clearLockout(a.username))}>
-                            Clear sign-in lockout
+                            {t('administrators.clearLockout')}
                           </Menu.Item>
                         )}
                       </Menu.Dropdown>
@@ -150,9 +190,10 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New administrator">
+      <Modal opened={creating} onClose={() => setCreating(false)} title={t('administrators.new')}>
         <CreateAdministratorForm
           actorRole={actorRole}
+          {...(superadmin && { organizations: orgOptions, organizationId: workingIn })}
           onSubmit={async (body) => {
             const created = await createAdministrator(body);
             await queryClient.invalidateQueries({ queryKey: keys.administrators });
@@ -161,41 +202,31 @@ function Administrators({ actorRole }: { actorRole: 'admin' | 'superadmin' }) {
           }}
         />
       </Modal>
-      <Modal
+      <SecretShownOnce
         opened={shown !== null}
-        onClose={() => setShown(null)}
-        closeOnClickOutside={false}
-        title="One-time password"
+        title={t('administrators.oneTime')}
+        label={t('administrators.oneTimeFor', { username: shown?.username ?? '' })}
+        secret={shown?.temporaryPassword ?? ''}
+        copyLabel={t('administrators.copyPassword')}
+        storedLabel={t('administrators.stored')}
+        testId="one-time-password"
+        onStored={() => setShown(null)}
       >
-        {shown !== null && <OneTimePassword account={shown} onDone={() => setShown(null)} />}
-      </Modal>
+        {t('administrators.oneTimeText', { username: shown?.username ?? '' })}
+      </SecretShownOnce>
+      <ConfirmDialog
+        opened={disabling !== null}
+        title={t('administrators.disableTitle', { username: disabling?.username ?? '' })}
+        confirmLabel={t('administrators.disable')}
+        onCancel={() => setDisabling(null)}
+        onConfirm={async () => {
+          const account = disabling;
+          if (account !== null) await act(() => setDisabled(account.id, true, account.etag));
+          setDisabling(null);
+        }}
+      >
+        {t('administrators.disableText', { username: disabling?.username ?? '' })}
+      </ConfirmDialog>
     </>
-  );
-}
-
-function OneTimePassword({ account, onDone }: { account: WithPassword; onDone: () => void }) {
-  return (
-    <Stack>
-      <Alert color="orange" title="Shown only now">
-        Give this one-time password to {account.username} in person. It is not shown again; at the
-        first sign-in it must be changed.
-      </Alert>
-      <Text size="sm" fw={600} id="otp-label">
-        One-time password for {account.username}
-      </Text>
-      <Code block aria-labelledby="otp-label" data-testid="one-time-password">
-        {account.temporaryPassword}
-      </Code>
-      <Group justify="space-between">
-        <CopyButton value={account.temporaryPassword}>
-          {({ copied, copy }) => (
-            <Button variant="default" onClick={copy}>
-              {copied ? 'Copied' : 'Copy password'}
-            </Button>
-          )}
-        </CopyButton>
-        <Button onClick={onDone}>Done</Button>
-      </Group>
-    </Stack>
   );
 }

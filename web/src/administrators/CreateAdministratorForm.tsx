@@ -4,6 +4,7 @@ import { administratorCreate, type SessionUser } from '@svc/shared';
 import { useState } from 'react';
 import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import type { AdministratorCreate } from './api';
 
@@ -11,33 +12,47 @@ interface Values {
   username: string;
   displayName: string;
   role: SessionUser['role'];
+  /** '' unless a superadmin chooses (then the server puts it in the organization worked in). */
+  organizationId: string;
 }
 
+/** Catalog keys of the roles as the list names them. */
 const roles: { value: SessionUser['role']; label: string }[] = [
-  { value: 'operator', label: 'Operator (reads only)' },
-  { value: 'admin', label: 'Administrator' },
-  { value: 'superadmin', label: 'Super administrator' },
+  { value: 'operator', label: 'administrators.operatorReadsOnly' },
+  { value: 'admin', label: 'roles.admin' },
+  { value: 'superadmin', label: 'roles.superadmin' },
 ];
 
 function toBody(values: Values): AdministratorCreate {
   return {
     username: values.username.trim(),
     role: values.role,
+    ...(values.organizationId !== '' && { organizationId: values.organizationId }),
     ...(values.displayName.trim() !== '' && { displayName: values.displayName.trim() }),
   };
 }
 
-/** Username, display name and role, checked with the shared `administratorCreate` schema. */
+/**
+ * Username, display name and role, checked with the shared `administratorCreate` schema. A
+ * superadmin also chooses the organization the account belongs to (`organizations`); anyone
+ * else creates in their own.
+ */
 export function CreateAdministratorForm({
   actorRole,
+  organizations,
+  organizationId = '',
   onSubmit,
 }: {
   actorRole: SessionUser['role'];
+  organizations?: { value: string; label: string }[];
+  /** The organization chosen at first. */
+  organizationId?: string;
   onSubmit: (body: AdministratorCreate) => Promise<void>;
 }) {
+  const t = useT();
   const form = useForm<Values>({
     mode: 'controlled',
-    initialValues: { username: '', displayName: '', role: 'operator' },
+    initialValues: { username: '', displayName: '', role: 'operator', organizationId },
     validate: schemaResolver<Values>(administratorCreate, toBody),
     validateInputOnChange: true,
   });
@@ -58,24 +73,40 @@ export function CreateAdministratorForm({
   });
 
   return (
-    <form onSubmit={(e) => void submit(e)} aria-label="New administrator" noValidate>
+    <form onSubmit={(e) => void submit(e)} aria-label={t('administrators.new')} noValidate>
       <Stack>
         {problem !== null && (
-          <Alert color="red" title="Not created" role="alert">
+          <Alert color="red" title={t('common.notCreated')} role="alert">
             {problem}
           </Alert>
         )}
-        <TextInput label="Username" required data-autofocus {...form.getInputProps('username')} />
-        <TextInput label="Display name" {...form.getInputProps('displayName')} />
+        <TextInput
+          label={t('administrators.username')}
+          required
+          data-autofocus
+          {...form.getInputProps('username')}
+        />
+        <TextInput label={t('administrators.displayName')} {...form.getInputProps('displayName')} />
+        {organizations !== undefined && (
+          <Select
+            label={t('administrators.organization')}
+            description={t('administrators.organizationHelp')}
+            data={organizations}
+            allowDeselect={false}
+            {...form.getInputProps('organizationId')}
+          />
+        )}
         <Select
-          label="Role"
-          data={roles.filter((r) => actorRole === 'superadmin' || r.value !== 'superadmin')}
+          label={t('administrators.role')}
+          data={roles
+            .filter((r) => actorRole === 'superadmin' || r.value !== 'superadmin')
+            .map((r) => ({ value: r.value, label: t(r.label) }))}
           allowDeselect={false}
           {...form.getInputProps('role')}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={saving}>
-            Create
+            {t('spaces.create')}
           </Button>
         </Group>
       </Stack>

@@ -25,10 +25,15 @@ export function createAdministrator(body: AdministratorCreate): Promise<WithPass
 }
 
 /** Disabling ends the account's sessions (server side). */
-export function setDisabled(id: string, disabled: boolean): Promise<Administrator> {
+export function setDisabled(
+  id: string,
+  disabled: boolean,
+  ifMatch?: string,
+): Promise<Administrator> {
   return request('PATCH', `/api/administrators/${encodeURIComponent(id)}`, {
     body: { disabled },
     schema: administratorOut,
+    ifMatch,
   });
 }
 

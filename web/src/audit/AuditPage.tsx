@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   Loader,
-  Pagination,
   Select,
   SimpleGrid,
   Table,
@@ -12,14 +11,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { Pages } from '../components/Pages';
 import { useForm } from '@mantine/form';
 import type { AuditEntryOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { schemaResolver } from '../forms';
 import { Link } from '../nav';
-import { formatTime, formatTotal } from '../people/format';
+import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import type { AuditSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -29,11 +30,22 @@ export const AUDIT_PAGE_SIZE = 50;
 
 const route = getRouteApi('/audit');
 
-const outcomes = [
-  { value: 'success', label: 'Success' },
-  { value: 'failure', label: 'Failure' },
-  { value: 'denied', label: 'Denied' },
-  { value: 'rate_limited', label: 'Rate limited' },
+const outcomes = ['success', 'failure', 'denied', 'rate_limited'];
+
+/** The kinds of object the audit log names (`target.type`); another shows as its code. */
+const targetTypes = [
+  'acceptance_report',
+  'administrator',
+  'device',
+  'enrollment_change',
+  'import',
+  'organization',
+  'person',
+  'setting',
+  'space',
+  'sync_task',
+  'system',
+  'terminal',
 ];
 
 const outcomeColor: Record<string, string> = {
@@ -61,7 +73,8 @@ function formValues(params: AuditSearchParams): AuditFormValues {
  * of the same search. Administrators only (the API refuses operators).
  */
 export function AuditPage() {
-  useDocumentTitle('Audit log');
+  const t = useT();
+  useDocumentTitle(t('nav.audit'));
   const canRead = useCanEdit();
   const params = route.useSearch();
   const navigate = route.useNavigate();
@@ -93,9 +106,9 @@ export function AuditPage() {
   if (!canRead) {
     return (
       <>
-        <Title order={1}>Audit log</Title>
+        <Title order={1}>{t('nav.audit')}</Title>
         <Alert color="yellow" data-testid="not-allowed">
-          The audit log is for administrators.
+          {t('audit.forAdministrators')}
         </Alert>
       </>
     );
@@ -104,15 +117,15 @@ export function AuditPage() {
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>Audit log</Title>
+        <Title order={1}>{t('nav.audit')}</Title>
         {filter !== null && (
           <Button component="a" href={exportUrl(filter)} download variant="default">
-            Export CSV
+            {t('events.exportCsv')}
           </Button>
         )}
       </Group>
       <form
-        aria-label="Search the audit log"
+        aria-label={t('audit.search')}
         noValidate
         onSubmit={form.onSubmit((v) => {
           void navigate({
@@ -131,59 +144,66 @@ export function AuditPage() {
       >
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
           <TextInput
-            label="Actor"
-            description="User name, from the start"
+            label={t('audit.actor')}
+            description={t('audit.actorHelp')}
             {...form.getInputProps('actor')}
           />
           <TextInput
-            label="Action"
-            description="From the start, e.g. enrollment.change"
+            label={t('audit.action')}
+            description={t('audit.actionHelp')}
             {...form.getInputProps('action')}
           />
           <Select
-            label="Outcome"
-            placeholder="Any outcome"
-            data={outcomes}
+            label={t('audit.outcome')}
+            placeholder={t('audit.anyOutcome')}
+            data={outcomes.map((value) => ({ value, label: t(`audit.outcomes.${value}`) }))}
             clearable
             {...form.getInputProps('outcome')}
             value={form.values.outcome === '' ? null : form.values.outcome}
             onChange={(value: string | null) => form.setFieldValue('outcome', value ?? '')}
           />
           <TextInput
-            label="Object type"
-            description="e.g. person, device, space"
+            label={t('audit.objectType')}
+            description={t('audit.objectTypeHelp')}
             {...form.getInputProps('targetType')}
           />
           <TextInput
-            label="Object ID"
-            description="The exact id"
+            label={t('audit.objectId')}
+            description={t('audit.objectIdHelp')}
             {...form.getInputProps('targetId')}
           />
-          <TextInput type="datetime-local" label="From" {...form.getInputProps('from')} />
-          <TextInput type="datetime-local" label="Until" {...form.getInputProps('to')} />
+          <TextInput
+            type="datetime-local"
+            label={t('events.from')}
+            {...form.getInputProps('from')}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('events.until')}
+            {...form.getInputProps('to')}
+          />
           <Group align="end">
-            <Button type="submit">Search</Button>
-            {entries.loading && <Loader size="sm" aria-label="Loading the audit log" />}
+            <Button type="submit">{t('audit.searchButton')}</Button>
+            {entries.loading && <Loader size="sm" aria-label={t('audit.loading')} />}
           </Group>
         </SimpleGrid>
       </form>
       {entries.error !== null && (
-        <Alert color="red" title="The audit log could not be loaded" data-testid="audit-error">
+        <Alert color="red" title={t('audit.notLoaded')} data-testid="audit-error">
           {entries.error}
         </Alert>
       )}
       {entries.data !== null && (
         <>
           <Text size="sm" c="dimmed" data-testid="audit-total">
-            {formatTotal(entries.data.total, false)}{' '}
-            {entries.data.total === 1 ? 'entry' : 'entries'}
+            {t('audit.total', { count: entries.data.total })}
           </Text>
           {entries.data.items.length === 0 ? (
-            <Text data-testid="audit-empty">Nothing matches this search.</Text>
+            <Text data-testid="audit-empty">{t('audit.empty')}</Text>
           ) : (
             <AuditTable items={entries.data.items} />
           )}
-          <Pagination
+          <Pages
             total={pages}
             value={Math.min(page, pages)}
             onChange={(next) =>
@@ -198,52 +218,57 @@ export function AuditPage() {
 }
 
 function Target({ target }: { target: AuditEntryOut['target'] }) {
+  const t = useT();
   if (target === null) return <>—</>;
   if (target.type === 'person' && target.id !== null) {
     return (
       <Link to="/people/$id" params={{ id: target.id }}>
-        person {target.id}
+        {t('audit.personTarget', { id: target.id })}
       </Link>
     );
   }
-  return (
-    <>
-      {target.type} {target.id ?? ''}
-    </>
-  );
+  const type = targetTypes.includes(target.type)
+    ? t(`audit.targetType.${target.type}`)
+    : target.type;
+  return <>{target.id === null ? type : t('audit.target', { type, id: target.id })}</>;
 }
 
 function AuditTable({ items }: { items: AuditEntryOut[] }) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table striped aria-label="Audit log" data-testid="audit-table">
+      <Table striped aria-label={t('nav.audit')} data-testid="audit-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Actor</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Outcome</Table.Th>
-            <Table.Th>Object</Table.Th>
-            <Table.Th>Address</Table.Th>
-            <Table.Th>What happened</Table.Th>
+            <Table.Th>{t('events.col.time')}</Table.Th>
+            <Table.Th>{t('audit.actor')}</Table.Th>
+            <Table.Th>{t('audit.action')}</Table.Th>
+            <Table.Th>{t('audit.outcome')}</Table.Th>
+            <Table.Th>{t('audit.object')}</Table.Th>
+            <Table.Th>{t('audit.address')}</Table.Th>
+            <Table.Th>{t('audit.what')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {items.map((entry) => (
             <Table.Tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
               <Table.Td>{formatTime(entry.at)}</Table.Td>
-              <Table.Td>{entry.actor ?? '—'}</Table.Td>
+              {/* A username, or "system" for the service itself, as recorded. */}
+              <Table.Td data-server-text>{entry.actor ?? '—'}</Table.Td>
               <Table.Td>{entry.action}</Table.Td>
               <Table.Td>
                 <Badge color={outcomeColor[entry.outcome] ?? 'gray'} variant="light">
-                  {entry.outcome}
+                  {outcomes.includes(entry.outcome)
+                    ? t(`audit.outcomes.${entry.outcome}`)
+                    : entry.outcome}
                 </Badge>
               </Table.Td>
               <Table.Td>
                 <Target target={entry.target} />
               </Table.Td>
               <Table.Td>{entry.ip ?? '—'}</Table.Td>
-              <Table.Td>{entry.summary}</Table.Td>
+              {/* Written in English when it happened (a log line); its facts are the columns. */}
+              <Table.Td data-server-text>{entry.summary}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -13,14 +13,20 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { importFiles, type ImportJobOut } from '@svc/shared';
+import { importFiles, type ImportCheckOut, type ImportJobOut } from '@svc/shared';
+import { useState } from 'react';
 import { useCanEdit } from '../access';
+import { currentLocale, useT } from '../i18n';
+import { formatNumber } from '../i18n/format';
+import { Tx } from '../i18n/Tx';
 import { schemaResolver } from '../forms';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFormSubmit } from '../useFormSubmit';
-import { errorsUrl, percentDone, recentImports, startImport } from './api';
+import { ApiError } from '../api';
+import { checkImport, errorsUrl, percentDone, recentImports, startImport } from './api';
+import { CheckResult } from './CheckResult';
 
 /** How often a running import's progress is read (the server saves it every half second). */
 const PROGRESS_EVERY_MS = 1_000;
@@ -30,11 +36,16 @@ interface ImportForm {
   photos: File | null;
 }
 
+/** `text`: the catalog key of the state's name. */
 const stateLabel: Record<ImportJobOut['state'], { text: string; color: string }> = {
-  running: { text: 'Running', color: 'blue' },
-  succeeded: { text: 'Finished', color: 'green' },
-  failed: { text: 'Stopped', color: 'red' },
+  running: { text: 'import.state.running', color: 'blue' },
+  succeeded: { text: 'import.state.succeeded', color: 'green' },
+  failed: { text: 'import.state.failed', color: 'red' },
 };
+
+/** The template in the site's language: the Chinese one's header names the columns in Chinese. */
+const template = () =>
+  currentLocale() === 'zh-CN' ? 'people-template.zh-CN.csv' : 'people-template.csv';
 
 /**
  * People import: a CSV and an optional ZIP of photos named by ID number. The server imports in
@@ -42,7 +53,8 @@ const stateLabel: Record<ImportJobOut['state'], { text: string; color: string }>
  * shows the one still running), its progress, and the rows it refused with a CSV of them.
  */
 export function ImportPage() {
-  useDocumentTitle('Import');
+  const t = useT();
+  useDocumentTitle(t('nav.import'));
   const canImport = useCanEdit();
   // Progress is read again while the latest import runs, and not otherwise.
   const imports = useApiQuery(keys.imports, (signal) => recentImports(signal), {
@@ -55,10 +67,10 @@ export function ImportPage() {
     return (
       <>
         <Group>
-          <Title order={1}>Import</Title>
+          <Title order={1}>{t('nav.import')}</Title>
         </Group>
         <Alert color="yellow" data-testid="not-allowed">
-          Importing people is for administrators.
+          {t('import.forAdministrators')}
         </Alert>
       </>
     );
@@ -67,11 +79,11 @@ export function ImportPage() {
   return (
     <>
       <Group>
-        <Title order={1}>Import</Title>
+        <Title order={1}>{t('nav.import')}</Title>
       </Group>
       <UploadForm busy={latest?.state === 'running'} />
       {imports.error !== null && (
-        <Alert color="red" title="Imports could not be loaded">
+        <Alert color="red" title={t('import.notLoaded')}>
           {imports.error}
         </Alert>
       )}
@@ -84,65 +96,90 @@ export function ImportPage() {
 }
 
 function UploadForm({ busy }: { busy: boolean }) {
+  const t = useT();
   const form = useForm<ImportForm>({
     mode: 'controlled',
     initialValues: { csv: null, photos: null },
     validate: schemaResolver<ImportForm>(importFiles),
   });
   const submit = useFormSubmit(form);
-  const start = form.onSubmit((values) =>
-    submit.run(
-      async () => {
-        if (values.csv === null) return null;
-        await startImport({ csv: values.csv, photos: values.photos });
-        form.reset();
-        return null;
-      },
-      () => queryClient.invalidateQueries({ queryKey: keys.imports }),
-    ),
+  const [check, setCheck] = useState<ImportCheckOut | null>(null);
+  const [checking, setChecking] = useState(false);
+  const runCheck = async () => {
+    setCheck(null);
+    submit.clear();
+    if (form.validate().hasErrors || form.values.csv === null) return;
+    setChecking(true);
+    try {
+      setCheck(await checkImport(form.values.csv));
+    } catch (error) {
+      if (error instanceof ApiError) form.setErrors(error.fields);
+      else throw error;
+    } finally {
+      setChecking(false);
+    }
+  };
+  const start = form.onSubmit(
+    (values) =>
+      submit.run(
+        async () => {
+          if (values.csv === null) return null;
+          setCheck(null);
+          await startImport({ csv: values.csv, photos: values.photos });
+          form.reset();
+          return null;
+        },
+        () => queryClient.invalidateQueries({ queryKey: keys.imports }),
+      ),
+    submit.clear,
   );
 
   return (
     <Stack component="section" aria-labelledby="import-upload-title">
       <Title order={2} id="import-upload-title">
-        New import
+        {t('import.new')}
       </Title>
       <Text size="sm" c="dimmed">
-        A CSV with a header row: <Code>name</Code> and <Code>idNumber</Code> are required;{' '}
-        <Code>phone</Code>, <Code>notes</Code>, <Code>validFrom</Code>, <Code>validUntil</Code>,{' '}
-        <Code>enabled</Code> and <Code>spaces</Code> (names separated by ;) are optional. A person
-        whose ID number exists is updated. Photos: a ZIP of files named by ID number, e.g.
-        AB-1001.jpg.
+        <Tx k="import.help" components={{ code: <Code /> }} />
       </Text>
-      <form onSubmit={(e) => void start(e)} aria-label="New import" noValidate>
+      <Anchor href={`/${template()}`} download={template()} size="sm">
+        {t('import.template')}
+      </Anchor>
+      <form onSubmit={(e) => void start(e)} aria-label={t('import.new')} noValidate>
         <Stack maw={560}>
           <FileInput
-            label="People (CSV)"
-            placeholder="Choose a .csv file"
+            label={t('import.csv')}
+            placeholder={t('import.chooseCsv')}
             accept=".csv,text/csv"
             withAsterisk
             clearable
+            clearButtonProps={{ 'aria-label': t('import.clearCsv') }}
             {...form.getInputProps('csv')}
           />
           <FileInput
-            label="Photos (ZIP, optional)"
-            placeholder="Choose a .zip file"
+            label={t('import.photos')}
+            placeholder={t('import.chooseZip')}
             accept=".zip,application/zip"
             clearable
+            clearButtonProps={{ 'aria-label': t('import.clearZip') }}
             {...form.getInputProps('photos')}
           />
           <Group>
+            <Button variant="default" loading={checking} onClick={() => void runCheck()}>
+              {t('import.check')}
+            </Button>
             <Button type="submit" loading={submit.busy}>
-              Start import
+              {t('import.start')}
             </Button>
             {busy && (
               <Text size="sm" c="dimmed">
-                An import is running; a new one runs alongside it.
+                {t('import.alongside')}
               </Text>
             )}
           </Group>
+          {check !== null && <CheckResult check={check} />}
           {submit.message !== null && !submit.message.ok && (
-            <Alert color="red" role="alert" title="The import did not start">
+            <Alert color="red" role="alert" title={t('import.notStarted')}>
               {submit.message.text}
             </Alert>
           )}
@@ -153,6 +190,7 @@ function UploadForm({ busy }: { busy: boolean }) {
 }
 
 function ImportProgress({ job }: { job: ImportJobOut }) {
+  const t = useT();
   const percent = percentDone(job);
   const state = stateLabel[job.state];
   return (
@@ -164,28 +202,37 @@ function ImportProgress({ job }: { job: ImportJobOut }) {
     >
       <Group justify="space-between">
         <Title order={2} id="import-latest-title">
-          Latest import
+          {t('import.latest')}
         </Title>
         <Badge color={state.color} variant="light" size="lg" data-testid="import-state">
-          {state.text}
+          {t(state.text)}
         </Badge>
       </Group>
       <Text size="sm" c="dimmed">
-        Started {formatTime(job.createdAt)}
-        {job.finishedAt !== null && `, ended ${formatTime(job.finishedAt)}`}
+        {job.finishedAt === null
+          ? t('import.started', { time: formatTime(job.createdAt) })
+          : t('import.startedEnded', {
+              time: formatTime(job.createdAt),
+              ended: formatTime(job.finishedAt),
+            })}
       </Text>
       <Progress
         value={percent}
         size="lg"
-        aria-label="Import progress"
+        aria-label={t('import.progress')}
         color={job.state === 'failed' ? 'red' : undefined}
         animated={job.state === 'running'}
       />
       <Text data-testid="import-counts" role="status">
         {job.state === 'running' && job.total === 0
-          ? 'Reading the file…'
-          : `${job.processed.toLocaleString()} of ${job.total.toLocaleString()} rows (${percent} %): ` +
-            `${job.succeeded.toLocaleString()} imported, ${job.failed.toLocaleString()} refused`}
+          ? t('import.reading')
+          : t('import.counts', {
+              processed: job.processed,
+              total: job.total,
+              percent,
+              succeeded: job.succeeded,
+              failed: job.failed,
+            })}
       </Text>
       {job.errors.length > 0 && <RowErrors job={job} />}
     </Stack>
@@ -193,33 +240,33 @@ function ImportProgress({ job }: { job: ImportJobOut }) {
 }
 
 function RowErrors({ job }: { job: ImportJobOut }) {
+  const t = useT();
   return (
     <Stack gap="xs">
       <Group justify="space-between">
-        <Title order={3}>Refused rows</Title>
+        <Title order={3}>{t('import.refused')}</Title>
         <Button component="a" href={errorsUrl(job.id)} download variant="default">
-          Download errors (CSV)
+          {t('import.downloadErrors')}
         </Button>
       </Group>
       {job.failed > job.errors.length && (
         <Text size="sm" c="dimmed">
-          The first {job.errors.length.toLocaleString()} of {job.failed.toLocaleString()} are
-          listed.
+          {t('import.firstListed', { shown: job.errors.length, failed: job.failed })}
         </Text>
       )}
       <Table.ScrollContainer minWidth={480} mah={420}>
-        <Table striped aria-label="Refused rows">
+        <Table striped aria-label={t('import.refused')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Row</Table.Th>
-              <Table.Th>ID number</Table.Th>
-              <Table.Th>Reason</Table.Th>
+              <Table.Th>{t('import.row')}</Table.Th>
+              <Table.Th>{t('people.idNumber')}</Table.Th>
+              <Table.Th>{t('delivery.reason')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {job.errors.map((error) => (
               <Table.Tr key={`${error.row}-${error.error}`} data-testid="import-error">
-                <Table.Td>{error.row === 0 ? 'file' : error.row}</Table.Td>
+                <Table.Td>{error.row === 0 ? t('import.file') : error.row}</Table.Td>
                 <Table.Td>{error.idNumber ?? '—'}</Table.Td>
                 <Table.Td>{error.error}</Table.Td>
               </Table.Tr>
@@ -232,35 +279,36 @@ function RowErrors({ job }: { job: ImportJobOut }) {
 }
 
 function EarlierImports({ jobs }: { jobs: ImportJobOut[] }) {
+  const t = useT();
   return (
     <Stack component="section" aria-labelledby="import-earlier-title">
       <Title order={2} id="import-earlier-title">
-        Earlier imports
+        {t('import.earlier')}
       </Title>
       <Table.ScrollContainer minWidth={560}>
-        <Table striped aria-label="Earlier imports">
+        <Table striped aria-label={t('import.earlier')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>State</Table.Th>
-              <Table.Th>Rows</Table.Th>
-              <Table.Th>Refused</Table.Th>
+              <Table.Th>{t('import.col.started')}</Table.Th>
+              <Table.Th>{t('sync.col.state')}</Table.Th>
+              <Table.Th>{t('import.col.rows')}</Table.Th>
+              <Table.Th>{t('import.col.refused')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {jobs.map((job) => (
               <Table.Tr key={job.id}>
                 <Table.Td>{formatTime(job.createdAt)}</Table.Td>
-                <Table.Td>{stateLabel[job.state].text}</Table.Td>
+                <Table.Td>{t(stateLabel[job.state].text)}</Table.Td>
                 <Table.Td>
-                  {job.processed.toLocaleString()} of {job.total.toLocaleString()}
+                  {t('import.rowsOf', { processed: job.processed, total: job.total })}
                 </Table.Td>
                 <Table.Td>
                   {job.failed === 0 ? (
                     '0'
                   ) : (
                     <Anchor href={errorsUrl(job.id)} download>
-                      {job.failed.toLocaleString()} (CSV)
+                      {t('import.refusedCsv', { count: formatNumber(job.failed) })}
                     </Anchor>
                   )}
                 </Table.Td>

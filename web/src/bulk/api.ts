@@ -1,4 +1,10 @@
-import { importJobOut, listOf, type ImportJobOut } from '@svc/shared';
+import {
+  importCheckOut,
+  importJobOut,
+  listOf,
+  type ImportCheckOut,
+  type ImportJobOut,
+} from '@svc/shared';
 import { request } from '../api';
 
 const importList = listOf(importJobOut);
@@ -27,4 +33,11 @@ export function percentDone(job: ImportJobOut): number {
   if (job.total === 0) return 0;
   const percent = Math.floor((job.processed / job.total) * 100);
   return job.state === 'running' ? Math.min(99, percent) : percent;
+}
+
+/** Every row of the CSV judged as the import would, nothing written. */
+export function checkImport(csv: Blob): Promise<ImportCheckOut> {
+  const form = new FormData();
+  form.append('csv', csv);
+  return request('POST', '/api/imports/people/check', { body: form, schema: importCheckOut });
 }

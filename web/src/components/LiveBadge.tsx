@@ -1,18 +1,20 @@
 import { Badge } from '@mantine/core';
+import { useT } from '../i18n';
 import { useLiveStatus, type LiveStatus } from '../live';
 
-const liveLabel: Record<LiveStatus, { text: string; color: string }> = {
-  connecting: { text: 'Connecting', color: 'gray' },
-  live: { text: 'Live', color: 'green' },
-  reconnecting: { text: 'Reconnecting', color: 'orange' },
+const liveColor: Record<LiveStatus, string> = {
+  connecting: 'gray',
+  live: 'green',
+  reconnecting: 'orange',
 };
 
 /** Whether the page's data follows the live stream right now. */
 export function LiveBadge() {
-  const live = liveLabel[useLiveStatus()];
+  const t = useT();
+  const live = useLiveStatus();
   return (
-    <Badge color={live.color} variant="dot" size="lg" data-testid="live-status" role="status">
-      {live.text}
+    <Badge color={liveColor[live]} variant="dot" size="lg" data-testid="live-status" role="status">
+      {t(`live.${live}`)}
     </Badge>
   );
 }

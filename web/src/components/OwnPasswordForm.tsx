@@ -1,11 +1,12 @@
 import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { passwordChangeRequest } from '@svc/shared';
+import { PASSWORD_MIN_LENGTH, messageCatalog, passwordChangeRequest } from '@svc/shared';
 import { useState } from 'react';
 import { z } from 'zod';
 import { changePassword } from '../api';
 import { schemaResolver } from '../forms';
 import { describeError } from '../messages';
+import { t as translate, useT } from '../i18n';
 
 interface Values {
   currentPassword: string;
@@ -18,11 +19,13 @@ const schema = passwordChangeRequest
   .extend({ confirmation: z.string() })
   .refine((v) => v.newPassword === v.confirmation, {
     path: ['confirmation'],
-    message: 'The two new passwords are not the same.',
+    // The catalog's text, so the form's error map knows it by its code.
+    message: messageCatalog.passwords_differ,
   });
 
 /** Any signed-in administrator changes their own password (the server judges strength). */
 export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void }) {
+  const t = useT();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { currentPassword: '', newPassword: '', confirmation: '' },
@@ -32,21 +35,24 @@ export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void 
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    try {
-      await changePassword(values.currentPassword, values.newPassword);
-      onDone('Your password was changed.');
-    } catch (error) {
-      setProblem(describeError(error, 'password'));
-    } finally {
-      setSaving(false);
-    }
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      try {
+        await changePassword(values.currentPassword, values.newPassword);
+        onDone(translate('password.changed'));
+      } catch (error) {
+        setProblem(describeError(error, 'password'));
+      } finally {
+        setSaving(false);
+      }
+    },
+    () => setProblem(null),
+  );
 
   return (
-    <form onSubmit={(e) => void submit(e)} aria-label="Change password" noValidate>
+    <form onSubmit={(e) => void submit(e)} aria-label={t('password.submit')} noValidate>
       <Stack>
         {problem !== null && (
           <Alert color="red" role="alert" data-testid="own-password-error">
@@ -54,25 +60,28 @@ export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void 
           </Alert>
         )}
         <PasswordInput
-          label="Current password"
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+          label={t('password.current')}
           autoComplete="current-password"
           data-autofocus
           {...form.getInputProps('currentPassword')}
         />
         <PasswordInput
-          label="New password"
-          description="At least 12 characters; the service refuses weak ones"
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+          label={t('password.new')}
+          description={t('password.newHint', { min: PASSWORD_MIN_LENGTH })}
           autoComplete="new-password"
           {...form.getInputProps('newPassword')}
         />
         <PasswordInput
-          label="Confirm new password"
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+          label={t('password.confirm')}
           autoComplete="new-password"
           {...form.getInputProps('confirmation')}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={saving}>
-            Change password
+            {t('password.submit')}
           </Button>
         </Group>
       </Stack>

@@ -13,6 +13,8 @@ import {
 import type { HeartbeatResponse } from '@svc/shared';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { heartbeat } from '../api';
+import { useT } from '../i18n';
+import { formatClock } from '../i18n/format';
 import { describeError, formatUptime } from '../messages';
 
 const REFRESH_INTERVAL_MS = 15_000;
@@ -21,12 +23,6 @@ type StatusState =
   | { kind: 'loading' }
   | { kind: 'loaded'; data: HeartbeatResponse; checkedAt: Date }
   | { kind: 'failed'; message: string; checkedAt: Date };
-
-const databaseLabel: Record<HeartbeatResponse['database']['state'], string> = {
-  up: 'Connected',
-  down: 'Not reachable',
-  connecting: 'Connecting',
-};
 
 function Field({
   label,
@@ -51,6 +47,7 @@ function Field({
 
 /** "Service status" from `GET /api/heartbeat`, refreshed every 15 s (while visible) and on demand. */
 export function ServiceStatusCard() {
+  const t = useT();
   const [status, setStatus] = useState<StatusState>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const inFlight = useRef<AbortController | null>(null);
@@ -97,22 +94,22 @@ export function ServiceStatusCard() {
       <Stack gap="md">
         <Group justify="space-between" align="center">
           <Title order={2} size="h3" id="status-title">
-            Service status
+            {t('status.title')}
           </Title>
           <Button variant="light" size="xs" onClick={() => void load()} loading={busy}>
-            Refresh status
+            {t('status.refresh')}
           </Button>
         </Group>
-        {status.kind === 'loading' && <Text c="dimmed">Checking the service…</Text>}
+        {status.kind === 'loading' && <Text c="dimmed">{t('status.checking')}</Text>}
         {status.kind === 'failed' && (
-          <Alert color="red" title="Service not reachable" data-testid="status-error">
+          <Alert color="red" title={t('status.unreachable')} data-testid="status-error">
             {status.message}
           </Alert>
         )}
         {status.kind === 'loaded' && <StatusDetails data={status.data} />}
         {status.kind !== 'loading' && (
           <Text size="xs" c="dimmed" data-testid="status-checked-at">
-            Last checked {status.checkedAt.toLocaleTimeString()}
+            {t('status.checkedAt', { time: formatClock(status.checkedAt) })}
           </Text>
         )}
       </Stack>
@@ -121,38 +118,39 @@ export function ServiceStatusCard() {
 }
 
 function StatusDetails({ data }: { data: HeartbeatResponse }) {
+  const t = useT();
   const ok = data.state === 1;
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} component="dl" m={0}>
-        <Field label="State" testId="status-state">
+        <Field label={t('status.state')} testId="status-state">
           <Badge color={ok ? 'green' : 'red'} variant="light" component="span">
-            {ok ? 'Running (state 1)' : 'Degraded (state 0)'}
+            {ok ? t('status.running') : t('status.degraded')}
           </Badge>
         </Field>
-        <Field label="Version" testId="status-version">
+        <Field label={t('status.version')} testId="status-version">
           {data.version}
         </Field>
-        <Field label="Database" testId="status-database">
-          {databaseLabel[data.database.state]} ({data.database.dialect})
+        <Field label={t('status.database')} testId="status-database">
+          {t(`status.db.${data.database.state}`, { dialect: data.database.dialect })}
         </Field>
-        <Field label="Uptime" testId="status-uptime">
+        <Field label={t('status.uptime')} testId="status-uptime">
           {formatUptime(data.uptimeSeconds)}
         </Field>
       </SimpleGrid>
       {data.database.message !== undefined && data.database.state !== 'up' && (
         <Text size="sm" c="red">
-          {data.database.message}
+          {t(`status.dbMessage.${data.database.state}`)}
         </Text>
       )}
       <div data-testid="status-warnings">
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-          Warnings
+          {t('status.warnings')}
         </Text>
         {data.warnings.length === 0 ? (
-          <Text size="sm">None</Text>
+          <Text size="sm">{t('status.none')}</Text>
         ) : (
-          <List size="sm" aria-label="Warnings">
+          <List size="sm" aria-label={t('status.warnings')}>
             {data.warnings.map((warning) => (
               <List.Item key={warning}>{warning}</List.Item>
             ))}

@@ -7,6 +7,11 @@ import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { listEvents } from '../resources';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { useCanEdit } from '../access';
+import { useT } from '../i18n';
+import { formatNumber } from '../i18n/format';
+import { Tx } from '../i18n/Tx';
+import { FirstSessionChecklist } from './FirstSessionChecklist';
 import { countDevices, countEvents, countPeople, countSyncTasks, countTerminals } from './api';
 
 /** Device online state and terminals heard change without a stream message: asked again. */
@@ -44,10 +49,13 @@ function Tile({
 }
 
 const big = { size: 'xl', fw: 700 } as const;
-const n = (value: number | undefined) => (value === undefined ? '…' : value.toLocaleString());
+const n = (value: number | undefined) => (value === undefined ? '…' : formatNumber(value));
+const b = { b: <b /> };
 
 export function DashboardPage() {
-  useDocumentTitle('Dashboard');
+  const t = useT();
+  useDocumentTitle(t('nav.dashboard'));
+  const canEdit = useCanEdit();
   const live = useLiveStatus();
   const devices = useApiQuery([...keys.devices, 'count'], countDevices, {
     refetchInterval: POLL_MS,
@@ -60,6 +68,9 @@ export function DashboardPage() {
     countSyncTasks('pending', s),
   );
   const failed = useApiQuery([...keys.sync, 'count', 'failed'], (s) => countSyncTasks('failed', s));
+  const noPhoto = useApiQuery([...keys.sync, 'count', 'waiting'], (s) =>
+    countSyncTasks('waiting', s),
+  );
   const waiting = useApiQuery([...keys.events, 'count', 'pending'], (s) =>
     countEvents('pending', s),
   );
@@ -74,75 +85,111 @@ export function DashboardPage() {
     <Stack gap="lg">
       {/* The title row on its own (the 390 px check measures the h1's row). */}
       <Group>
-        <Title order={1}>Dashboard</Title>
+        <Title order={1}>{t('nav.dashboard')}</Title>
       </Group>
       <ServiceStatusCard />
+      {canEdit && <FirstSessionChecklist />}
       <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
-        <Tile title="Devices online" testId="dash-devices" error={devices.error}>
+        <Tile title={t('dashboard.devicesOnline')} testId="dash-devices" error={devices.error}>
           <Text {...big}>
             {n(devices.data?.online)} / {n(devices.data?.total)}
           </Text>
           <Link to="/devices" size="sm">
-            Devices
+            {t('nav.devices')}
           </Link>
         </Tile>
-        <Tile title="Terminals heard" testId="dash-terminals" error={terminals.error}>
+        <Tile title={t('dashboard.terminalsHeard')} testId="dash-terminals" error={terminals.error}>
           <Text size="sm">
-            Enrollment: <b>{n(terminals.data?.enrollment)}</b>
+            <Tx
+              k="dashboard.enrollment"
+              values={{ count: n(terminals.data?.enrollment) }}
+              components={b}
+            />
           </Text>
           <Text size="sm">
-            Display: <b>{n(terminals.data?.display)}</b>
+            <Tx
+              k="dashboard.display"
+              values={{ count: n(terminals.data?.display) }}
+              components={b}
+            />
           </Text>
           <Link to="/system" size="sm">
-            System Configuration
+            {t('nav.system')}
           </Link>
         </Tile>
-        <Tile title="People" testId="dash-people" error={people.error}>
+        <Tile title={t('nav.people')} testId="dash-people" error={people.error}>
           <Text {...big}>
             {people.data === null
               ? '…'
               : people.data.capped
-                ? `${people.data.total.toLocaleString()}+`
-                : people.data.total.toLocaleString()}
+                ? `${formatNumber(people.data.total)}+`
+                : formatNumber(people.data.total)}
           </Text>
           <Link to="/people" size="sm">
-            People
-          </Link>
-        </Tile>
-        <Tile title="Sync backlog" testId="dash-sync" error={pending.error ?? failed.error}>
-          <Text size="sm">
-            Pending: <b data-testid="dash-sync-pending">{n(pending.data ?? undefined)}</b>
-          </Text>
-          <Text size="sm">
-            Failed: <b data-testid="dash-sync-failed">{n(failed.data ?? undefined)}</b>
-          </Text>
-          <Link to="/sync" size="sm">
-            Synchronization
+            {t('nav.people')}
           </Link>
         </Tile>
         <Tile
-          title="Undelivered events"
+          title={t('dashboard.syncBacklog')}
+          testId="dash-sync"
+          error={pending.error ?? failed.error}
+        >
+          <Text size="sm">
+            <Tx
+              k="dashboard.pending"
+              values={{ count: n(pending.data ?? undefined) }}
+              components={{ b: <b data-testid="dash-sync-pending" /> }}
+            />
+          </Text>
+          <Text size="sm">
+            <Tx
+              k="dashboard.failed"
+              values={{ count: n(failed.data ?? undefined) }}
+              components={{ b: <b data-testid="dash-sync-failed" /> }}
+            />
+          </Text>
+          <Text size="sm">
+            <Tx
+              k="dashboard.waitingForPhoto"
+              values={{ count: n(noPhoto.data ?? undefined) }}
+              components={{ b: <b data-testid="dash-sync-waiting" /> }}
+            />
+          </Text>
+          <Link to="/sync" size="sm">
+            {t('nav.sync')}
+          </Link>
+        </Tile>
+        <Tile
+          title={t('dashboard.undelivered')}
           testId="dash-undelivered"
           error={waiting.error ?? expired.error}
         >
           <Text size="sm">
-            Waiting: <b data-testid="dash-events-pending">{n(waiting.data ?? undefined)}</b>
+            <Tx
+              k="dashboard.waiting"
+              values={{ count: n(waiting.data ?? undefined) }}
+              components={{ b: <b data-testid="dash-events-pending" /> }}
+            />
           </Text>
           <Text size="sm">
-            Expired: <b data-testid="dash-events-expired">{n(expired.data ?? undefined)}</b>
+            <Tx
+              k="dashboard.expired"
+              values={{ count: n(expired.data ?? undefined) }}
+              components={{ b: <b data-testid="dash-events-expired" /> }}
+            />
           </Text>
           <Link to="/events" size="sm">
-            Events
+            {t('nav.events')}
           </Link>
         </Tile>
       </SimpleGrid>
       <Card withBorder radius="md" padding="md" component="section" aria-labelledby="latest-title">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h3" id="latest-title">
-            Latest events
+            {t('dashboard.latestEvents')}
           </Title>
           <Text size="sm" data-testid="dash-live">
-            {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting' : 'Reconnecting'}
+            {t(`live.${live}`)}
           </Text>
         </Group>
         {latest.error !== null && (

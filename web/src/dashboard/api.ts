@@ -3,6 +3,7 @@ import { recognitionEventList, syncTaskList, type DeliveryStateName } from '@svc
 import { request } from '../api';
 import { listAllDevices, listPeople, withQuery } from '../resources';
 import { listNodes } from '../system/api';
+import { countFilters } from '../sync/api';
 
 export interface Count {
   total: number;
@@ -32,11 +33,12 @@ export async function countTerminals(
   };
 }
 
+/** Counted as the /sync page's cards count them ("failed" without those waiting for a photo). */
 export async function countSyncTasks(
-  state: 'pending' | 'failed',
+  card: 'pending' | 'failed' | 'waiting',
   signal?: AbortSignal,
 ): Promise<number> {
-  const path = withQuery('/api/sync/tasks', { state, page: 1, pageSize: 1 });
+  const path = withQuery('/api/sync/tasks', { ...countFilters[card], page: 1, pageSize: 1 });
   return (await request('GET', path, { schema: syncTaskList, signal })).total;
 }
 

@@ -1,10 +1,13 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { SyncTaskOut } from '@svc/shared';
+import { wrapAnywhere } from '../components/badgeStyles';
+import type { ReconciliationSummary, SyncTaskOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
+import { t, useT } from '../i18n';
 import { describeError } from '../messages';
 import { Link } from '../nav';
+import { KeyRefused } from './KeyRefused';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { retryTask } from '../sync/api';
@@ -12,6 +15,10 @@ import { TaskTable } from '../sync/TaskTable';
 import { useRetry } from '../sync/useRetry';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { getDevice, getDeviceSync, listDeviceTasks, reconcile, retryFailed } from './api';
+import { DeviceClock } from './DeviceClock';
+import { Tx } from '../i18n/Tx';
+
+const bold = { b: <b /> };
 
 const route = getRouteApi('/devices/$id');
 
@@ -20,9 +27,21 @@ const route = getRouteApi('/devices/$id');
  * every 2 s (the tasks it queues again arrive as `sync` messages anyway).
  */
 const RECONCILE_POLL_MS = 2_000;
+const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed'] as const;
+
+function reconciliationText(last: ReconciliationSummary): string {
+  const text = t('device.lastReconciliation', {
+    time: formatTime(last.at),
+    checked: last.checked,
+    requeued: last.requeued,
+    errors: last.errors,
+  });
+  return last.error ? t('device.withError', { text, error: last.error }) : text;
+}
 
 export function DevicePage() {
   const { id } = route.useParams();
+  const t = useT();
   const canEdit = useCanEdit();
   const device = useApiQuery(keys.device(id), (s) => getDevice(id, s));
   const [reconciling, setReconciling] = useState(false);
@@ -32,7 +51,7 @@ export function DevicePage() {
   const tasks = useApiQuery([...keys.sync, 'tasks', id], (s) => listDeviceTasks(id, s));
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState<'retry' | 'reconcile' | null>(null);
-  useDocumentTitle(device.data?.name ?? 'Device');
+  useDocumentTitle(device.data?.name ?? t('devices.device'));
   const retrying = useRetry(keys.sync);
   const retryOne = (task: SyncTaskOut) =>
     void retrying.run(task.id, async () => {
@@ -49,15 +68,15 @@ export function DevicePage() {
     try {
       if (which === 'retry') {
         const retried = await retryFailed(id);
-        setNotice({ ok: true, text: `${retried} failed task(s) will be tried again now.` });
+        setNotice({ ok: true, text: t('device.retried', { count: retried }) });
       } else {
         const started = await reconcile(id);
         setReconciling(true);
         setNotice({
           ok: true,
           text: started.alreadyRunning
-            ? 'A reconciliation was already running; following it.'
-            : 'Reconciliation started.',
+            ? t('device.alreadyReconciling')
+            : t('device.reconcileStarted'),
         });
       }
     } catch (error) {
@@ -74,7 +93,9 @@ export function DevicePage() {
   return (
     <Stack gap="lg">
       <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{name}</Title>
+        <Title order={1} style={wrapAnywhere}>
+          {name}
+        </Title>
         {canEdit && (
           <Group gap="xs">
             <Button
@@ -83,16 +104,16 @@ export function DevicePage() {
               disabled={sync.data?.counts.failed === 0}
               onClick={() => void act('retry')}
             >
-              Retry failed
+              {t('device.retryFailed')}
             </Button>
             <Button loading={busy === 'reconcile' || running} onClick={() => void act('reconcile')}>
-              Reconcile now
+              {t('device.reconcile')}
             </Button>
           </Group>
         )}
       </Group>
       <Link to="/devices" size="sm">
-        All devices
+        {t('device.all')}
       </Link>
       {notice !== null && (
         <Alert color={notice.ok ? 'blue' : 'red'} data-testid="device-notice">
@@ -101,44 +122,64 @@ export function DevicePage() {
       )}
       {device.data !== null && (
         <Text size="sm">
-          {device.data.sn} · {device.data.online ? 'Online' : 'Offline'} · last heartbeat{' '}
-          {formatTime(device.data.lastHeartbeatAt)}
+          {t('device.summary', {
+            sn: device.data.sn,
+            state: device.data.online ? t('devices.online') : t('devices.offline'),
+            time: formatTime(device.data.lastHeartbeatAt),
+          })}
         </Text>
       )}
+      {device.data !== null && <KeyRefused device={device.data} />}
+      {device.data !== null && <DeviceClock device={device.data} />}
       {sync.error !== null && <Alert color="red">{sync.error}</Alert>}
       {sync.data !== null && (
         <Card withBorder component="section" aria-labelledby="device-sync-title">
           <Title order={2} size="h4" id="device-sync-title" mb="sm">
-            Synchronization
+            {t('nav.sync')}
           </Title>
           <SimpleGrid cols={{ base: 2, sm: 6 }} data-testid="device-sync-counts">
-            {(['pending', 'running', 'succeeded', 'failed'] as const).map((state) => (
+            {SYNC_STATES.map((state) => (
               <Text key={state} size="sm" data-testid={`count-${state}`}>
-                {state}: <b>{sync.data?.counts[state]}</b>
+                <Tx
+                  k="device.count"
+                  values={{ what: t(`sync.state.${state}`), count: sync.data?.counts[state] }}
+                  components={bold}
+                />
               </Text>
             ))}
-            <Text size="sm">
-              held: <b>{sync.data.held}</b>
+            <Text size="sm" data-testid="count-waitingPhoto">
+              {t('syncCounts.waitingPhotoLabel')}: <b>{sync.data.counts.waitingPhoto}</b>
             </Text>
             <Text size="sm">
-              capacity: <b>{sync.data.capacity ?? '—'}</b>
+              <Tx
+                k="device.count"
+                values={{ what: t('device.held'), count: sync.data.held }}
+                components={bold}
+              />
+            </Text>
+            <Text size="sm">
+              <Tx
+                k="device.count"
+                values={{ what: t('device.capacity'), count: sync.data.capacity ?? '—' }}
+                components={bold}
+              />
             </Text>
           </SimpleGrid>
           <Text size="sm" mt="sm" data-testid="device-reconciliation">
             {running
-              ? `Reconciling since ${formatTime(sync.data.reconcilingSince)}…`
+              ? t('device.reconcilingSince', { time: formatTime(sync.data.reconcilingSince) })
               : last === null
-                ? 'Never reconciled.'
-                : `Last reconciliation ${formatTime(last.at)}: ${last.checked} checked, ${last.requeued} queued again, ${last.errors} error(s)${last.error ? ` — ${last.error}` : ''}`}
+                ? t('device.neverReconciled')
+                : reconciliationText(last)}
           </Text>
         </Card>
       )}
       <Card withBorder component="section" aria-labelledby="device-tasks-title">
         <Title order={2} size="h4" id="device-tasks-title" mb="sm">
-          Tasks
+          {t('device.tasks')}
         </Title>
         {tasks.error !== null && <Alert color="red">{tasks.error}</Alert>}
-        {tasks.data?.items.length === 0 && <Text size="sm">No tasks for this device yet.</Text>}
+        {tasks.data?.items.length === 0 && <Text size="sm">{t('device.noTasks')}</Text>}
         {tasks.data !== null && tasks.data.items.length > 0 && (
           <TaskTable
             tasks={tasks.data.items}

@@ -4,6 +4,7 @@ import { deviceCreate, type DeviceCreate, type SpaceOut } from '@svc/shared';
 import { schemaResolver } from '../forms';
 import { useState } from 'react';
 import { ApiError } from '../api';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { spaceOptions } from '../spaces/tree';
 
@@ -23,6 +24,7 @@ export function RegisterDeviceForm({
   spaces: readonly SpaceOut[];
   onSubmit: (body: DeviceCreate) => Promise<void>;
 }) {
+  const t = useT();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { sn: '', name: '', baseUrl: 'http://', model: '', spaceId: null },
@@ -52,26 +54,31 @@ export function RegisterDeviceForm({
   });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Register device">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('devices.register')}>
       <Stack>
         {problem !== null && (
-          <Alert color="red" title="Not registered" role="alert">
+          <Alert color="red" title={t('devices.notRegistered')} role="alert">
             {problem}
           </Alert>
         )}
-        <TextInput label="Serial number" required data-autofocus {...form.getInputProps('sn')} />
-        <TextInput label="Name" required {...form.getInputProps('name')} />
         <TextInput
-          label="Address"
-          description="The device’s own HTTP address, e.g. http://192.168.1.50:8080"
+          label={t('devices.col.sn')}
+          required
+          data-autofocus
+          {...form.getInputProps('sn')}
+        />
+        <TextInput label={t('devices.name')} required {...form.getInputProps('name')} />
+        <TextInput
+          label={t('devices.address')}
+          description={t('devices.addressHelp')}
           required
           {...form.getInputProps('baseUrl')}
         />
-        <TextInput label="Model" {...form.getInputProps('model')} />
+        <TextInput label={t('devices.model')} {...form.getInputProps('model')} />
         <Select
-          label="Space"
-          description="People of this space (and the spaces inside it) go to the device"
-          placeholder="No space yet"
+          label={t('devices.space')}
+          description={t('devices.spaceHelp')}
+          placeholder={t('devices.noSpaceYet')}
           data={spaceOptions(spaces)}
           searchable
           clearable
@@ -79,7 +86,7 @@ export function RegisterDeviceForm({
         />
         <Group justify="flex-end">
           <Button type="submit" loading={saving}>
-            Register
+            {t('devices.registerSubmit')}
           </Button>
         </Group>
       </Stack>

@@ -22,8 +22,15 @@ export function registerDevice(body: DeviceCreate): Promise<DeviceWithKey> {
 export function updateDevice(
   id: string,
   body: Partial<Omit<DeviceCreate, 'sn'>>,
+  ifMatch?: string,
 ): Promise<DeviceOut> {
-  return request('PATCH', `/api/devices/${encodeURIComponent(id)}`, { body, schema: deviceOut });
+  const path = `/api/devices/${encodeURIComponent(id)}`;
+  return request('PATCH', path, { body, schema: deviceOut, ifMatch });
+}
+
+/** Removes a device: its key stops working at once. */
+export function removeDevice(id: string): Promise<undefined> {
+  return request('DELETE', `/api/devices/${encodeURIComponent(id)}`);
 }
 
 /** A new key; the old one stops working at once. */

@@ -17,30 +17,28 @@ import { useMutation } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { FaceDistance } from './FaceDistance';
-import { changePhotoUrl, changedParts, decideChange, getChange, stateLabel } from './api';
+import { changePhotoUrl, changedText, decideChange, getChange, stateLabel } from './api';
 
 const route = getRouteApi('/enrollment/changes/$id');
 
 type Decision = 'approve' | 'reject';
 
-const confirmText: Record<Decision, string> = {
-  approve:
-    'The new name and photo become the person’s own and are sent to every device that holds the person.',
-  reject: 'The person stays as they are. The photo the terminal sent is kept as evidence.',
-};
-
 /** One held re-enrollment: old and new photo side by side, the name change, the decision. */
 export function ChangePage() {
   const { id } = route.useParams();
+  const t = useT();
   const canEdit = useCanEdit();
   const change = useApiQuery(keys.enrollmentChange(id), (signal) => getChange(id, signal));
-  useDocumentTitle(change.data ? `Change for ${change.data.oldName}` : 'Pending change');
+  useDocumentTitle(
+    change.data ? t('enrollment.changeFor', { name: change.data.oldName }) : t('enrollment.one'),
+  );
   const [asking, setAsking] = useState<Decision | null>(null);
   const decide = useMutation({
     mutationFn: (decision: Decision) => decideChange(id, decision),
@@ -57,22 +55,22 @@ export function ChangePage() {
 
   return (
     <>
-      <Link to="/enrollment/changes">← Pending changes</Link>
+      <Link to="/enrollment/changes">{t('enrollment.back')}</Link>
       {change.error !== null && (
-        <Alert color="red" title="This change could not be loaded" data-testid="change-error">
+        <Alert color="red" title={t('enrollment.notLoadedOne')} data-testid="change-error">
           {change.error}
         </Alert>
       )}
-      {change.data === null && change.loading && <Loader aria-label="Loading change" />}
+      {change.data === null && change.loading && <Loader aria-label={t('enrollment.loadingOne')} />}
       {change.data !== null && (
         <>
           <Group justify="space-between">
-            <Title order={1}>Change for {change.data.oldName}</Title>
+            <Title order={1}>{t('enrollment.changeFor', { name: change.data.oldName })}</Title>
             {canEdit && change.data.state === 'pending' && (
               <Group gap="xs">
-                <Button onClick={() => setAsking('approve')}>Approve</Button>
+                <Button onClick={() => setAsking('approve')}>{t('enrollment.approve')}</Button>
                 <Button color="red" variant="outline" onClick={() => setAsking('reject')}>
-                  Reject
+                  {t('enrollment.reject')}
                 </Button>
               </Group>
             )}
@@ -85,10 +83,16 @@ export function ChangePage() {
       <Modal
         opened={asking !== null}
         onClose={() => setAsking(null)}
-        title={asking === 'approve' ? 'Approve this change?' : 'Reject this change?'}
+        title={asking === 'approve' ? t('enrollment.approveTitle') : t('enrollment.rejectTitle')}
       >
         <Stack>
-          <Text>{asking !== null && confirmText[asking]}</Text>
+          <Text>
+            {asking === 'approve'
+              ? t('enrollment.approveText')
+              : asking === 'reject'
+                ? t('enrollment.rejectText')
+                : null}
+          </Text>
           {decide.error !== null && (
             <Alert color="red" data-testid="decide-error">
               {describeError(decide.error, 'other')}
@@ -96,7 +100,7 @@ export function ChangePage() {
           )}
           <Group justify="end">
             <Button variant="default" onClick={() => setAsking(null)}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button
               // red.9: white on Mantine's default red (shade 6) is below 4.5:1.
@@ -104,7 +108,7 @@ export function ChangePage() {
               loading={decide.isPending}
               onClick={() => asking !== null && decide.mutate(asking)}
             >
-              {asking === 'approve' ? 'Approve change' : 'Reject change'}
+              {asking === 'approve' ? t('enrollment.approveChange') : t('enrollment.rejectChange')}
             </Button>
           </Group>
         </Stack>
@@ -125,38 +129,44 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ChangeSummary({ change }: { change: EnrollmentChangeOut }) {
+  const t = useT();
   const state = stateLabel[change.state];
   return (
-    <Card withBorder component="section" aria-label="Change">
+    <Card withBorder component="section" aria-label={t('enrollment.change')}>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        <Field label="State">
+        <Field label={t('sync.col.state')}>
           <Badge color={state.color} variant="light" data-testid="change-state">
-            {state.text}
+            {t(state.text)}
           </Badge>
         </Field>
-        <Field label="Person">
+        <Field label={t('events.col.person')}>
           <Link to="/people/$id" params={{ id: change.personId }}>
             {change.oldName}
           </Link>
         </Field>
-        <Field label="Name">
+        <Field label={t('devices.name')}>
           <span data-testid="change-name">
             {change.newName === change.oldName
-              ? `${change.oldName} (unchanged)`
+              ? t('enrollment.unchanged', { name: change.oldName })
               : `${change.oldName} → ${change.newName}`}
           </span>
         </Field>
-        <Field label="Would change">{changedParts(change).join(' and ')}</Field>
-        <Field label="Sent by terminal">
-          {change.terminalId}
-          {change.ip !== null && ` from ${change.ip}`}
+        <Field label={t('enrollment.wouldChange')}>{changedText(change)}</Field>
+        <Field label={t('enrollment.sentBy')}>
+          {change.ip === null
+            ? change.terminalId
+            : t('enrollment.terminalFrom', { terminal: change.terminalId, ip: change.ip })}
         </Field>
-        <Field label="Received">{formatTime(change.createdAt)}</Field>
+        <Field label={t('enrollment.received')}>{formatTime(change.createdAt)}</Field>
         {change.decidedAt !== null && (
-          <Field label="Decided">
+          <Field label={t('enrollment.decided')}>
             <span data-testid="change-decided">
-              {formatTime(change.decidedAt)}
-              {change.decidedBy !== null && ` by ${change.decidedBy}`}
+              {change.decidedBy === null
+                ? formatTime(change.decidedAt)
+                : t('enrollment.decidedBy', {
+                    time: formatTime(change.decidedAt),
+                    name: change.decidedBy,
+                  })}
             </span>
           </Field>
         )}
@@ -166,20 +176,21 @@ function ChangeSummary({ change }: { change: EnrollmentChangeOut }) {
 }
 
 function Photos({ change }: { change: EnrollmentChangeOut }) {
+  const t = useT();
   return (
-    <SimpleGrid cols={2} spacing="md" component="section" aria-label="Photos">
+    <SimpleGrid cols={2} spacing="md" component="section" aria-label={t('enrollment.photos')}>
       <Card withBorder>
         <Title order={2} size="h4" mb="xs">
-          Photo before
+          {t('enrollment.photoBefore')}
         </Title>
         {change.oldPhotoSha256 === null ? (
           <Text c="dimmed" data-testid="old-photo-none">
-            The person had no photo.
+            {t('enrollment.noOldPhoto')}
           </Text>
         ) : (
           <Image
             src={changePhotoUrl(change.id, 'old')}
-            alt={`Photo of ${change.oldName} before the change`}
+            alt={t('enrollment.oldPhotoAlt', { name: change.oldName })}
             radius="sm"
             fit="contain"
             mah={320}
@@ -188,18 +199,18 @@ function Photos({ change }: { change: EnrollmentChangeOut }) {
       </Card>
       <Card withBorder>
         <Title order={2} size="h4" mb="xs">
-          Photo sent by the terminal
+          {t('enrollment.photoSent')}
         </Title>
         <Image
           src={changePhotoUrl(change.id, 'new')}
-          alt={`Photo sent for ${change.newName}`}
+          alt={t('enrollment.newPhotoAlt', { name: change.newName })}
           radius="sm"
           fit="contain"
           mah={320}
         />
         {change.newPhotoSha256 === change.oldPhotoSha256 && (
           <Text size="sm" c="dimmed">
-            The same photo as before.
+            {t('enrollment.samePhoto')}
           </Text>
         )}
       </Card>

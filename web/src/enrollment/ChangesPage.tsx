@@ -1,23 +1,26 @@
-import { Alert, Badge, Group, Loader, Pagination, Select, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Select, Table, Text, Title } from '@mantine/core';
 import type { EnrollmentChangeState } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
+import { useT } from '../i18n';
 import { Link } from '../nav';
-import { formatTime, formatTotal } from '../people/format';
+import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import type { ChangesSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { changedParts, listChanges, stateLabel } from './api';
+import { changedText, listChanges, stateLabel } from './api';
+import { Pages } from '../components/Pages';
 
 export const CHANGES_PAGE_SIZE = 25;
 
 const route = getRouteApi('/enrollment/changes');
 
+/** `label`: a catalog key. */
 const stateChoices: { value: NonNullable<ChangesSearchParams['state']>; label: string }[] = [
-  { value: 'pending', label: 'Pending review' },
-  { value: 'approved', label: 'Approved' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'superseded', label: 'Superseded' },
-  { value: 'all', label: 'All' },
+  { value: 'pending', label: 'enrollment.state.pending' },
+  { value: 'approved', label: 'enrollment.state.approved' },
+  { value: 'rejected', label: 'enrollment.state.rejected' },
+  { value: 'superseded', label: 'enrollment.state.superseded' },
+  { value: 'all', label: 'enrollment.state.all' },
 ];
 
 /**
@@ -26,7 +29,8 @@ const stateChoices: { value: NonNullable<ChangesSearchParams['state']>; label: s
  * announces a new one, so the list is asked again every 15 s.
  */
 export function ChangesPage() {
-  useDocumentTitle('Pending changes');
+  const t = useT();
+  useDocumentTitle(t('nav.pendingChanges'));
   const params = route.useSearch();
   const navigate = route.useNavigate();
   const shown = params.state ?? 'pending';
@@ -43,16 +47,15 @@ export function ChangesPage() {
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>Pending changes</Title>
+        <Title order={1}>{t('nav.pendingChanges')}</Title>
       </Group>
       <Text c="dimmed" size="sm">
-        An enrollment terminal that enrolls a known ID number again with another name or photo
-        changes nobody: the change waits here until an administrator approves or rejects it.
+        {t('enrollment.intro')}
       </Text>
       <Group align="end">
         <Select
-          label="State"
-          data={stateChoices}
+          label={t('sync.col.state')}
+          data={stateChoices.map((choice) => ({ value: choice.value, label: t(choice.label) }))}
           value={shown}
           allowDeselect={false}
           onChange={(value) =>
@@ -65,35 +68,32 @@ export function ChangesPage() {
           }
           w={220}
         />
-        {changes.loading && <Loader size="sm" aria-label="Loading changes" />}
+        {changes.loading && <Loader size="sm" aria-label={t('enrollment.loading')} />}
       </Group>
       {changes.error !== null && (
-        <Alert color="red" title="The changes could not be loaded" data-testid="changes-error">
+        <Alert color="red" title={t('enrollment.notLoaded')} data-testid="changes-error">
           {changes.error}
         </Alert>
       )}
       {changes.data !== null && (
         <>
           <Text size="sm" c="dimmed" data-testid="changes-total">
-            {formatTotal(changes.data.total, false)}{' '}
-            {changes.data.total === 1 ? 'change' : 'changes'}
+            {t('enrollment.total', { count: changes.data.total })}
           </Text>
           {changes.data.items.length === 0 ? (
             <Text data-testid="changes-empty">
-              {shown === 'pending'
-                ? 'Nothing waits for review. A re-enrollment that would change a name or photo appears here.'
-                : 'No change in this state.'}
+              {shown === 'pending' ? t('enrollment.emptyPending') : t('enrollment.emptyState')}
             </Text>
           ) : (
             <Table.ScrollContainer minWidth={720}>
-              <Table striped aria-label="Changes" data-testid="changes-table">
+              <Table striped aria-label={t('enrollment.changes')} data-testid="changes-table">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Received</Table.Th>
-                    <Table.Th>Person</Table.Th>
-                    <Table.Th>Would change</Table.Th>
-                    <Table.Th>Terminal</Table.Th>
-                    <Table.Th>State</Table.Th>
+                    <Table.Th>{t('enrollment.received')}</Table.Th>
+                    <Table.Th>{t('events.col.person')}</Table.Th>
+                    <Table.Th>{t('enrollment.wouldChange')}</Table.Th>
+                    <Table.Th>{t('enrollment.terminal')}</Table.Th>
+                    <Table.Th>{t('sync.col.state')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -109,11 +109,11 @@ export function ChangesPage() {
                           {change.oldName}
                         </Link>
                       </Table.Td>
-                      <Table.Td>{changedParts(change).join(' and ')}</Table.Td>
+                      <Table.Td>{changedText(change)}</Table.Td>
                       <Table.Td>{change.terminalId}</Table.Td>
                       <Table.Td>
                         <Badge color={stateLabel[change.state].color} variant="light">
-                          {stateLabel[change.state].text}
+                          {t(stateLabel[change.state].text)}
                         </Badge>
                       </Table.Td>
                     </Table.Tr>
@@ -122,7 +122,7 @@ export function ChangesPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          <Pagination
+          <Pages
             total={pages}
             value={Math.min(page, pages)}
             onChange={(next) =>

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { enrollmentChangeFaceOut } from '@svc/shared';
 import { request } from '../api';
+import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
 
 /** Under 0.55 the face check warns that two faces look alike (photos/faces/rules.ts). */
@@ -8,6 +9,7 @@ const SAME = 0.55;
 
 /** On a held re-enrollment: how close the new face is to the old one, for the approver. */
 export function FaceDistance({ changeId }: { changeId: string }) {
+  const t = useT();
   const change = useApiQuery([...keys.enrollmentChange(changeId), 'face'], (signal) =>
     request('GET', `/api/enrollment/changes/${encodeURIComponent(changeId)}`, {
       schema: enrollmentChangeFaceOut,
@@ -18,11 +20,9 @@ export function FaceDistance({ changeId }: { changeId: string }) {
   if (distance === undefined || distance === null) return null;
   return (
     <Text data-testid="face-distance">
-      Old and new face: distance {distance.toFixed(2)} —{' '}
-      {distance < SAME
-        ? 'very likely the same person'
-        : 'likely a different person; compare the photos'}
-      .
+      {t(distance < SAME ? 'enrollment.faceSame' : 'enrollment.faceDifferent', {
+        distance: distance.toFixed(2),
+      })}
     </Text>
   );
 }

@@ -5,6 +5,7 @@ import {
   type EnrollmentChangeState,
 } from '@svc/shared';
 import { request } from '../api';
+import { t } from '../i18n';
 import { withQuery } from '../resources';
 
 export interface ChangeSearch {
@@ -41,16 +42,24 @@ export function changePhotoUrl(id: string, which: 'old' | 'new'): string {
 }
 
 /** "name and photo", "photo", "name": what approving the change would change. */
-export function changedParts(change: EnrollmentChangeOut): string[] {
-  return [
-    change.newName !== change.oldName && 'name',
-    change.newPhotoSha256 !== change.oldPhotoSha256 && 'photo',
-  ].filter((part): part is string => part !== false);
+export function changedText(change: EnrollmentChangeOut): string {
+  const name = change.newName !== change.oldName;
+  const photo = change.newPhotoSha256 !== change.oldPhotoSha256;
+  return t(
+    name && photo
+      ? 'enrollment.parts.both'
+      : name
+        ? 'enrollment.parts.name'
+        : photo
+          ? 'enrollment.parts.photo'
+          : 'enrollment.parts.nothing',
+  );
 }
 
+/** `text`: the catalog key of the state's name. */
 export const stateLabel: Record<EnrollmentChangeState, { text: string; color: string }> = {
-  pending: { text: 'Pending review', color: 'yellow' },
-  approved: { text: 'Approved', color: 'green' },
-  rejected: { text: 'Rejected', color: 'red' },
-  superseded: { text: 'Superseded', color: 'gray' },
+  pending: { text: 'enrollment.state.pending', color: 'yellow' },
+  approved: { text: 'enrollment.state.approved', color: 'green' },
+  rejected: { text: 'enrollment.state.rejected', color: 'red' },
+  superseded: { text: 'enrollment.state.superseded', color: 'gray' },
 };

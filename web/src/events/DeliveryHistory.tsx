@@ -6,6 +6,7 @@ import {
   type RecognitionEventOut,
 } from '@svc/shared';
 import { request } from '../api';
+import { useT } from '../i18n';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { deliverySteps } from './delivery';
@@ -23,6 +24,7 @@ function getHistory(id: string, signal?: AbortSignal): Promise<History> {
  * reload it with the event.
  */
 export function DeliveryHistory({ event }: { event: RecognitionEventOut }) {
+  useT();
   const history = useApiQuery([...keys.events, 'one', event.id, 'deliveries'], (signal) =>
     getHistory(event.id, signal),
   );
@@ -50,22 +52,23 @@ export function DeliveryHistory({ event }: { event: RecognitionEventOut }) {
 }
 
 function FailedTries({ tries }: { tries: DeliveryFailure[] }) {
+  const t = useT();
   return (
-    <Table aria-label="Failed tries" fz="sm" verticalSpacing={4} mt={4}>
+    <Table aria-label={t('delivery.failedTriesTable')} fz="sm" verticalSpacing={4} mt={4}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Try</Table.Th>
-          <Table.Th>Time</Table.Th>
-          <Table.Th>Reason</Table.Th>
+          <Table.Th>{t('delivery.try')}</Table.Th>
+          <Table.Th>{t('delivery.time')}</Table.Th>
+          <Table.Th>{t('delivery.reason')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {tries.map((t) => (
-          <Table.Tr key={t.attempt} data-testid="delivery-failure">
-            <Table.Td>{t.attempt}</Table.Td>
-            <Table.Td>{formatTime(t.at)}</Table.Td>
+        {tries.map((failure) => (
+          <Table.Tr key={failure.attempt} data-testid="delivery-failure">
+            <Table.Td>{failure.attempt}</Table.Td>
+            <Table.Td>{formatTime(failure.at)}</Table.Td>
             <Table.Td c="red.8" style={{ overflowWrap: 'anywhere' }}>
-              {t.error}
+              {failure.error}
             </Table.Td>
           </Table.Tr>
         ))}

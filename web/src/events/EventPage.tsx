@@ -16,12 +16,15 @@ import { recognitionEventOut, type RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { request } from '../api';
+import { useT } from '../i18n';
 import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { deliveryLabel } from './delivery';
 import { DeliveryHistory } from './DeliveryHistory';
+import { ReportedTime } from './ReportedTime';
+import { Tx } from '../i18n/Tx';
 
 const route = getRouteApi('/events/$id');
 
@@ -39,75 +42,81 @@ function getEvent(id: string, signal?: AbortSignal): Promise<RecognitionEventOut
  */
 export function EventPage() {
   const { id } = route.useParams();
-  useDocumentTitle('Event');
+  const t = useT();
+  useDocumentTitle(t('event.title'));
   const event = useApiQuery([...keys.events, 'one', id], (signal) => getEvent(id, signal));
 
   return (
     <Stack>
-      <Link to="/events">← Events</Link>
+      <Link to="/events">{t('event.back')}</Link>
       {event.error !== null && (
-        <Alert color="red" title="This event could not be loaded">
+        <Alert color="red" title={t('event.notLoaded')}>
           {event.error}
         </Alert>
       )}
-      {event.data === null && event.loading && <Loader aria-label="Loading event" />}
+      {event.data === null && event.loading && <Loader aria-label={t('event.loading')} />}
       {event.data !== null && <EventDetails event={event.data} />}
     </Stack>
   );
 }
 
 function EventDetails({ event }: { event: RecognitionEventOut }) {
+  const t = useT();
   const delivery = deliveryLabel[event.delivery.state];
-  const who = event.person?.name ?? 'Unknown person';
+  const unknown = t('event.unknownPerson');
   return (
     <>
       <Group justify="space-between">
         <Title order={1}>
-          {who} at {event.device.name}
+          {t('event.heading', { person: event.person?.name ?? unknown, device: event.device.name })}
         </Title>
         <Badge color={delivery.color} variant="light" size="lg" data-testid="event-delivery">
-          {delivery.text}
+          {t(delivery.text)}
         </Badge>
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Card withBorder component="section" aria-label="Snapshot">
+        <Card withBorder component="section" aria-label={t('event.snapshot')}>
           <Snapshot event={event} />
         </Card>
-        <Card withBorder component="section" aria-label="Details">
+        <Card withBorder component="section" aria-label={t('event.details')}>
           <Stack gap="xs">
-            <Text data-testid="event-time">Time: {formatTime(event.time)}</Text>
+            <Text data-testid="event-time">
+              {t('event.time', { time: formatTime(event.time) })}
+            </Text>
+            <ReportedTime event={event} />
             <Text>
-              Person:{' '}
               {event.person === null ? (
-                'Unknown person'
+                t('event.person', { name: unknown })
               ) : (
-                <Link to="/people/$id" params={{ id: event.person.id }}>
-                  {event.person.name}
-                </Link>
+                <Tx
+                  k="event.personLink"
+                  values={{ name: event.person.name }}
+                  components={{ a: <Link to="/people/$id" params={{ id: event.person.id }} /> }}
+                />
               )}
             </Text>
             <Text>
-              Device:{' '}
               {event.device.id === null ? (
-                event.device.name
+                t('event.device', { name: event.device.name, sn: event.device.sn })
               ) : (
-                <Link to="/devices/$id" params={{ id: event.device.id }}>
-                  {event.device.name}
-                </Link>
-              )}{' '}
-              ({event.device.sn})
+                <Tx
+                  k="event.deviceLink"
+                  values={{ name: event.device.name, sn: event.device.sn }}
+                  components={{ a: <Link to="/devices/$id" params={{ id: event.device.id }} /> }}
+                />
+              )}
             </Text>
-            <Text>Space: {event.space?.name ?? '—'}</Text>
-            <Text>Score: {event.score.toFixed(2)}</Text>
+            <Text>{t('event.space', { name: event.space?.name ?? '—' })}</Text>
+            <Text>{t('event.score', { score: event.score.toFixed(2) })}</Text>
             <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-              Device event id {event.eventId}
+              {t('event.deviceEventId', { id: event.eventId })}
             </Text>
           </Stack>
         </Card>
       </SimpleGrid>
       <Card withBorder component="section" aria-labelledby="delivery-title">
         <Title order={2} size="h3" id="delivery-title" mb="sm">
-          Delivery to the panel
+          {t('event.deliveryTitle')}
         </Title>
         <DeliveryHistory event={event} />
       </Card>
@@ -117,19 +126,26 @@ function EventDetails({ event }: { event: RecognitionEventOut }) {
 
 /** The snapshot on the page, and at full size in a dialog (never a bare JPEG in a new tab). */
 function Snapshot({ event }: { event: RecognitionEventOut }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   if (event.snapshotUrl === null) {
-    return <Text c="dimmed">The device sent no snapshot with this event.</Text>;
+    return <Text c="dimmed">{t('event.noSnapshot')}</Text>;
   }
   const src = `/api/recognition/events/${encodeURIComponent(event.id)}/snapshot`;
-  const alt = `Snapshot of the event at ${formatTime(event.time)}`;
+  const alt = t('event.snapshotAlt', { time: formatTime(event.time) });
   return (
     <Stack gap="xs" align="start">
       <Image src={src} alt={alt} maw={320} radius="sm" />
       <Button variant="light" size="xs" onClick={() => setOpen(true)}>
-        View full size
+        {t('event.fullSize')}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Snapshot" size="auto" centered>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('event.snapshot')}
+        size="auto"
+        centered
+      >
         <Image src={src} alt={alt} mah="80vh" fit="contain" data-testid="snapshot-full" />
       </Modal>
     </Stack>

@@ -1,23 +1,26 @@
 import { Badge, Image, Table, Text } from '@mantine/core';
 import type { RecognitionEventOut as RecognitionEvent } from '@svc/shared';
 import { formatTime } from '../people/format';
+import { useT } from '../i18n';
 import { Link } from '../nav';
 import { deliveryLabel } from './delivery';
+import { ReportedTime } from './ReportedTime';
 
 export function EventTable({ items }: { items: RecognitionEvent[] }) {
-  if (items.length === 0) return <Text data-testid="events-empty">No events.</Text>;
+  const t = useT();
+  if (items.length === 0) return <Text data-testid="events-empty">{t('events.none')}</Text>;
   return (
     <Table.ScrollContainer minWidth={760}>
-      <Table striped aria-label="Recognition events" data-testid="events-table">
+      <Table striped aria-label={t('events.table')} data-testid="events-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Snapshot</Table.Th>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Person</Table.Th>
-            <Table.Th>Device</Table.Th>
-            <Table.Th>Space</Table.Th>
-            <Table.Th>Score</Table.Th>
-            <Table.Th>Delivery</Table.Th>
+            <Table.Th>{t('events.col.snapshot')}</Table.Th>
+            <Table.Th>{t('events.col.time')}</Table.Th>
+            <Table.Th>{t('events.col.person')}</Table.Th>
+            <Table.Th>{t('events.col.device')}</Table.Th>
+            <Table.Th>{t('events.col.space')}</Table.Th>
+            <Table.Th>{t('events.col.score')}</Table.Th>
+            <Table.Th>{t('events.col.delivery')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -34,7 +37,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                     <Link to="/events/$id" params={{ id: event.id }}>
                       <Image
                         src={`/api/recognition/events/${event.id}/snapshot`}
-                        alt={`Snapshot of event at ${formatTime(event.time)}`}
+                        alt={t('events.snapshotAlt', { time: formatTime(event.time) })}
                         w={56}
                         h={56}
                         fit="cover"
@@ -48,10 +51,11 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                   <Link to="/events/$id" params={{ id: event.id }} size="sm">
                     {formatTime(event.time)}
                   </Link>
+                  <ReportedTime event={event} />
                 </Table.Td>
                 <Table.Td data-testid="event-person">
                   {event.person === null ? (
-                    <Text c="dimmed">Unknown person</Text>
+                    <Text c="dimmed">{t('event.unknownPerson')}</Text>
                   ) : (
                     <Link to="/people/$id" params={{ id: event.person.id }}>
                       {event.person.name}
@@ -68,7 +72,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                 <Table.Td>{event.score.toFixed(2)}</Table.Td>
                 <Table.Td>
                   <Badge color={delivery.color} variant="light" data-testid="event-delivery">
-                    {delivery.text}
+                    {t(delivery.text)}
                   </Badge>
                   {event.delivery.error !== null && event.delivery.state !== 'delivered' && (
                     <Text size="xs" c="red.8" data-testid="event-delivery-error">

@@ -1,26 +1,17 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  Select,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
 import type { RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { LiveBadge } from '../components/LiveBadge';
 import { localInputToIso } from '../people/datetime';
-import { formatTotal } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { exportEventsUrl, listAllDevices, listEvents, type EventSearch } from '../resources';
 import type { EventsSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { EventTable } from './EventTable';
 import { PersonPicker } from './PersonPicker';
+import { Pages } from '../components/Pages';
 
 export const EVENTS_PAGE_SIZE = 50;
 
@@ -32,7 +23,8 @@ const route = getRouteApi('/events');
  * so a new event shows when it belongs to the search, and never when it does not.
  */
 export function EventsPage() {
-  useDocumentTitle('Events');
+  const t = useT();
+  useDocumentTitle(t('nav.events'));
   const params = route.useSearch();
   const navigate = route.useNavigate();
   const from = params.from ?? '';
@@ -77,12 +69,12 @@ export function EventsPage() {
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>Events</Title>
+        <Title order={1}>{t('nav.events')}</Title>
         <Group gap="sm">
           <LiveBadge />
           {canExport && (
             <Button component="a" href={exportEventsUrl(search)} download variant="default">
-              Export CSV
+              {t('events.exportCsv')}
             </Button>
           )}
         </Group>
@@ -90,8 +82,8 @@ export function EventsPage() {
       <Group align="end">
         <PersonPicker value={search.personId ?? null} onChange={(person) => go({ person })} />
         <Select
-          label="Device"
-          placeholder="Any device"
+          label={t('events.device')}
+          placeholder={t('events.anyDevice')}
           data={(devices.data ?? []).map((device) => ({
             value: device.id,
             label: `${device.name} (${device.sn})`,
@@ -104,30 +96,30 @@ export function EventsPage() {
         />
         <TextInput
           type="datetime-local"
-          label="From"
+          label={t('events.from')}
           value={from}
           onChange={(e) => go({ from: e.currentTarget.value }, true)}
         />
         <TextInput
           type="datetime-local"
-          label="Until"
+          label={t('events.until')}
           value={to}
           onChange={(e) => go({ to: e.currentTarget.value }, true)}
         />
-        {events.loading && <Loader size="sm" aria-label="Loading events" />}
+        {events.loading && <Loader size="sm" aria-label={t('events.loading')} />}
       </Group>
       {events.error !== null && (
-        <Alert color="red" title="The events could not be loaded" data-testid="events-error">
+        <Alert color="red" title={t('events.notLoaded')} data-testid="events-error">
           {events.error}
         </Alert>
       )}
       {rows !== null && (
         <>
           <Text size="sm" c="dimmed" data-testid="events-total">
-            {formatTotal(rows.total, false)} {rows.total === 1 ? 'event' : 'events'}
+            {t('events.total', { count: rows.total })}
           </Text>
           <EventTable items={rows.items} />
-          <Pagination
+          <Pages
             total={pages}
             value={Math.min(search.page, pages)}
             onChange={(page) => go({ page })}

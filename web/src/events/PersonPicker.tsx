@@ -2,6 +2,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { getPerson, listPeople } from '../resources';
+import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
 
 /** A person chosen by typing a name or ID-number prefix (searched on the server). */
@@ -12,6 +13,7 @@ export function PersonPicker({
   value: string | null;
   onChange: (personId: string | null) => void;
 }) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const found = useApiQuery(
@@ -31,8 +33,8 @@ export function PersonPicker({
 
   return (
     <Select
-      label="Person"
-      placeholder="Anyone"
+      label={t('events.person')}
+      placeholder={t('events.anyone')}
       data={[...options].map(([id, label]) => ({ value: id, label }))}
       value={value}
       onChange={onChange}
@@ -40,7 +42,7 @@ export function PersonPicker({
       searchValue={search}
       onSearchChange={setSearch}
       filter={({ options: all }) => all}
-      nothingFoundMessage={found.loading ? 'Searching…' : 'No one matches'}
+      nothingFoundMessage={found.loading ? t('events.searching') : t('events.noOneMatches')}
       clearable
       w={260}
     />

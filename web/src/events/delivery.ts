@@ -4,13 +4,15 @@ import {
   type DeliveryFailure,
   type DeliveryStateName,
 } from '@svc/shared';
+import { t } from '../i18n';
 import { formatTime } from '../people/format';
 
+/** `text`: the catalog key of the state's name. */
 export const deliveryLabel: Record<DeliveryStateName, { text: string; color: string }> = {
-  pending: { text: 'Pending', color: 'yellow' },
-  delivered: { text: 'Delivered', color: 'green' },
-  expired: { text: 'Expired', color: 'red' },
-  none: { text: 'Not sent', color: 'gray' },
+  pending: { text: 'delivery.state.pending', color: 'yellow' },
+  delivered: { text: 'delivery.state.delivered', color: 'green' },
+  expired: { text: 'delivery.state.expired', color: 'red' },
+  none: { text: 'delivery.state.none', color: 'gray' },
 };
 
 export interface DeliveryStep {
@@ -34,12 +36,17 @@ export function deliverySteps(
   failures: DeliveryFailure[] | null,
 ): DeliveryStep[] {
   const steps: DeliveryStep[] = [
-    { title: `Received ${formatTime(receivedAt)}`, detail: null, failed: false, tries: [] },
+    {
+      title: t('delivery.received', { time: formatTime(receivedAt) }),
+      detail: null,
+      failed: false,
+      tries: [],
+    },
   ];
   if (delivery.state === 'none') {
     steps.push({
-      title: 'Not sent',
-      detail: 'No panel route was configured when the event arrived.',
+      title: t('delivery.state.none'),
+      detail: t('delivery.noRoute'),
       failed: false,
       tries: [],
     });
@@ -50,14 +57,14 @@ export function deliverySteps(
   if (failed > 0) {
     const unlisted = failed - tries.length;
     steps.push({
-      title: `${failed} failed ${failed === 1 ? 'try' : 'tries'}`,
+      title: t('delivery.failedTries', { count: failed }),
       detail:
         tries.length === 0
           ? delivery.error === null
             ? null
-            : `Reason of the last failure: ${delivery.error}`
+            : t('delivery.lastReason', { reason: delivery.error })
           : unlisted > 0
-            ? `The first ${unlisted} ${unlisted === 1 ? 'try is' : 'tries are'} not listed: only the last ${DELIVERY_FAILURES_KEPT} are kept.`
+            ? t('delivery.unlisted', { count: unlisted, kept: DELIVERY_FAILURES_KEPT })
             : null,
       failed: delivery.state !== 'delivered',
       tries,
@@ -65,7 +72,7 @@ export function deliverySteps(
   }
   if (delivery.state === 'delivered') {
     steps.push({
-      title: `Delivered at ${formatTime(delivery.deliveredAt)}`,
+      title: t('delivery.deliveredAt', { time: formatTime(delivery.deliveredAt) }),
       detail: null,
       failed: false,
       tries: [],
@@ -74,15 +81,15 @@ export function deliverySteps(
     steps.push({
       title:
         delivery.nextAttemptAt === null
-          ? 'Waiting to be sent'
-          : `Next try ${formatTime(delivery.nextAttemptAt)}`,
-      detail: failed > 0 ? 'Later events wait behind this one, in order.' : null,
+          ? t('delivery.waiting')
+          : t('delivery.nextTry', { time: formatTime(delivery.nextAttemptAt) }),
+      detail: failed > 0 ? t('delivery.inOrder') : null,
       failed: false,
       tries: [],
     });
   } else {
     steps.push({
-      title: 'Expired: no longer sent',
+      title: t('delivery.expired'),
       detail: failed === 0 && delivery.error !== null ? delivery.error : null,
       failed: true,
       tries: [],

@@ -4,6 +4,7 @@ import { organizationCreate, type OrganizationCreate } from '@svc/shared';
 import { useState } from 'react';
 import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 
 /** An organization's name, checked with the shared `organizationCreate` schema. */
@@ -16,6 +17,7 @@ export function OrganizationForm({
   submitLabel: string;
   onSubmit: (values: OrganizationCreate) => Promise<void>;
 }) {
+  const t = useT();
   const form = useForm<OrganizationCreate>({
     mode: 'controlled',
     initialValues: { name },
@@ -39,14 +41,23 @@ export function OrganizationForm({
   });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Organization">
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label={t('administrators.organization')}
+    >
       <Stack>
         {problem !== null && (
-          <Alert color="red" title="Not saved" role="alert">
+          <Alert color="red" title={t('common.notSaved')} role="alert">
             {problem}
           </Alert>
         )}
-        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+        <TextInput
+          label={t('devices.name')}
+          required
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
         <Group justify="flex-end">
           <Button type="submit" loading={saving}>
             {submitLabel}

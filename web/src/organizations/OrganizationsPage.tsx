@@ -13,47 +13,43 @@ import {
 } from '@mantine/core';
 import type { AdminRole, OrganizationOut } from '@svc/shared';
 import { useState } from 'react';
+import { useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useSession } from '../session';
+import { describeError } from '../messages';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { isEditConflict } from '../conflict';
 import { createOrganization, listOrganizations, renameOrganization } from './api';
 import { OrganizationForm } from './OrganizationForm';
 
-const roleLabel: Record<AdminRole, string> = {
-  superadmin: 'Super administrator',
-  admin: 'Administrator',
-  operator: 'Operator',
-};
-
-/** What each role may do, as the server enforces it (PROTOCOL §6–§7). */
+/** What each role may do, as the server enforces it (PROTOCOL §6–§7): catalog keys. */
 const permissions: Record<AdminRole, string[]> = {
   superadmin: [
-    'See every organization',
-    'Create administrators of any role, including super administrators',
-    'Manage spaces, devices, people and System Configuration',
-    'Approve or reject pending changes; read the audit log',
+    'organizations.can.seeAll',
+    'organizations.can.createAny',
+    'organizations.can.manage',
+    'organizations.can.approve',
   ],
   admin: [
-    'See your own organization',
-    'Create administrators and operators; disable them, reset their passwords',
-    'Manage spaces, devices, people and System Configuration',
-    'Approve or reject pending changes; read the audit log',
+    'organizations.can.seeOwn',
+    'organizations.can.createOthers',
+    'organizations.can.manage',
+    'organizations.can.approve',
   ],
-  operator: [
-    'See your own organization',
-    'View spaces, devices, people, events and System Configuration',
-    'No changes: creating, editing and deleting are for administrators',
-  ],
+  operator: ['organizations.can.seeOwn', 'organizations.can.view', 'organizations.can.noChanges'],
 };
 
 /** The organization(s) the signed-in administrator may see, and what their role allows. */
 export function OrganizationsPage() {
-  useDocumentTitle('Organizations');
-  const { state } = useSession();
+  const t = useT();
+  useDocumentTitle(t('nav.organizations'));
+  const { state, chooseOrganization } = useSession();
   const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal));
   // null: closed; 'new': creating; an organization: renaming it.
   const [editing, setEditing] = useState<OrganizationOut | 'new' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   if (state.status !== 'signedIn') return null;
   const { user } = state;
   const canRename = (org: OrganizationOut) =>
@@ -66,38 +62,55 @@ export function OrganizationsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1}>Organizations</Title>
+        <Title order={1}>{t('nav.organizations')}</Title>
         {user.role === 'superadmin' && (
-          <Button onClick={() => setEditing('new')}>New organization</Button>
+          <Button onClick={() => setEditing('new')}>{t('organizations.new')}</Button>
         )}
       </Group>
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New organization' : 'Rename organization'}
+        title={editing === 'new' ? t('organizations.new') : t('organizations.renameTitle')}
       >
         {editing !== null && (
           <OrganizationForm
             name={editing === 'new' ? '' : editing.name}
-            submitLabel={editing === 'new' ? 'Create' : 'Save'}
+            submitLabel={editing === 'new' ? t('spaces.create') : t('common.save')}
             onSubmit={async (body) => {
               if (editing === 'new') await createOrganization(body);
-              else await renameOrganization(editing.id, body);
+              else {
+                try {
+                  await renameOrganization(editing.id, body, editing.etag);
+                } catch (error) {
+                  // Someone renamed it first: the form says so, and Save again goes over theirs.
+                  if (isEditConflict(error)) {
+                    const fresh = (await listOrganizations(new AbortController().signal)).items;
+                    const now = fresh.find((o) => o.id === editing.id);
+                    if (now !== undefined) setEditing(now);
+                  }
+                  throw error;
+                }
+              }
               await done();
             }}
           />
         )}
       </Modal>
+      {problem !== null && (
+        <Alert color="red" role="alert">
+          {problem}
+        </Alert>
+      )}
       {orgs.error !== null && (
         <Alert color="red" role="alert">
           {orgs.error}
         </Alert>
       )}
-      {orgs.loading && orgs.data === null && <Loader aria-label="Loading" />}
+      {orgs.loading && orgs.data === null && <Loader aria-label={t('common.loading')} />}
       {orgs.data !== null && (
         <Stack
           component="ul"
-          aria-label="Organizations"
+          aria-label={t('nav.organizations')}
           gap="xs"
           p={0}
           m={0}
@@ -110,23 +123,40 @@ export function OrganizationsPage() {
                 <Group gap="xs">
                   {org.id === user.organizationId && (
                     <Badge variant="light" color="teal">
-                      Your organization
+                      {t('organizations.yours')}
                     </Badge>
                   )}
+                  {user.role === 'superadmin' &&
+                    (org.id === user.workingOrganizationId ? (
+                      <Badge variant="light">{t('organizations.workingInIt')}</Badge>
+                    ) : (
+                      <Button
+                        variant="default"
+                        size="xs"
+                        aria-label={t('organizations.workInLabel', { name: org.name })}
+                        onClick={() =>
+                          void chooseOrganization(org.id).catch((error: unknown) =>
+                            setProblem(describeError(error, 'other')),
+                          )
+                        }
+                      >
+                        {t('organizations.workIn')}
+                      </Button>
+                    ))}
                   {canRename(org) && (
                     <Button
                       variant="default"
                       size="xs"
-                      aria-label={`Rename ${org.name}`}
+                      aria-label={t('organizations.renameLabel', { name: org.name })}
                       onClick={() => setEditing(org)}
                     >
-                      Rename
+                      {t('organizations.rename')}
                     </Button>
                   )}
                 </Group>
               </Group>
               <Text size="sm" c="dimmed">
-                Created {formatTime(org.createdAt)}
+                {t('organizations.created', { time: formatTime(org.createdAt) })}
               </Text>
             </Card>
           ))}
@@ -134,18 +164,18 @@ export function OrganizationsPage() {
       )}
       <Card withBorder component="section" aria-labelledby="own-permissions">
         <Title order={2} size="h4" id="own-permissions">
-          Your permissions
+          {t('organizations.permissions')}
         </Title>
         <Text mt="xs">
-          Signed in as <b>{user.username}</b>, role{' '}
-          <Text span fw={600} data-testid="own-role">
-            {roleLabel[user.role]}
-          </Text>
-          .
+          <Tx
+            k="organizations.signedInAs"
+            values={{ username: user.username, role: t(`roles.${user.role}`) }}
+            components={{ b: <b />, role: <Text span fw={600} data-testid="own-role" /> }}
+          />
         </Text>
         <List mt="xs" data-testid="own-permissions">
           {permissions[user.role].map((line) => (
-            <List.Item key={line}>{line}</List.Item>
+            <List.Item key={line}>{t(line)}</List.Item>
           ))}
         </List>
       </Card>

@@ -17,9 +17,14 @@ export function createOrganization(body: OrganizationCreate): Promise<Organizati
 }
 
 /** A superadmin, or an administrator of that organization. */
-export function renameOrganization(id: string, body: OrganizationCreate): Promise<OrganizationOut> {
+export function renameOrganization(
+  id: string,
+  body: OrganizationCreate,
+  ifMatch?: string,
+): Promise<OrganizationOut> {
   return request('PATCH', `/api/organizations/${encodeURIComponent(id)}`, {
     body,
     schema: organizationOut,
+    ifMatch,
   });
 }

@@ -14,11 +14,14 @@ import { PASSWORD_MIN_LENGTH, type SessionUser } from '@svc/shared';
 import { useState, type FormEvent } from 'react';
 import { ApiError, changePassword } from '../api';
 import { describeError, isSessionGone } from '../messages';
+import { useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 import { useSession } from '../session';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Shown instead of everything else while `user.mustChangePassword` is true. */
 export function ChangePasswordPage({ user }: { user: SessionUser }) {
+  const t = useT();
   const { refresh, signOut } = useSession();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -26,7 +29,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
   const [mismatch, setMismatch] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useDocumentTitle('Change password');
+  useDocumentTitle(t('shell.changePassword'));
 
   async function submit(): Promise<void> {
     setError(null);
@@ -40,14 +43,14 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
     } catch (failure) {
       setBusy(false);
       if (failure instanceof ApiError && isSessionGone(failure)) {
-        await refresh('Your session has ended. Sign in again.');
+        await refresh(t('errors.session_expired', { ns: 'shared' }));
         return;
       }
       setError(describeError(failure, 'password'));
       return;
     }
     // The server may keep the session (then `me` shows the home page) or end it.
-    await refresh('Your password was changed. Sign in with the new password.');
+    await refresh(t('password.changedSignIn'));
     setBusy(false);
   }
 
@@ -65,20 +68,24 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
           <Stack>
             <div>
               <Title order={1} size="h2" id="password-title">
-                Change your password
+                {t('shell.changeYourPassword')}
               </Title>
               <Text c="dimmed" size="sm">
-                Signed in as <strong>{user.username}</strong>. Choose a new password before you
-                continue.
+                <Tx
+                  k="password.forced"
+                  values={{ username: user.username }}
+                  components={{ b: <strong /> }}
+                />
               </Text>
             </div>
             {error !== null && (
-              <Alert color="red" title="Password not changed" data-testid="password-error">
+              <Alert color="red" title={t('password.notChanged')} data-testid="password-error">
                 {error}
               </Alert>
             )}
             <PasswordInput
-              label="Current password"
+              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+              label={t('password.current')}
               name="current-password"
               autoComplete="current-password"
               required
@@ -87,10 +94,11 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
               onChange={(event) => setCurrentPassword(event.currentTarget.value)}
             />
             <PasswordInput
-              label="New password"
+              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+              label={t('password.new')}
               name="new-password"
               autoComplete="new-password"
-              description={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good one.`}
+              description={t('password.newHintWords', { min: PASSWORD_MIN_LENGTH })}
               required
               withAsterisk={false}
               value={newPassword}
@@ -100,13 +108,14 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
               }}
             />
             <PasswordInput
-              label="Confirm new password"
+              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+              label={t('password.confirm')}
               name="confirm-password"
               autoComplete="new-password"
               required
               withAsterisk={false}
               value={confirmation}
-              error={mismatch ? 'The two new passwords are not the same.' : undefined}
+              error={mismatch ? t('messages.passwords_differ', { ns: 'shared' }) : undefined}
               onChange={(event) => {
                 setConfirmation(event.currentTarget.value);
                 setMismatch(false);
@@ -114,10 +123,10 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
             />
             <Group justify="space-between">
               <Anchor component="button" type="button" size="sm" onClick={() => void signOut()}>
-                Sign out
+                {t('shell.signOut')}
               </Anchor>
               <Button type="submit" loading={busy} disabled={!filled}>
-                Change password
+                {t('password.submit')}
               </Button>
             </Group>
           </Stack>

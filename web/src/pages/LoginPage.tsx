@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Center,
+  Group,
   Paper,
   PasswordInput,
   Stack,
@@ -10,26 +11,38 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { ErrorCode } from '@svc/shared';
+import { ApiError } from '../api';
 import { describeError } from '../messages';
 import { useSession } from '../session';
+import { LanguageSwitch } from '../components/LanguageSwitch';
+import { showLanguage, t as translate, useT } from '../i18n';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function LoginPage({ notice }: { notice?: string }) {
+  const t = useT();
   const { signIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  /** The code field shows once the server asks for it, or when a lockout holds. */
+  const [askCode, setAskCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useDocumentTitle('Sign in');
+  useDocumentTitle(t('login.title'));
 
   async function submit(): Promise<void> {
     setBusy(true);
     setError(null);
     try {
-      await signIn(username.trim(), password);
+      await signIn(username.trim(), password, askCode ? code.trim() : undefined);
     } catch (failure) {
-      setError(describeError(failure, 'login'));
-      setPassword('');
+      const problem = twoFactorProblem(failure);
+      if (problem !== null) setAskCode(true);
+      setError(problem?.message ?? describeError(failure, 'login'));
+      // The password stays while only the code is asked for; anything else starts over.
+      if (problem?.keepPassword !== true) setPassword('');
+      setCode('');
       setBusy(false);
     }
   }
@@ -45,11 +58,14 @@ export function LoginPage({ notice }: { notice?: string }) {
         <form onSubmit={onSubmit} aria-labelledby="login-title" noValidate>
           <Stack>
             <div>
-              <Title order={1} size="h2" id="login-title">
-                Sign in
-              </Title>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <Title order={1} size="h2" id="login-title">
+                  {t('login.title')}
+                </Title>
+                <LanguageSwitch choose={showLanguage} />
+              </Group>
               <Text c="dimmed" size="sm">
-                svc management site
+                {t('login.subtitle')}
               </Text>
             </div>
             {notice !== undefined && error === null && (
@@ -58,12 +74,12 @@ export function LoginPage({ notice }: { notice?: string }) {
               </Alert>
             )}
             {error !== null && (
-              <Alert color="red" title="Sign-in failed" data-testid="login-error">
+              <Alert color="red" title={t('login.failed')} data-testid="login-error">
                 {error}
               </Alert>
             )}
             <TextInput
-              label="Username"
+              label={t('login.username')}
               name="username"
               autoComplete="username"
               autoCapitalize="none"
@@ -74,7 +90,8 @@ export function LoginPage({ notice }: { notice?: string }) {
               onChange={(event) => setUsername(event.currentTarget.value)}
             />
             <PasswordInput
-              label="Password"
+              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+              label={t('login.password')}
               name="password"
               autoComplete="current-password"
               required
@@ -82,16 +99,54 @@ export function LoginPage({ notice }: { notice?: string }) {
               value={password}
               onChange={(event) => setPassword(event.currentTarget.value)}
             />
+            {askCode && (
+              <TextInput
+                label={t('login.code')}
+                description={t('login.codeHint')}
+                name="code"
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+              />
+            )}
             <Button
               type="submit"
               loading={busy}
-              disabled={username.trim() === '' || password === ''}
+              disabled={
+                username.trim() === '' || password === '' || (askCode && code.trim() === '')
+              }
             >
-              Sign in
+              {t('login.submit')}
             </Button>
           </Stack>
         </form>
       </Paper>
     </Center>
   );
+}
+
+/** What the login page says when the second factor is the matter, or null when it is not. */
+function twoFactorProblem(failure: unknown): { message: string; keepPassword: boolean } | null {
+  if (!(failure instanceof ApiError)) return null;
+  if (failure.code === ErrorCode.twoFactorRequired) {
+    return {
+      message: translate('login.codeNeeded'),
+      keepPassword: true,
+    };
+  }
+  if (failure.code === ErrorCode.twoFactorInvalid) {
+    return {
+      message: translate('login.codeWrong'),
+      keepPassword: true,
+    };
+  }
+  if (failure.status === 429) {
+    return {
+      message: translate('login.lockedWithCode', { problem: describeError(failure, 'login') }),
+      keepPassword: false,
+    };
+  }
+  return null;
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
 import { deletePerson } from '../resources';
@@ -10,6 +11,7 @@ import { deletePerson } from '../resources';
  * not only from this list. The site then follows the erasure on `/people/$id/erasure`.
  */
 export function DeletePerson({ id, name }: { id: string; name: string }) {
+  const t = useT();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -33,14 +35,11 @@ export function DeletePerson({ id, name }: { id: string; name: string }) {
   return (
     <>
       <Button color="red" variant="light" onClick={() => setOpen(true)}>
-        Delete
+        {t('spaces.delete')}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={`Delete ${name}?`}>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t('people.deleteTitle', { name })}>
         <Stack>
-          <Text data-testid="delete-warning">
-            {name} will be erased from every device that holds them, and their photo and space
-            access are removed here. Their past recognition events stay. This cannot be undone.
-          </Text>
+          <Text data-testid="delete-warning">{t('people.deleteText', { name })}</Text>
           {problem !== null && (
             <Alert color="red" data-testid="delete-problem">
               {problem}
@@ -48,10 +47,10 @@ export function DeletePerson({ id, name }: { id: string; name: string }) {
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button color="red" loading={busy} onClick={() => void confirm()}>
-              Delete and erase from devices
+              {t('people.deleteConfirm')}
             </Button>
           </Group>
         </Stack>

@@ -1,6 +1,7 @@
 import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { SyncTaskOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
+import { useT } from '../i18n';
 import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useCanEdit } from '../access';
@@ -28,7 +29,8 @@ function progressOf(tasks: SyncTaskOut[]): Progress {
  */
 export function ErasurePage() {
   const { id } = route.useParams();
-  useDocumentTitle('Erasure');
+  const t = useT();
+  useDocumentTitle(t('erasure.title'));
   const tasks = useApiQuery([...keys.sync, 'erasure', id], (signal) =>
     listTasks({ personId: id }, 1, 200, signal),
   );
@@ -40,27 +42,24 @@ export function ErasurePage() {
   const retry = (task: SyncTaskOut) =>
     void run(task.id, async () => {
       await retryTask(task.id);
-      return `${task.sn} will be tried again now.`;
+      return t('people.retried', { device: task.sn });
     });
 
   return (
     <Stack>
-      <Link to="/people">← People</Link>
+      <Link to="/people">{t('people.back')}</Link>
       {/* The title row on its own (the 390 px check measures the h1's row). */}
       <Group>
-        <Title order={1}>Erasing a deleted person</Title>
+        <Title order={1}>{t('erasure.heading')}</Title>
       </Group>
-      <Text>
-        The person, their photo and space access are deleted here. Each device that held them is
-        told to erase them; this page follows it.
-      </Text>
+      <Text>{t('erasure.intro')}</Text>
       {tasks.error !== null && <Alert color="red">{tasks.error}</Alert>}
       {problem !== null && (
         <Alert color="red" data-testid="sync-problem">
           {problem}
         </Alert>
       )}
-      {tasks.data === null && tasks.loading && <Loader aria-label="Loading the erasure" />}
+      {tasks.data === null && tasks.loading && <Loader aria-label={t('erasure.loading')} />}
       {progress !== null && (
         <Alert
           role="status"
@@ -68,23 +67,23 @@ export function ErasurePage() {
           color={progress === 'done' ? 'green' : progress === 'failed' ? 'red' : 'blue'}
           title={
             progress === 'done'
-              ? 'Erasure done'
+              ? t('erasure.done')
               : progress === 'failed'
-                ? 'Erasure failed on a device'
-                : 'Erasing…'
+                ? t('erasure.failed')
+                : t('erasure.erasing')
           }
         >
           {progress === 'done'
             ? items.length === 0
-              ? 'No device held this person: nothing else to erase.'
-              : `Erased from every device (${items.length}).`
+              ? t('erasure.noDevice')
+              : t('erasure.erased', { count: items.length })
             : progress === 'failed'
-              ? 'A device could not erase this person; the reason is in its row. Retry once the device is fixed.'
-              : `Waiting for ${left} of ${items.length} device(s).`}
+              ? t('erasure.failedText')
+              : t('erasure.waiting', { left, count: items.length })}
         </Alert>
       )}
       {items.length > 0 && (
-        <Card withBorder padding="xs" component="section" aria-label="Devices">
+        <Card withBorder padding="xs" component="section" aria-label={t('nav.devices')}>
           <TaskTable tasks={items} busy={busy} onRetry={canEdit ? retry : undefined} />
         </Card>
       )}

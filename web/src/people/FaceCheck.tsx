@@ -1,6 +1,8 @@
 import { Alert, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { personFaceOut, type FaceCheckOut, type PersonFaceOut } from '@svc/shared';
 import { request } from '../api';
+import { t, useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 
@@ -13,10 +15,10 @@ function getPersonFace(id: string, signal: AbortSignal): Promise<PersonFaceOut> 
 
 function measures(check: FaceCheckOut): string {
   const parts = [
-    check.box && `face ${check.box.height} px high`,
-    check.score !== null && `score ${check.score.toFixed(2)}`,
-    check.sharpness !== null && `sharpness ${Math.round(check.sharpness)}`,
-    check.frontal !== null && `frontal ${check.frontal.toFixed(2)}`,
+    check.box && t('face.height', { px: check.box.height }),
+    check.score !== null && t('face.score', { score: check.score.toFixed(2) }),
+    check.sharpness !== null && t('face.sharpness', { sharpness: Math.round(check.sharpness) }),
+    check.frontal !== null && t('face.frontal', { frontal: check.frontal.toFixed(2) }),
   ];
   return parts.filter(Boolean).join(' · ');
 }
@@ -32,31 +34,32 @@ export function FaceCheck({
   personId: string;
   photoSha256: string | null;
 }) {
+  const t = useT();
   const face = useApiQuery([...keys.person(personId), 'face', photoSha256], (signal) =>
     getPersonFace(personId, signal),
   );
   if (photoSha256 === null || face.data === null) return null;
   const { check, lookAlikes } = face.data;
   return (
-    <Card withBorder component="section" aria-label="Face check">
+    <Card withBorder component="section" aria-label={t('face.title')}>
       <Stack gap="xs">
         <Title order={2} size="h4">
-          Face check
+          {t('face.title')}
         </Title>
         {check === null ? (
           <Text c="dimmed" data-testid="face-unchecked">
-            Not checked: the face check was off when this photo was stored.
+            {t('face.unchecked')}
           </Text>
         ) : (
           <>
             <Group gap="sm">
               {check.problems.length === 0 ? (
                 <Badge color="green" variant="light" data-testid="face-passed">
-                  Passed
+                  {t('face.passed')}
                 </Badge>
               ) : (
                 <Badge color="orange" variant="light" data-testid="face-accepted">
-                  Accepted by {check.acceptedBy ?? 'an administrator'}
+                  {t('face.acceptedBy', { name: check.acceptedBy ?? t('face.anAdministrator') })}
                 </Badge>
               )}
               <Text size="sm" data-testid="face-measures">
@@ -65,18 +68,22 @@ export function FaceCheck({
             </Group>
             {check.problems.length > 0 && (
               <Text size="sm" data-testid="face-problems">
-                Despite: {check.problems.join('; ')}.
+                {t('face.despite', { problems: check.problems.join(t('face.problemSeparator')) })}
               </Text>
             )}
           </>
         )}
         {lookAlikes.map((other) => (
           <Alert key={other.personId} color="yellow" data-testid="face-look-alike">
-            Looks like{' '}
-            <Link to="/people/$id" params={{ id: other.personId }}>
-              {other.name}, {other.idNumber}
-            </Link>{' '}
-            (distance {other.distance.toFixed(2)}). Check that this is the right person.
+            <Tx
+              k="face.looksLike"
+              values={{
+                name: other.name,
+                idNumber: other.idNumber,
+                distance: other.distance.toFixed(2),
+              }}
+              components={{ a: <Link to="/people/$id" params={{ id: other.personId }} /> }}
+            />
           </Alert>
         ))}
       </Stack>

@@ -3,7 +3,6 @@ import {
   Badge,
   Group,
   Loader,
-  Pagination,
   Select,
   Table,
   Text,
@@ -12,17 +11,21 @@ import {
   UnstyledButton,
   Button,
 } from '@mantine/core';
+import { ScrollHint } from '../components/ScrollHint';
+import { wrapAnywhere } from '../components/badgeStyles';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { PEOPLE_EXPORT_URL, listAllSpaces, listPeople } from '../resources';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { ButtonLink, Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { getPeopleSync } from '../sync/api';
-import { formatTotal, formatValidity, spaceNames } from './format';
+import { byName, formatTotal, formatValidity, spaceNames } from './format';
 import { SyncHealth } from './SyncHealth';
+import { Pages } from '../components/Pages';
 
 export const PEOPLE_PAGE_SIZE = 25;
 
@@ -30,7 +33,8 @@ export const PEOPLE_PAGE_SIZE = 25;
 const route = getRouteApi('/people');
 
 export function PeoplePage() {
-  useDocumentTitle('People');
+  const t = useT();
+  useDocumentTitle(t('nav.people'));
   const canEdit = useCanEdit();
   const navigate = route.useNavigate();
   const search = route.useSearch();
@@ -88,47 +92,53 @@ export function PeoplePage() {
   );
   const pages =
     people.data === null ? 1 : Math.max(1, Math.ceil(people.data.total / PEOPLE_PAGE_SIZE));
+  const rows =
+    people.data === null
+      ? []
+      : sort === 'name' || sort === '-name'
+        ? byName(people.data.items, sort === '-name')
+        : people.data.items;
 
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>People</Title>
+        <Title order={1}>{t('nav.people')}</Title>
         {canEdit && (
           <Group gap="sm">
             <Button component="a" href={PEOPLE_EXPORT_URL} download variant="default">
-              Export CSV
+              {t('events.exportCsv')}
             </Button>
-            <ButtonLink to="/people/new">New person</ButtonLink>
+            <ButtonLink to="/people/new">{t('people.new')}</ButtonLink>
           </Group>
         )}
       </Group>
 
       <Group align="end">
         <TextInput
-          label="Search"
-          description="Name or ID number, from the start"
-          placeholder="e.g. Martin or AB-10"
+          label={t('people.search')}
+          description={t('people.searchHelp')}
+          placeholder={t('people.searchPlaceholder')}
           value={typed}
           onChange={(event) => setTyped(event.currentTarget.value)}
           w={320}
           type="search"
         />
         <Select
-          label="Space"
-          placeholder="All spaces"
+          label={t('devices.space')}
+          placeholder={t('people.allSpaces')}
           data={(spaces.data ?? []).map((space) => ({ value: space.id, label: space.name }))}
           value={spaceId || null}
           onChange={(value) => go({ space: value ?? '' })}
           clearable
           searchable
-          nothingFoundMessage="No such space"
+          nothingFoundMessage={t('people.noSuchSpace')}
           w={260}
         />
-        {people.loading && <Loader size="sm" aria-label="Loading people" />}
+        {people.loading && <Loader size="sm" aria-label={t('people.loading')} />}
       </Group>
 
       {people.error !== null && (
-        <Alert color="red" title="The people could not be loaded" data-testid="people-error">
+        <Alert color="red" title={t('people.notLoaded')} data-testid="people-error">
           {people.error}
         </Alert>
       )}
@@ -136,53 +146,59 @@ export function PeoplePage() {
       {people.data !== null && (
         <>
           <Text size="sm" c="dimmed" data-testid="people-total">
-            {formatTotal(people.data.total, people.data.totalCapped)}{' '}
-            {people.data.total === 1 && !people.data.totalCapped ? 'person' : 'people'}
+            {people.data.totalCapped
+              ? t('people.totalCapped', {
+                  total: formatTotal(people.data.total, people.data.totalCapped),
+                })
+              : t('people.total', { count: people.data.total })}
           </Text>
+          <ScrollHint />
           <Table.ScrollContainer minWidth={820}>
-            <Table striped highlightOnHover aria-label="People" data-testid="people-table">
+            <Table striped highlightOnHover aria-label={t('nav.people')} data-testid="people-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th aria-sort={sort === 'name' ? 'ascending' : 'descending'}>
                     <UnstyledButton
                       fw={700}
                       onClick={() => go({ sort: sort === 'name' ? '-name' : 'name' })}
-                      aria-label={`Name, sorted ${sort === 'name' ? 'A to Z' : 'Z to A'}; change order`}
+                      aria-label={
+                        sort === 'name' ? t('people.sortedAscending') : t('people.sortedDescending')
+                      }
                     >
-                      Name {sort === 'name' ? '▲' : '▼'}
+                      {t('people.nameSorted', { arrow: sort === 'name' ? '▲' : '▼' })}
                     </UnstyledButton>
                   </Table.Th>
-                  <Table.Th>ID number</Table.Th>
-                  <Table.Th>Spaces</Table.Th>
-                  <Table.Th>Valid</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Photo</Table.Th>
-                  <Table.Th>Devices</Table.Th>
+                  <Table.Th>{t('people.idNumber')}</Table.Th>
+                  <Table.Th>{t('people.spaces')}</Table.Th>
+                  <Table.Th>{t('people.valid')}</Table.Th>
+                  <Table.Th>{t('people.status')}</Table.Th>
+                  <Table.Th>{t('people.photo')}</Table.Th>
+                  <Table.Th>{t('nav.devices')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {people.data.items.map((person) => (
+                {rows.map((person) => (
                   <Table.Tr key={person.id} data-testid="person-row">
-                    <Table.Td>
+                    <Table.Td style={wrapAnywhere}>
                       <Link to="/people/$id" params={{ id: person.id }}>
                         {person.name}
                       </Link>
                     </Table.Td>
-                    <Table.Td>{person.idNumber}</Table.Td>
+                    <Table.Td style={wrapAnywhere}>{person.idNumber}</Table.Td>
                     <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>
                     <Table.Td>{formatValidity(person)}</Table.Td>
                     <Table.Td>
                       <Badge color={person.enabled ? 'green' : 'gray'} variant="light">
-                        {person.enabled ? 'Enabled' : 'Disabled'}
+                        {person.enabled ? t('people.enabled') : t('people.disabled')}
                       </Badge>
                     </Table.Td>
                     <Table.Td data-testid="person-photo">
                       {person.photoSha256 === null ? (
                         <Badge color="orange" variant="light">
-                          No photo
+                          {t('people.noPhoto')}
                         </Badge>
                       ) : (
-                        'Yes'
+                        t('people.hasPhoto')
                       )}
                     </Table.Td>
                     <Table.Td>
@@ -198,22 +214,13 @@ export function PeoplePage() {
             </Table>
           </Table.ScrollContainer>
           {people.data.items.length === 0 && (
-            <Text data-testid="people-empty">No one matches.</Text>
+            <Text data-testid="people-empty">{t('people.noneMatch')}</Text>
           )}
-          <Pagination
+          <Pages
             total={pages}
             value={Math.min(page, pages)}
             onChange={(next) => go({ page: next })}
             hideWithOnePage
-            aria-label="Pages"
-            getControlProps={(control) => ({
-              'aria-label':
-                control === 'previous'
-                  ? 'Previous page'
-                  : control === 'next'
-                    ? 'Next page'
-                    : control,
-            })}
           />
         </>
       )}

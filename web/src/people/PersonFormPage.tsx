@@ -9,22 +9,27 @@ import {
   MultiSelect,
   Stack,
   Switch,
+  Text,
   TextInput,
+  Textarea,
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   ErrorCode,
+  MAX_PHOTO_UPLOAD_BYTES,
   personCreate,
   type PersonCreate,
   type PersonOut,
   type SpaceOut,
 } from '@svc/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { schemaResolver } from '../forms';
 import { spaceOptions, spaceTree } from '../spaces/tree';
 import { ApiError } from '../api';
 import { describeError } from '../messages';
+import { leaveNote } from '../flash';
+import { LeaveGuard } from '../components/LeaveGuard';
 import { createPerson, getPerson, listAllSpaces, updatePerson, uploadPhoto } from '../resources';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { RequireEdit } from '../access';
@@ -32,13 +37,21 @@ import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { isoToLocalInput, localInputToIso } from './datetime';
+import {
+  isEditConflict,
+  mergeTheirChanges,
+  TheirChangesNotice,
+  type TheirChange,
+} from '../conflict';
+import { translateMessage } from '../i18n/errors';
+import { t, useT } from '../i18n';
 
 const editRoute = getRouteApi('/people/$id/edit');
 
 /** `/people/new` (operators: "Not allowed"). */
 export function NewPersonPage() {
   return (
-    <RequireEdit>
+    <RequireEdit reason="editPerson">
       <PersonFormPage />
     </RequireEdit>
   );
@@ -48,7 +61,7 @@ export function NewPersonPage() {
 export function EditPersonPage() {
   const { id } = editRoute.useParams();
   return (
-    <RequireEdit>
+    <RequireEdit reason="editPerson">
       <PersonFormPage id={id} />
     </RequireEdit>
   );
@@ -60,16 +73,19 @@ function PersonFormPage({ id }: { id?: string }) {
     id === undefined ? Promise.resolve(null) : getPerson(id, signal),
   );
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
-  useDocumentTitle(id === undefined ? 'New person' : 'Edit person');
+  const t = useT();
+  useDocumentTitle(id === undefined ? t('people.new') : t('people.editTitle'));
 
   if (person.error !== null) {
     return (
-      <Alert color="red" title="This person could not be loaded" data-testid="person-error">
+      <Alert color="red" title={t('people.notLoadedOne')} data-testid="person-error">
         {person.error}
       </Alert>
     );
   }
-  if (person.loading && person.data === null) return <Loader aria-label="Loading person" />;
+  if (person.loading && person.data === null) {
+    return <Loader aria-label={t('people.loadingOne')} />;
+  }
   return (
     <PersonForm key={person.data?.id ?? 'new'} person={person.data} spaces={spaces.data ?? []} />
   );
@@ -78,6 +94,8 @@ function PersonFormPage({ id }: { id?: string }) {
 interface Draft {
   name: string;
   idNumber: string;
+  phone: string;
+  notes: string;
   spaceIds: string[];
   validFrom: string;
   validUntil: string;
@@ -87,7 +105,9 @@ interface Draft {
 const draftOf = (person: PersonOut | null): Draft => ({
   name: person?.name ?? '',
   idNumber: person?.idNumber ?? '',
-  spaceIds: person?.spaceIds ?? [],
+  phone: person?.phone ?? '',
+  notes: person?.notes ?? '',
+  spaceIds: [...(person?.spaceIds ?? [])].sort(),
   validFrom: isoToLocalInput(person?.validFrom ?? null),
   validUntil: isoToLocalInput(person?.validUntil ?? null),
   enabled: person?.enabled ?? true,
@@ -103,11 +123,36 @@ function timeOf(value: string): string | null {
 const bodyOf = (draft: Draft): PersonCreate => ({
   name: draft.name,
   idNumber: draft.idNumber,
+  phone: draft.phone.trim() === '' ? null : draft.phone,
+  notes: draft.notes.trim() === '' ? null : draft.notes,
   spaceIds: draft.spaceIds,
   validFrom: timeOf(draft.validFrom),
   validUntil: timeOf(draft.validUntil),
   enabled: draft.enabled,
 });
+
+const personLabels = (): Partial<Record<keyof Draft, string>> => ({
+  name: t('people.name'),
+  idNumber: t('people.idNumber'),
+  phone: t('people.phone'),
+  notes: t('people.notes'),
+  spaceIds: t('people.spaces'),
+  validFrom: t('people.validFrom'),
+  validUntil: t('people.validUntil'),
+  enabled: t('people.enabled'),
+});
+
+function showValue(key: keyof Draft, value: unknown, spaces: readonly SpaceOut[]): string {
+  if (key === 'spaceIds' && Array.isArray(value)) {
+    const names = new Map(spaces.map((s) => [s.id, s.name]));
+    return value.length === 0
+      ? t('conflict.none')
+      : value.map((id) => names.get(String(id)) ?? '?').join(t('conflict.listSeparator'));
+  }
+  if (typeof value === 'boolean') return value ? t('conflict.yes') : t('conflict.no');
+  if (value === '' || value === null) return t('conflict.empty');
+  return typeof value === 'string' ? value.replace('T', ' ') : JSON.stringify(value);
+}
 
 /** The server's `fields` (zod paths such as `spaceIds.0`) on the inputs they belong to. */
 function fieldErrorsOf(error: ApiError): Record<string, string> {
@@ -119,22 +164,39 @@ function fieldErrorsOf(error: ApiError): Record<string, string> {
   return out;
 }
 
-/** A local preview of the chosen photo (revoked when replaced or left). */
+/** Why a chosen photo cannot be sent, judged in the browser before anything is saved. */
+function photoProblem(file: File): string | null {
+  if (file.size > MAX_PHOTO_UPLOAD_BYTES) {
+    return translateMessage('photo_too_large', { max: MAX_PHOTO_UPLOAD_BYTES / 1024 / 1024 });
+  }
+  if (!['image/jpeg', 'image/png'].includes(file.type)) {
+    return translateMessage('photo_not_image', { file: file.name });
+  }
+  return null;
+}
+
+/**
+ * A local preview of the chosen photo, as a data: URL. A blob: URL is not enough under the
+ * site's CSP: anything that reads the picture back (a screenshot or trace tool, an extension)
+ * fetches it, and `connect-src 'self'` refuses blob: (the page then reports a CSP error).
+ */
 function usePreview(photo: File | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    if (photo === null) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(photo);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
+    setUrl(null);
+    if (photo === null) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      if (typeof reader.result === 'string') setUrl(reader.result);
+    };
+    reader.readAsDataURL(photo);
+    return () => reader.abort();
   }, [photo]);
   return url;
 }
 
 function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spaces: SpaceOut[] }) {
+  const t = useT();
   // Once a new person is created (and only its photo failed), further saves edit that person.
   const [person, setPerson] = useState(loaded);
   const form = useForm<Draft>({
@@ -147,72 +209,138 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
   // The face check refused this photo: the administrator may keep it anyway (audited).
   const [faceRefused, setFaceRefused] = useState(false);
   const [acceptFace, setAcceptFace] = useState(false);
-  const preview = usePreview(photo);
+  // A file refused in the browser is not previewed (it is no photo, or too large to decode).
+  const preview = usePreview(photoError === null ? photo : null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
   const [saving, setSaving] = useState(false);
+  // The photo is on its way and the server's face check runs: it can take seconds.
+  const [checkingPhoto, setCheckingPhoto] = useState(false);
+  // Set once saved, so going to the person's page is not taken for leaving unsaved work.
+  const leaving = useRef(false);
   const navigate = useNavigate();
   const tree = spaceTree(spaces);
   const depth = new Map(tree.map((node) => [node.space.id, node.depth]));
 
+  /** Someone else saved first: their changes into the fields left alone, and said which. */
+  const reviewTheirChanges = async (mine: PersonOut, draft: Draft) => {
+    const current = await getPerson(mine.id);
+    const { merged, changes } = mergeTheirChanges(
+      draftOf(mine),
+      draftOf(current),
+      draft,
+      personLabels(),
+      (key, value) => showValue(key, value, spaces),
+    );
+    setPerson(current);
+    form.setValues(merged);
+    setTheirChanges(changes);
+  };
+
   const submit = async (draft: Draft) => {
     setProblem(null);
+    setTheirChanges(null);
+    const refused = photo === null ? null : photoProblem(photo);
+    if (refused !== null) {
+      // One outcome: with a photo that cannot be sent, nothing is saved at all.
+      setPhotoError(refused);
+      setProblem(t('people.form.nothingSaved', { problem: refused }));
+      return;
+    }
     const body = bodyOf(draft);
     setSaving(true);
     let saved: PersonOut;
     try {
-      saved = person === null ? await createPerson(body) : await updatePerson(person.id, body);
+      saved =
+        person === null
+          ? await createPerson(body)
+          : await updatePerson(person.id, body, person.etag);
     } catch (error) {
       setSaving(false);
+      if (person !== null && isEditConflict(error)) {
+        await reviewTheirChanges(person, draft).catch((e: unknown) =>
+          setProblem(describeError(e, 'other')),
+        );
+        return;
+      }
       if (error instanceof ApiError) form.setErrors(fieldErrorsOf(error));
       setProblem(describeError(error, 'other'));
       return;
     }
     if (photo !== null) {
+      setCheckingPhoto(true);
       try {
         await uploadPhoto(saved.id, photo, faceRefused && acceptFace);
+        setCheckingPhoto(false);
       } catch (error) {
+        setCheckingPhoto(false);
         setSaving(false);
         const message = describeError(error, 'other');
+        if (person === null) {
+          // A new person exists now: their page says so, rather than a form that still reads
+          // "new" and would create them twice.
+          leaveNote(saved.id, t('people.form.savedWithoutPhoto', { problem: message }));
+          await queryClient.invalidateQueries({ queryKey: keys.people });
+          leaving.current = true;
+          await navigate({ to: '/people/$id', params: { id: saved.id } });
+          return;
+        }
         setFaceRefused(error instanceof ApiError && error.code === ErrorCode.faceCheckFailed);
         setPhotoError(message);
-        setProblem(
-          `The person was saved, but the photo was not: ${message} Choose another photo and save again.`,
-        );
+        setProblem(t('people.form.photoNotSaved', { problem: message }));
         setPerson(saved);
         return;
       }
     }
     await queryClient.invalidateQueries({ queryKey: keys.people });
+    leaving.current = true;
     await navigate({ to: '/people/$id', params: { id: saved.id } });
   };
 
   return (
-    <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate aria-label="Person">
+    <form
+      onSubmit={form.onSubmit((values) => void submit(values))}
+      noValidate
+      aria-label={t('events.person')}
+    >
+      <LeaveGuard when={() => !leaving.current && (form.isDirty() || photo !== null)} />
       <Stack maw={560}>
         {person === null ? (
-          <Link to="/people">← Back</Link>
+          <Link to="/people">{t('people.form.back')}</Link>
         ) : (
           <Link to="/people/$id" params={{ id: person.id }}>
-            ← Back
+            {t('people.form.back')}
           </Link>
         )}
-        <Title order={1}>{person === null ? 'New person' : `Edit ${person.name}`}</Title>
+        <Title order={1}>
+          {person === null ? t('people.new') : t('people.form.editName', { name: person.name })}
+        </Title>
         {problem !== null && (
-          <Alert color="red" title="Not saved" data-testid="form-error" role="alert">
+          <Alert color="red" title={t('common.notSaved')} data-testid="form-error" role="alert">
             {problem}
           </Alert>
         )}
-        <TextInput label="Name" required {...form.getInputProps('name')} maxLength={128} />
+        {theirChanges !== null && (
+          <TheirChangesNotice what={t('conflict.what.person')} changes={theirChanges} />
+        )}
+        {/* No HTML maxLength: it would cut a pasted text short without a word; the shared
+            schema's "at most N characters" shows under the field instead. */}
+        <TextInput label={t('people.name')} required {...form.getInputProps('name')} />
         <TextInput
-          label="ID number"
-          description="Letters, digits, space, . / -"
+          label={t('people.idNumber')}
+          description={t('people.form.idNumberHelp')}
           required
           {...form.getInputProps('idNumber')}
-          maxLength={64}
         />
+        <TextInput
+          label={t('people.phone')}
+          description={t('people.form.phoneHelp')}
+          {...form.getInputProps('phone')}
+        />
+        <Textarea label={t('people.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
         <MultiSelect
-          label="Spaces"
-          description="The spaces this person may enter"
+          label={t('people.spaces')}
+          description={t('people.form.spacesHelp')}
           data={spaceOptions(spaces)}
           renderOption={({ option }) => (
             <span style={{ paddingLeft: `${(depth.get(option.value) ?? 0) * 16}px` }}>
@@ -226,35 +354,40 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
         <Group grow align="start">
           <TextInput
             type="datetime-local"
-            label="Valid from"
+            label={t('people.validFrom')}
             {...form.getInputProps('validFrom')}
           />
           <TextInput
             type="datetime-local"
-            label="Valid until"
+            label={t('people.validUntil')}
             {...form.getInputProps('validUntil')}
           />
         </Group>
-        <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+        <Switch
+          label={t('people.enabled')}
+          {...form.getInputProps('enabled', { type: 'checkbox' })}
+        />
         <FileInput
-          label={person?.photoSha256 ? 'Replace photo' : 'Photo'}
-          description="JPEG or PNG, at most 5 MB"
+          label={person?.photoSha256 ? t('people.form.replacePhoto') : t('people.photo')}
+          description={t('people.form.photoHelp', {
+            max: MAX_PHOTO_UPLOAD_BYTES / 1024 / 1024,
+          })}
           accept="image/jpeg,image/png"
           value={photo}
           onChange={(file) => {
             setPhoto(file);
-            setPhotoError(null);
+            setPhotoError(file === null ? null : photoProblem(file));
             setFaceRefused(false);
             setAcceptFace(false);
           }}
           error={photoError}
           clearable
-          clearButtonProps={{ 'aria-label': 'Clear the chosen photo' }}
+          clearButtonProps={{ 'aria-label': t('people.form.clearPhoto') }}
         />
         {faceRefused && (
           <Checkbox
-            label="Use this photo anyway"
-            description="The face check can be wrong: keep this photo if you checked the face yourself. Your name is recorded in the audit log."
+            label={t('people.form.useAnyway')}
+            description={t('people.form.useAnywayHelp')}
             checked={acceptFace}
             onChange={(e) => setAcceptFace(e.currentTarget.checked)}
           />
@@ -262,7 +395,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
         {preview !== null && (
           <Image
             src={preview}
-            alt="Photo preview"
+            alt={t('people.form.preview')}
             w={160}
             radius="sm"
             data-testid="photo-preview"
@@ -270,8 +403,12 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
         )}
         <Group>
           <Button type="submit" loading={saving}>
-            {person === null ? 'Create' : 'Save'}
+            {person === null ? t('spaces.create') : t('common.save')}
           </Button>
+          {/* Always present, so a screen reader hears the text when it appears. */}
+          <Text size="sm" c="dimmed" role="status" data-testid="photo-status">
+            {checkingPhoto ? t('photo.checking') : null}
+          </Text>
         </Group>
       </Stack>
     </form>

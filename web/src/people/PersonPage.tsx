@@ -1,9 +1,12 @@
 import { Alert, Card, Group, Image, Loader, SimpleGrid, Text, Title } from '@mantine/core';
+import { wrapAnywhere } from '../components/badgeStyles';
 import type { PersonOut } from '@svc/shared';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { takeNote } from '../flash';
 import { getPerson, listAllSpaces, photoUrl } from '../resources';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { ButtonLink, Link } from '../nav';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -18,28 +21,43 @@ const route = getRouteApi('/people/$id');
 
 export function PersonPage() {
   const { id } = route.useParams();
+  const t = useT();
   const canEdit = useCanEdit();
   const person = useApiQuery(keys.person(id), (signal) => getPerson(id, signal));
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
-  useDocumentTitle(person.data?.name ?? 'Person');
+  useDocumentTitle(person.data?.name ?? t('events.person'));
+  // Left by the form when the person was created but their photo was refused.
+  const [note] = useState(() => takeNote(id));
 
   return (
     <>
-      <Link to="/people">← People</Link>
+      <Link to="/people">{t('people.back')}</Link>
+      {note !== null && (
+        <Alert
+          color="yellow"
+          role="status"
+          title={t('people.savedWithoutPhoto')}
+          data-testid="person-note"
+        >
+          {note}
+        </Alert>
+      )}
       {person.error !== null && (
-        <Alert color="red" title="This person could not be loaded" data-testid="person-error">
+        <Alert color="red" title={t('people.notLoadedOne')} data-testid="person-error">
           {person.error}
         </Alert>
       )}
-      {person.data === null && person.loading && <Loader aria-label="Loading person" />}
+      {person.data === null && person.loading && <Loader aria-label={t('people.loadingOne')} />}
       {person.data !== null && (
         <>
           <Group justify="space-between">
-            <Title order={1}>{person.data.name}</Title>
+            <Title order={1} style={wrapAnywhere}>
+              {person.data.name}
+            </Title>
             {canEdit && (
               <Group gap="xs">
                 <ButtonLink to="/people/$id/edit" params={{ id }}>
-                  Edit
+                  {t('people.edit')}
                 </ButtonLink>
                 <DeletePerson id={id} name={person.data.name} />
               </Group>
@@ -73,43 +91,46 @@ function Field({
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text data-testid={testId}>{children}</Text>
+      <Text data-testid={testId} style={wrapAnywhere}>
+        {children}
+      </Text>
     </div>
   );
 }
 
 function PersonDetails({ person, spaces }: { person: PersonOut; spaces: string }) {
+  const t = useT();
   const photo = photoUrl(person);
   return (
-    <Card withBorder component="section" aria-label="Details">
+    <Card withBorder component="section" aria-label={t('event.details')}>
       <Group align="start" gap="xl">
         {photo === null ? (
           <Text c="dimmed" w={160} data-testid="person-no-photo">
-            No photo
+            {t('people.noPhoto')}
           </Text>
         ) : (
-          <Image src={photo} alt={`Photo of ${person.name}`} w={160} radius="sm" />
+          <Image src={photo} alt={t('people.photoOf', { name: person.name })} w={160} radius="sm" />
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ flex: 1, minWidth: 240 }}>
-          <Field label="Name" testId="person-name">
+          <Field label={t('people.name')} testId="person-name">
             {person.name}
           </Field>
-          <Field label="ID number" testId="person-id-number">
+          <Field label={t('people.idNumber')} testId="person-id-number">
             {person.idNumber}
           </Field>
-          <Field label="Spaces" testId="person-spaces">
+          <Field label={t('people.spaces')} testId="person-spaces">
             {spaces}
           </Field>
-          <Field label="Valid" testId="person-validity">
+          <Field label={t('people.valid')} testId="person-validity">
             {formatValidity(person)}
           </Field>
-          <Field label="Status" testId="person-enabled">
-            {person.enabled ? 'Enabled' : 'Disabled'}
+          <Field label={t('people.status')} testId="person-enabled">
+            {person.enabled ? t('people.enabled') : t('people.disabled')}
           </Field>
-          <Field label="Phone" testId="person-phone">
+          <Field label={t('people.phone')} testId="person-phone">
             {person.phone ?? '—'}
           </Field>
-          <Field label="Last changed" testId="person-updated">
+          <Field label={t('people.lastChanged')} testId="person-updated">
             {formatTime(person.updatedAt)}
           </Field>
         </SimpleGrid>

@@ -1,10 +1,17 @@
 import { Alert, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { formatTime } from './format';
 import { keys, useApiQuery } from '../query';
 import { getPersonSync, listAllDevices } from '../resources';
 import { retryTask } from '../sync/api';
-import { AttemptsHelp, lastFailureText, SyncStateBadge, taskActionLabel } from '../sync/labels';
+import {
+  AttemptsHelp,
+  isWaitingForPhoto,
+  lastFailureText,
+  SyncStateBadge,
+  taskActionLabel,
+} from '../sync/labels';
 import { NextAttempt, RetryButton } from '../sync/TaskTable';
 import { useRetry } from '../sync/useRetry';
 
@@ -13,6 +20,7 @@ import { useRetry } from '../sync/useRetry';
  * messages about this person invalidate the query (live.tsx): no Refresh needed, but offered.
  */
 export function PersonSync({ personId }: { personId: string }) {
+  const t = useT();
   const canEdit = useCanEdit();
   const sync = useApiQuery(keys.personSync(personId), (signal) => getPersonSync(personId, signal));
   const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
@@ -21,7 +29,7 @@ export function PersonSync({ personId }: { personId: string }) {
   const retry = (taskId: string, device: string) =>
     run(taskId, async () => {
       await retryTask(taskId);
-      return `${device} will be tried again now.`;
+      return t('people.retried', { device });
     });
 
   return (
@@ -29,10 +37,10 @@ export function PersonSync({ personId }: { personId: string }) {
       <Stack gap="xs">
         <Group gap="sm">
           <Title order={2} size="h3" id="person-sync-title">
-            Devices
+            {t('nav.devices')}
           </Title>
           <Button variant="subtle" size="xs" onClick={sync.reload} loading={sync.loading}>
-            Refresh
+            {t('people.refresh')}
           </Button>
         </Group>
         {sync.error !== null && (
@@ -52,24 +60,24 @@ export function PersonSync({ personId }: { personId: string }) {
         )}
         {sync.data !== null && sync.data.length === 0 && (
           <Text c="dimmed" data-testid="sync-empty">
-            No device holds or expects this person.
+            {t('people.noSync')}
           </Text>
         )}
         {sync.data !== null && sync.data.length > 0 && (
           <>
             <AttemptsHelp />
             <Table.ScrollContainer minWidth={760}>
-              <Table aria-label="Synchronization" data-testid="sync-table">
+              <Table aria-label={t('nav.sync')} data-testid="sync-table">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Device</Table.Th>
-                    <Table.Th>Action</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th>Failed attempts</Table.Th>
-                    <Table.Th>Next attempt</Table.Th>
-                    <Table.Th>Reason of the last failure</Table.Th>
-                    <Table.Th>Updated</Table.Th>
-                    {canEdit && <Table.Th>Retry</Table.Th>}
+                    <Table.Th>{t('events.col.device')}</Table.Th>
+                    <Table.Th>{t('sync.col.action')}</Table.Th>
+                    <Table.Th>{t('sync.col.state')}</Table.Th>
+                    <Table.Th>{t('sync.col.attempts')}</Table.Th>
+                    <Table.Th>{t('sync.col.next')}</Table.Th>
+                    <Table.Th>{t('sync.col.reason')}</Table.Th>
+                    <Table.Th>{t('people.updated')}</Table.Th>
+                    {canEdit && <Table.Th>{t('sync.retry')}</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -85,7 +93,14 @@ export function PersonSync({ personId }: { personId: string }) {
                         </Table.Td>
                         <Table.Td>{taskActionLabel(row.action)}</Table.Td>
                         <Table.Td>
-                          <SyncStateBadge state={row.state} testId="sync-state" />
+                          <SyncStateBadge
+                            state={row.state}
+                            testId="sync-state"
+                            waitingForPhoto={isWaitingForPhoto({
+                              state: row.state,
+                              error: row.error ?? null,
+                            })}
+                          />
                         </Table.Td>
                         <Table.Td data-testid="sync-attempts">{row.attempts}</Table.Td>
                         <Table.Td data-testid="sync-next">
@@ -99,7 +114,7 @@ export function PersonSync({ personId }: { personId: string }) {
                               task={{ state: row.state, error: row.error ?? null }}
                               busy={busy === row.id}
                               onClick={() => void retry(row.id, name)}
-                              label={`Retry on ${name}`}
+                              label={t('people.retryOn', { name })}
                             />
                           </Table.Td>
                         )}

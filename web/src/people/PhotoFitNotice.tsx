@@ -1,5 +1,6 @@
 import { Alert, List } from '@mantine/core';
 import { getPhotoFit } from '../resources';
+import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
 
 /**
@@ -8,18 +9,14 @@ import { keys, useApiQuery } from '../query';
  * only as a failed push. Nothing when every device can take it.
  */
 export function PhotoFitNotice({ personId, photo }: { personId: string; photo: string | null }) {
+  const t = useT();
   // The photo's hash is in the key: a new photo is checked again.
   const fit = useApiQuery([...keys.photoFit(personId), photo], (signal) =>
     getPhotoFit(personId, signal),
   );
   if (photo === null || fit.data === null || fit.data.length === 0) return null;
   return (
-    <Alert
-      color="orange"
-      title="Some devices cannot take this photo"
-      role="status"
-      data-testid="photo-fit-warning"
-    >
+    <Alert color="orange" title={t('people.unfit')} role="status" data-testid="photo-fit-warning">
       <List size="sm">
         {fit.data.map((device) => (
           <List.Item key={device.deviceId}>{device.message}</List.Item>

@@ -1,8 +1,13 @@
 import { Badge } from '@mantine/core';
+import { t, useT } from '../i18n';
 import type { PersonSyncCounts } from '../sync/api';
 
-/** A person's synchronization in one badge: failures first, then waiting, then up to date. */
+/**
+ * A person's synchronization in one badge: failures first, then waiting, then waiting for a
+ * photo (no failure: it runs once a photo is added), then up to date.
+ */
 export function SyncHealth({ counts }: { counts: PersonSyncCounts | undefined }) {
+  useT();
   const [text, color] = describe(counts);
   return (
     <Badge color={color} variant="light" data-testid="person-sync">
@@ -12,11 +17,16 @@ export function SyncHealth({ counts }: { counts: PersonSyncCounts | undefined })
 }
 
 function describe(counts: PersonSyncCounts | undefined): [string, string] {
-  if (counts === undefined) return ['No device', 'gray'];
-  const total = counts.pending + counts.running + counts.succeeded + counts.failed;
-  const devices = `${total} ${total === 1 ? 'device' : 'devices'}`;
-  if (counts.failed > 0) return [`Failed on ${counts.failed} of ${devices}`, 'red'];
+  if (counts === undefined) return [t('people.health.noDevice'), 'gray'];
+  const total =
+    counts.pending + counts.running + counts.succeeded + counts.failed + counts.waitingPhoto;
+  if (counts.failed > 0) {
+    return [t('people.health.failed', { count: counts.failed, total }), 'red'];
+  }
   const waiting = counts.pending + counts.running;
-  if (waiting > 0) return [`Waiting on ${waiting} of ${devices}`, 'yellow'];
-  return [`Up to date on ${devices}`, 'green'];
+  if (waiting > 0) return [t('people.health.waiting', { count: waiting, total }), 'yellow'];
+  if (counts.waitingPhoto > 0) {
+    return [t('syncCounts.personWaitingPhoto', { count: counts.waitingPhoto, total }), 'gray'];
+  }
+  return [t('people.health.upToDate', { total }), 'green'];
 }

@@ -1,7 +1,9 @@
 import { Alert, Button, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { retentionSetting, type SettingsOut } from '@svc/shared';
-import { useCanEdit } from '../access';
+import { useCanEdit, useIsSuperadmin } from '../access';
+import { t, useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 import { schemaResolver } from '../forms';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
@@ -9,6 +11,7 @@ import { getPanelRoute } from '../system/api';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFormSubmit } from '../useFormSubmit';
 import { getSettings, setRetention } from './api';
+import { TimeZoneSection } from './TimeZoneSection';
 
 /** The number box holds '' while empty: the shared schema then says a number is needed. */
 interface RetentionForm {
@@ -20,35 +23,54 @@ interface RetentionForm {
  * which are fixed in the server and shown so nobody has to guess why they were signed out.
  */
 export function SettingsPage() {
-  useDocumentTitle('Settings');
+  const t = useT();
+  useDocumentTitle(t('nav.settings'));
   const canEdit = useCanEdit();
   const settings = useApiQuery(keys.settings, (signal) => getSettings(signal));
-  const panel = useApiQuery(keys.panel, (signal) => getPanelRoute(signal));
+  const superadmin = useIsSuperadmin();
+  const panel = useApiQuery(keys.panel, (signal) => getPanelRoute(signal), {
+    enabled: superadmin,
+  });
 
   return (
     <>
       <Group>
-        <Title order={1}>Settings</Title>
+        <Title order={1}>{t('nav.settings')}</Title>
       </Group>
       {settings.error !== null && (
-        <Alert color="red" title="The settings could not be loaded">
+        <Alert color="red" title={t('settings.notLoaded')}>
           {settings.error}
         </Alert>
       )}
       {settings.data !== null && (
         <RetentionSection days={settings.data.eventRetentionDays} canEdit={canEdit} />
       )}
+      {settings.data !== null && <TimeZoneSection zone={settings.data.timeZone} />}
       <Stack component="section" aria-labelledby="settings-panel-title">
         <Title order={2} id="settings-panel-title">
-          Panel route
+          {t('settings.panel.title')}
         </Title>
-        <Text>
-          Recognition results go to{' '}
-          <Text span fw={600} data-testid="settings-panel-url">
-            {panel.data === null ? '…' : panel.data.url === '' ? 'nowhere yet' : panel.data.url}
+        {superadmin ? (
+          <Text>
+            <Tx
+              k="settings.panel.goesTo"
+              values={{
+                url:
+                  panel.data === null
+                    ? '…'
+                    : panel.data.url === ''
+                      ? t('settings.panel.nowhere')
+                      : panel.data.url,
+              }}
+              components={{
+                url: <Text span fw={600} data-testid="settings-panel-url" />,
+                a: <Link to="/system" />,
+              }}
+            />
           </Text>
-          . It is changed and tested on <Link to="/system">System Configuration</Link>.
-        </Text>
+        ) : (
+          <Text data-testid="panel-superadmin-only">{t('panelRoute.superadminOnly')}</Text>
+        )}
       </Stack>
       {settings.data !== null && <SessionSection sessions={settings.data.sessions} />}
     </>
@@ -56,6 +78,7 @@ export function SettingsPage() {
 }
 
 function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean }) {
+  const t = useT();
   const form = useForm<RetentionForm>({
     mode: 'controlled',
     initialValues: { days },
@@ -63,28 +86,30 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
     validateInputOnChange: true,
   });
   const submit = useFormSubmit(form);
-  const save = form.onSubmit((values) =>
-    submit.run(
-      async () => {
-        const saved = await setRetention({ days: Number(values.days) });
-        form.setValues(saved);
-        form.resetDirty(saved);
-        return `Events are now kept for ${saved.days} days.`;
-      },
-      () => queryClient.invalidateQueries({ queryKey: keys.settings }),
-    ),
+  const save = form.onSubmit(
+    (values) =>
+      submit.run(
+        async () => {
+          const saved = await setRetention({ days: Number(values.days) });
+          form.setValues(saved);
+          form.resetDirty(saved);
+          return t('settings.retention.saved', { days: saved.days });
+        },
+        () => queryClient.invalidateQueries({ queryKey: keys.settings }),
+      ),
+    submit.clear,
   );
 
   return (
     <Stack component="section" aria-labelledby="settings-retention-title">
       <Title order={2} id="settings-retention-title">
-        Event retention
+        {t('settings.retention.title')}
       </Title>
-      <form onSubmit={(e) => void save(e)} aria-label="Event retention" noValidate>
+      <form onSubmit={(e) => void save(e)} aria-label={t('settings.retention.title')} noValidate>
         <Stack maw={560}>
           <NumberInput
-            label="Keep recognition events for (days)"
-            description="Older events and their snapshots are deleted once a day"
+            label={t('settings.retention.label')}
+            description={t('settings.retention.help')}
             allowDecimal={false}
             allowNegative={false}
             readOnly={!canEdit}
@@ -93,7 +118,7 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
           {canEdit && (
             <Group>
               <Button type="submit" loading={submit.busy} disabled={!form.isDirty()}>
-                Save retention
+                {t('settings.retention.save')}
               </Button>
             </Group>
           )}
@@ -113,28 +138,28 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
 }
 
 function duration(minutes: number): string {
-  if (minutes % 60 !== 0) return `${minutes} minutes`;
-  const hours = minutes / 60;
-  return hours === 1 ? '1 hour' : `${hours} hours`;
+  if (minutes % 60 !== 0) return t('settings.sessions.minutes', { count: minutes });
+  return t('settings.sessions.hours', { count: minutes / 60 });
 }
 
 function SessionSection({ sessions }: { sessions: SettingsOut['sessions'] }) {
+  const t = useT();
   return (
     <Stack component="section" aria-labelledby="settings-sessions-title">
       <Title order={2} id="settings-sessions-title">
-        Sessions
+        {t('settings.sessions.title')}
       </Title>
       <Text size="sm" c="dimmed">
-        Fixed by the server; shown here for reference.
+        {t('settings.sessions.fixed')}
       </Text>
-      <Table aria-label="Session timeouts" maw={560} data-testid="session-timeouts">
+      <Table aria-label={t('settings.sessions.table')} maw={560} data-testid="session-timeouts">
         <Table.Tbody>
           <Table.Tr>
-            <Table.Th scope="row">Signed out after no activity for</Table.Th>
+            <Table.Th scope="row">{t('settings.sessions.idle')}</Table.Th>
             <Table.Td>{duration(sessions.idleTimeoutMinutes)}</Table.Td>
           </Table.Tr>
           <Table.Tr>
-            <Table.Th scope="row">Signed out after signing in, at the latest</Table.Th>
+            <Table.Th scope="row">{t('settings.sessions.absolute')}</Table.Th>
             <Table.Td>{duration(sessions.absoluteTimeoutMinutes)}</Table.Td>
           </Table.Tr>
         </Table.Tbody>

@@ -17,11 +17,13 @@ import type { SpaceCreate, SpaceOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { listAllDevices, listAllSpaces, listPeople } from '../resources';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { createSpace, deleteSpace, updateSpace } from './api';
 import { SpaceForm } from './SpaceForm';
 import { spaceTree } from './tree';
@@ -32,7 +34,8 @@ type Dialog = { kind: 'create'; parentId: string | null } | { kind: 'edit'; spac
 
 /** The space tree; the chosen space (`?space=`) with its people and devices. */
 export function SpacesPage() {
-  useDocumentTitle('Spaces');
+  const t = useT();
+  useDocumentTitle(t('nav.spaces'));
   const canEdit = useCanEdit();
   const { space: selectedId } = route.useSearch();
   const navigate = route.useNavigate();
@@ -51,28 +54,27 @@ export function SpacesPage() {
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>Spaces</Title>
+        <Title order={1}>{t('nav.spaces')}</Title>
         {canEdit && (
-          <Button onClick={() => setDialog({ kind: 'create', parentId: null })}>New space</Button>
+          <Button onClick={() => setDialog({ kind: 'create', parentId: null })}>
+            {t('spaces.new')}
+          </Button>
         )}
       </Group>
       {spaces.error !== null && (
-        <Alert color="red" title="The spaces could not be loaded">
+        <Alert color="red" title={t('spaces.notLoaded')}>
           {spaces.error}
         </Alert>
       )}
-      {spaces.data === null && spaces.loading && <Loader aria-label="Loading spaces" />}
+      {spaces.data === null && spaces.loading && <Loader aria-label={t('spaces.loading')} />}
       {spaces.data !== null && all.length === 0 && (
-        <Alert color="blue" title="No spaces yet" data-testid="spaces-empty">
-          Spaces are the places people may enter: a site, a building, a floor, a door.{' '}
-          {canEdit
-            ? 'Create the first one with New space; people and devices are then placed in spaces.'
-            : 'An administrator creates them.'}
+        <Alert color="blue" title={t('spaces.emptyTitle')} data-testid="spaces-empty">
+          {canEdit ? t('spaces.emptyEdit') : t('spaces.emptyRead')}
         </Alert>
       )}
       {all.length > 0 && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <Card withBorder component="nav" aria-label="Space tree" padding="xs">
+          <Card withBorder component="nav" aria-label={t('spaces.tree')} padding="xs">
             {spaceTree(all).map((node) => (
               <NavLink
                 key={node.space.id}
@@ -86,7 +88,7 @@ export function SpacesPage() {
             ))}
           </Card>
           {selected === null ? (
-            <Text c="dimmed">Choose a space to see its people and devices.</Text>
+            <Text c="dimmed">{t('spaces.choose')}</Text>
           ) : (
             <SpaceDetails
               key={selected.id}
@@ -103,13 +105,17 @@ export function SpacesPage() {
       <Modal
         opened={dialog !== null}
         onClose={() => setDialog(null)}
-        title={dialog?.kind === 'edit' ? `Rename or move ${dialog.space.name}` : 'New space'}
+        title={
+          dialog?.kind === 'edit'
+            ? t('spaces.editTitle', { name: dialog.space.name })
+            : t('spaces.new')
+        }
       >
         {dialog?.kind === 'create' && (
           <SpaceForm
             spaces={all}
             defaultParentId={dialog.parentId}
-            submitLabel="Create"
+            submitLabel={t('spaces.create')}
             onSubmit={async (values: SpaceCreate) => saved(await createSpace(values))}
           />
         )}
@@ -117,10 +123,15 @@ export function SpacesPage() {
           <SpaceForm
             spaces={all}
             space={dialog.space}
-            submitLabel="Save"
-            onSubmit={async (values: SpaceCreate) =>
-              saved(await updateSpace(dialog.space.id, values))
+            submitLabel={t('common.save')}
+            onSubmit={async (values: SpaceCreate, etag?: string) =>
+              saved(await updateSpace(dialog.space.id, values, etag))
             }
+            reread={async () => {
+              await queryClient.invalidateQueries({ queryKey: keys.spaces });
+              const fresh = await listAllSpaces();
+              return fresh.find((s) => s.id === dialog.space.id);
+            }}
           />
         )}
       </Modal>
@@ -143,30 +154,30 @@ function SpaceDetails({
   onEdit: () => void;
   onDeleted: () => void;
 }) {
+  const t = useT();
   const people = useApiQuery([...keys.people, 'space', space.id], (signal) =>
     listPeople({ spaceId: space.id, page: 1, pageSize: 25 }, signal),
   );
   const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
   const here = (devices.data ?? []).filter((d) => d.spaceId === space.id);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const remove = async () => {
-    setDeleting(true);
     setRefusal(null);
     try {
       await deleteSpace(space.id);
+      setConfirming(false);
       await queryClient.invalidateQueries({ queryKey: keys.spaces });
       onDeleted();
     } catch (error) {
+      setConfirming(false);
       setRefusal(describeError(error, 'other'));
-    } finally {
-      setDeleting(false);
     }
   };
 
   return (
-    <Stack component="section" aria-label={`Space ${space.name}`}>
+    <Stack component="section" aria-label={t('spaces.section', { name: space.name })}>
       <div>
         <Title order={2}>{space.name}</Title>
         <Text size="sm" c="dimmed">
@@ -176,36 +187,39 @@ function SpaceDetails({
       {canEdit && (
         <Group gap="xs">
           <Button variant="default" size="xs" onClick={onAddChild}>
-            Add space inside
+            {t('spaces.addInside')}
           </Button>
           <Button variant="default" size="xs" onClick={onEdit}>
-            Rename or move
+            {t('spaces.renameOrMove')}
           </Button>
-          <Button
-            color="red"
-            variant="outline"
-            size="xs"
-            loading={deleting}
-            onClick={() => void remove()}
-          >
-            Delete
+          <Button color="red" variant="outline" size="xs" onClick={() => setConfirming(true)}>
+            {t('spaces.delete')}
           </Button>
         </Group>
       )}
+      <ConfirmDialog
+        opened={confirming}
+        title={t('spaces.deleteTitle', { name: space.name })}
+        confirmLabel={t('spaces.deleteConfirm')}
+        onCancel={() => setConfirming(false)}
+        onConfirm={remove}
+      >
+        {t('spaces.deleteText', { path })}
+      </ConfirmDialog>
       {refusal !== null && (
-        <Alert color="red" title="Not deleted" role="alert" data-testid="space-refusal">
+        <Alert color="red" title={t('common.notDeleted')} role="alert" data-testid="space-refusal">
           {refusal}
         </Alert>
       )}
-      <Title order={3}>People</Title>
+      <Title order={3}>{t('nav.people')}</Title>
       {people.data !== null && people.data.total === 0 && (
         <Text c="dimmed" data-testid="space-people-empty">
-          No one is in this space yet. Add people from the People page and choose this space.
+          {t('spaces.noPeople')}
         </Text>
       )}
       {people.data !== null && people.data.total > 0 && (
         <>
-          <Table aria-label="People in this space">
+          <Table aria-label={t('spaces.peopleHere')}>
             <Table.Tbody>
               {people.data.items.map((person) => (
                 <Table.Tr key={person.id}>
@@ -220,18 +234,18 @@ function SpaceDetails({
             </Table.Tbody>
           </Table>
           <Link to="/people" search={{ space: space.id }}>
-            All {people.data.total} people of {space.name}
+            {t('spaces.allPeople', { count: people.data.total, name: space.name })}
           </Link>
         </>
       )}
-      <Title order={3}>Devices</Title>
+      <Title order={3}>{t('nav.devices')}</Title>
       {devices.data !== null && here.length === 0 && (
         <Text c="dimmed" data-testid="space-devices-empty">
-          No device is in this space. Register one on the Devices page and choose this space.
+          {t('spaces.noDevices')}
         </Text>
       )}
       {here.length > 0 && (
-        <Table aria-label="Devices in this space">
+        <Table aria-label={t('spaces.devicesHere')}>
           <Table.Tbody>
             {here.map((device) => (
               <Table.Tr key={device.id}>
@@ -239,7 +253,7 @@ function SpaceDetails({
                 <Table.Td>{device.sn}</Table.Td>
                 <Table.Td>
                   <Badge color={device.online ? 'green' : 'gray'} variant="light">
-                    {device.online ? 'Online' : 'Offline'}
+                    {device.online ? t('devices.online') : t('devices.offline')}
                   </Badge>
                 </Table.Td>
               </Table.Tr>

@@ -5,8 +5,13 @@ export function createSpace(body: SpaceCreate): Promise<SpaceOut> {
   return request('POST', '/api/spaces', { body, schema: spaceOut });
 }
 
-export function updateSpace(id: string, body: Partial<SpaceCreate>): Promise<SpaceOut> {
-  return request('PATCH', `/api/spaces/${encodeURIComponent(id)}`, { body, schema: spaceOut });
+export function updateSpace(
+  id: string,
+  body: Partial<SpaceCreate>,
+  ifMatch?: string,
+): Promise<SpaceOut> {
+  const path = `/api/spaces/${encodeURIComponent(id)}`;
+  return request('PATCH', path, { body, schema: spaceOut, ifMatch });
 }
 
 /** 409 when people, devices or spaces below still depend on it (the message says which). */

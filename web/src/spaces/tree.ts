@@ -1,4 +1,5 @@
 import type { SpaceOut } from '@svc/shared';
+import { compareNames } from '../i18n/format';
 
 export interface SpaceNode {
   space: SpaceOut;
@@ -7,7 +8,7 @@ export interface SpaceNode {
   path: string;
 }
 
-/** The spaces in tree order (parents before children, siblings by name). */
+/** The spaces in tree order (parents before children, siblings by name in the locale's order). */
 export function spaceTree(spaces: readonly SpaceOut[]): SpaceNode[] {
   const ids = new Set(spaces.map((s) => s.id));
   const children = new Map<string | null, SpaceOut[]>();
@@ -18,7 +19,7 @@ export function spaceTree(spaces: readonly SpaceOut[]): SpaceNode[] {
   }
   const out: SpaceNode[] = [];
   const walk = (parent: string | null, depth: number, prefix: string) => {
-    const below = [...(children.get(parent) ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    const below = [...(children.get(parent) ?? [])].sort((a, b) => compareNames(a.name, b.name));
     for (const space of below) {
       const path = prefix === '' ? space.name : `${prefix} › ${space.name}`;
       out.push({ space, depth, path });

@@ -4,31 +4,42 @@ import {
   Card,
   Group,
   Loader,
-  Pagination,
   Select,
   SimpleGrid,
   Text,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
+import { Pages } from '../components/Pages';
 import type { SyncState, SyncTaskOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
+import { useT } from '../i18n';
+import { formatNumber } from '../i18n/format';
 import { LiveBadge } from '../components/LiveBadge';
 import { retryFailed } from '../devices/api';
 import { PersonPicker } from '../events/PersonPicker';
-import { formatTotal } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { listAllDevices } from '../resources';
 import type { SyncSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { countTasks, listTasks, retryTask, type TaskFilter } from './api';
+import {
+  countFilters,
+  countTasks,
+  listTasks,
+  retryTask,
+  type TaskCount,
+  type TaskFilter,
+} from './api';
 import { AttemptsHelp } from './labels';
 import { TaskTable } from './TaskTable';
 import { useRetry } from './useRetry';
 
 export const SYNC_PAGE_SIZE = 50;
 const STATES: SyncState[] = ['failed', 'pending', 'running', 'succeeded'];
+/** The cards: tasks waiting for a photo apart from the failed ones (nothing failed there). */
+const CARDS: TaskCount[] = ['failed', 'waiting', 'pending', 'running', 'succeeded'];
 
 const route = getRouteApi('/sync');
 
@@ -38,17 +49,20 @@ const route = getRouteApi('/sync');
  * follow the worker without a reload.
  */
 export function SyncPage() {
-  useDocumentTitle('Synchronization');
+  const t = useT();
+  useDocumentTitle(t('nav.sync'));
   const canEdit = useCanEdit();
   const params = route.useSearch();
   const navigate = route.useNavigate();
   const page = params.page ?? 1;
-  const scope: Omit<TaskFilter, 'state'> = {
+  const scope: Omit<TaskFilter, 'state' | 'reason'> = {
     deviceId: params.device,
     personId: params.person,
     lane: params.lane,
   };
-  const filter: TaskFilter = { ...scope, state: params.state };
+  const filter: TaskFilter = { ...scope, state: params.state, reason: params.reason };
+  const cardOn = (card: TaskCount) =>
+    params.state === countFilters[card].state && params.reason === countFilters[card].reason;
   const go = (change: Partial<Record<keyof SyncSearchParams, string | number | null>>) => {
     const next = { ...params, page: 1, ...change };
     const text = (value: string | number | null | undefined) =>
@@ -59,6 +73,7 @@ export function SyncPage() {
         device: text(next.device),
         person: text(next.person),
         lane: text(next.lane) as SyncSearchParams['lane'],
+        reason: text(next.reason) as SyncSearchParams['reason'],
         page: next.page === 1 || next.page === null ? undefined : Number(next.page),
       },
     });
@@ -77,14 +92,17 @@ export function SyncPage() {
   const retryOne = (task: SyncTaskOut) =>
     void run(task.id, async () => {
       await retryTask(task.id);
-      return `${task.personName ?? 'The deleted person'} on ${task.sn} will be tried again now.`;
+      return t('sync.retriedOne', {
+        name: task.personName ?? t('sync.deletedPersonLower'),
+        sn: task.sn,
+      });
     });
   const device = (devices.data ?? []).find((d) => d.id === params.device);
   const retryDevice = () =>
     device &&
     void run(device.id, async () => {
       const retried = await retryFailed(device.id);
-      return `${retried} failed task(s) of ${device.name} will be tried again now.`;
+      return t('sync.retriedDevice', { count: retried, name: device.name });
     });
 
   const pages = tasks.data === null ? 1 : Math.max(1, Math.ceil(tasks.data.total / SYNC_PAGE_SIZE));
@@ -92,46 +110,61 @@ export function SyncPage() {
     <>
       {/* The title row on its own (the 390 px check measures the h1's row). */}
       <Group>
-        <Title order={1}>Synchronization</Title>
+        <Title order={1}>{t('nav.sync')}</Title>
       </Group>
       <Group gap="sm">
         <LiveBadge />
         <Text size="sm" c="dimmed">
-          Counts and tasks follow the worker as it pushes.
+          {t('sync.followsWorker')}
         </Text>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="sync-counts">
-        {STATES.map((state) => (
+      <SimpleGrid cols={{ base: 2, sm: 5 }} data-testid="sync-counts">
+        {CARDS.map((card) => (
           <UnstyledButton
-            key={state}
-            onClick={() => go({ state: params.state === state ? null : state })}
-            aria-pressed={params.state === state}
-            aria-label={`${state}: ${counts.data?.[state] ?? '…'} task(s); show only ${state}`}
+            key={card}
+            onClick={() =>
+              go(
+                cardOn(card)
+                  ? { state: null, reason: null }
+                  : {
+                      state: countFilters[card].state ?? null,
+                      reason: countFilters[card].reason ?? null,
+                    },
+              )
+            }
+            aria-pressed={cardOn(card)}
           >
-            <Card withBorder padding="sm" bg={params.state === state ? 'blue.0' : undefined}>
-              <Text size="sm" tt="capitalize">
-                {state}
+            {/* The name starts with the visible words ("failed 2"), so speech input finds it. */}
+            <Card withBorder padding="sm" bg={cardOn(card) ? 'blue.0' : undefined}>
+              {/* "Failed" on screen, "failed" in the name (as before); one capital for the rest. */}
+              <Text size="sm" tt={card === 'waiting' ? undefined : 'capitalize'}>
+                {card === 'waiting' ? t('sync.waitingCard') : t(`sync.state.${card}`)}
               </Text>
-              <Text fw={700} size="xl" data-testid={`count-${state}`}>
-                {counts.data === null ? '…' : formatTotal(counts.data[state], false)}
+              <Text fw={700} size="xl" data-testid={`count-${card}`}>
+                {counts.data === null ? '…' : formatNumber(counts.data[card])}
               </Text>
+              <VisuallyHidden>
+                {t('sync.cardHidden', {
+                  what: card === 'waiting' ? t('sync.waitingForPhoto') : t(`sync.state.${card}`),
+                })}
+              </VisuallyHidden>
             </Card>
           </UnstyledButton>
         ))}
       </SimpleGrid>
       <Group align="end">
         <Select
-          label="State"
-          placeholder="Any state"
-          data={STATES}
+          label={t('sync.col.state')}
+          placeholder={t('sync.anyState')}
+          data={STATES.map((state) => ({ value: state, label: t(`sync.state.${state}`) }))}
           value={params.state ?? null}
-          onChange={(state) => go({ state })}
+          onChange={(state) => go({ state, reason: null })}
           clearable
           w={160}
         />
         <Select
-          label="Device"
-          placeholder="Any device"
+          label={t('events.device')}
+          placeholder={t('events.anyDevice')}
           data={(devices.data ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.sn})` }))}
           value={params.device ?? null}
           onChange={(value) => go({ device: value })}
@@ -141,18 +174,18 @@ export function SyncPage() {
         />
         <PersonPicker value={params.person ?? null} onChange={(person) => go({ person })} />
         <Select
-          label="Lane"
-          placeholder="Both lanes"
+          label={t('sync.laneLabel')}
+          placeholder={t('sync.bothLanes')}
           data={[
-            { value: 'priority', label: 'Priority (single changes)' },
-            { value: 'bulk', label: 'Bulk (imports, new devices)' },
+            { value: 'priority', label: t('sync.lanePriority') },
+            { value: 'bulk', label: t('sync.laneBulk') },
           ]}
           value={params.lane ?? null}
           onChange={(lane) => go({ lane })}
           clearable
           w={240}
         />
-        {(tasks.loading || counts.loading) && <Loader size="sm" aria-label="Loading tasks" />}
+        {(tasks.loading || counts.loading) && <Loader size="sm" aria-label={t('sync.loading')} />}
       </Group>
       {canEdit && (
         <Group gap="sm">
@@ -163,12 +196,12 @@ export function SyncPage() {
             onClick={retryDevice}
           >
             {device === undefined
-              ? 'Retry all failed of a device'
-              : `Retry all failed of ${device.name}`}
+              ? t('sync.retryDeviceNone')
+              : t('sync.retryDevice', { name: device.name })}
           </Button>
           {device === undefined && (
             <Text size="sm" c="dimmed">
-              Choose a device to retry all its failed tasks at once.
+              {t('sync.chooseDevice')}
             </Text>
           )}
         </Group>
@@ -184,18 +217,18 @@ export function SyncPage() {
         </Alert>
       )}
       {tasks.error !== null && (
-        <Alert color="red" title="The tasks could not be loaded" data-testid="sync-error">
+        <Alert color="red" title={t('sync.notLoaded')} data-testid="sync-error">
           {tasks.error}
         </Alert>
       )}
       <AttemptsHelp />
       {tasks.data !== null && (
-        <Card withBorder padding="xs" component="section" aria-label="Tasks">
+        <Card withBorder padding="xs" component="section" aria-label={t('device.tasks')}>
           <Text size="sm" c="dimmed" data-testid="sync-total" mb="xs">
-            {formatTotal(tasks.data.total, false)} {tasks.data.total === 1 ? 'task' : 'tasks'}
+            {t('sync.total', { count: tasks.data.total })}
           </Text>
           {tasks.data.items.length === 0 ? (
-            <Text data-testid="sync-empty">No task matches.</Text>
+            <Text data-testid="sync-empty">{t('sync.noMatch')}</Text>
           ) : (
             <TaskTable
               tasks={tasks.data.items}
@@ -203,13 +236,12 @@ export function SyncPage() {
               onRetry={canEdit ? retryOne : undefined}
             />
           )}
-          <Pagination
+          <Pages
             mt="sm"
             total={pages}
             value={Math.min(page, pages)}
             onChange={(next) => go({ page: next })}
             hideWithOnePage
-            aria-label="Pages"
           />
         </Card>
       )}

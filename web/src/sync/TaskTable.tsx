@@ -1,12 +1,24 @@
 import { Button, Table, Text } from '@mantine/core';
 import type { SyncTaskOut } from '@svc/shared';
+import { useT } from '../i18n';
 import { Link } from '../nav';
+import { ScrollHint } from '../components/ScrollHint';
 import { formatTime } from '../people/format';
-import { formatNextAttempt, lastFailureText, SyncStateBadge, taskActionLabel } from './labels';
+import {
+  formatNextAttempt,
+  isWaitingForPhoto,
+  lastFailureText,
+  SyncStateBadge,
+  taskActionLabel,
+} from './labels';
 
-/** A task may be tried again unless it is being pushed right now. */
+/**
+ * A task may be tried again unless it is being pushed right now, or waits for a photo (it runs
+ * by itself once the photo is added; a retry would only wait again).
+ */
 export const canRetry = (task: Pick<SyncTaskOut, 'state' | 'error'>) =>
-  task.state === 'failed' || (task.state === 'pending' && task.error !== null);
+  !isWaitingForPhoto(task) &&
+  (task.state === 'failed' || (task.state === 'pending' && task.error !== null));
 
 /** Retry for a task that may be tried again (canRetry); nothing otherwise. */
 export function RetryButton({
@@ -20,10 +32,11 @@ export function RetryButton({
   label: string;
   onClick: () => void;
 }) {
+  const t = useT();
   if (!canRetry(task)) return null;
   return (
     <Button size="xs" variant="light" loading={busy} onClick={onClick} aria-label={label}>
-      Retry
+      {t('sync.retry')}
     </Button>
   );
 }
@@ -42,8 +55,9 @@ export function NextAttempt({ task }: { task: Pick<SyncTaskOut, 'state' | 'nextA
 }
 
 /**
- * Tasks with the reason of their last failure in the row itself. Scrolls inside its card on a
- * narrow screen instead of widening the page.
+ * Tasks with the reason of their last failure in the row itself. What matters comes first (the
+ * state, the reason, Retry), so a 390 px screen shows it; the rest scrolls inside the card, and
+ * says so.
  */
 export function TaskTable({
   tasks,
@@ -55,68 +69,81 @@ export function TaskTable({
   onRetry?: (task: SyncTaskOut) => void;
   busy: string | null;
 }) {
+  const t = useT();
   return (
-    <Table.ScrollContainer minWidth={880}>
-      <Table aria-label="Tasks" striped data-testid="sync-tasks">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Person</Table.Th>
-            <Table.Th>Device</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Failed attempts</Table.Th>
-            <Table.Th>Next attempt</Table.Th>
-            <Table.Th>Reason of the last failure</Table.Th>
-            {onRetry && <Table.Th>Retry</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {tasks.map((task) => (
-            <Table.Tr key={task.id} data-testid="task-row" data-person={task.personId}>
-              <Table.Td>
-                {task.personName === null ? (
-                  <Text size="sm" c="dimmed">
-                    Deleted person
-                  </Text>
-                ) : (
-                  <Link to="/people/$id" params={{ id: task.personId }} size="sm">
-                    {task.personName}
-                  </Link>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Link to="/devices/$id" params={{ id: task.deviceId }} size="sm">
-                  {task.sn}
-                </Link>
-              </Table.Td>
-              <Table.Td>
-                {taskActionLabel(task.action)}
-                <Text size="xs" c="dimmed">
-                  {task.lane} lane
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <SyncStateBadge state={task.state} testId="task-state" />
-              </Table.Td>
-              <Table.Td data-testid="task-attempts">{task.attempts}</Table.Td>
-              <Table.Td data-testid="task-next">
-                <NextAttempt task={task} />
-              </Table.Td>
-              <Table.Td data-testid="task-error">{lastFailureText(task.error)}</Table.Td>
-              {onRetry && (
+    <>
+      <ScrollHint />
+      <Table.ScrollContainer minWidth={880}>
+        <Table aria-label={t('device.tasks')} striped data-testid="sync-tasks">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('sync.col.state')}</Table.Th>
+              <Table.Th>{t('sync.col.reason')}</Table.Th>
+              {onRetry && <Table.Th>{t('sync.retry')}</Table.Th>}
+              <Table.Th>{t('events.col.person')}</Table.Th>
+              <Table.Th>{t('events.col.device')}</Table.Th>
+              <Table.Th>{t('sync.col.action')}</Table.Th>
+              <Table.Th>{t('sync.col.attempts')}</Table.Th>
+              <Table.Th>{t('sync.col.next')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {tasks.map((task) => (
+              <Table.Tr key={task.id} data-testid="task-row" data-person={task.personId}>
                 <Table.Td>
-                  <RetryButton
-                    task={task}
-                    busy={busy === task.id}
-                    onClick={() => onRetry(task)}
-                    label={`Retry ${task.personName ?? 'deleted person'} on ${task.sn}`}
+                  <SyncStateBadge
+                    state={task.state}
+                    testId="task-state"
+                    waitingForPhoto={isWaitingForPhoto(task)}
                   />
                 </Table.Td>
-              )}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                <Table.Td data-testid="task-error">
+                  {lastFailureText(task.error, task.personName)}
+                </Table.Td>
+                {onRetry && (
+                  <Table.Td>
+                    <RetryButton
+                      task={task}
+                      busy={busy === task.id}
+                      onClick={() => onRetry(task)}
+                      label={t('sync.retryLabel', {
+                        name: task.personName ?? t('sync.deletedPersonLower'),
+                        sn: task.sn,
+                      })}
+                    />
+                  </Table.Td>
+                )}
+                <Table.Td>
+                  {task.personName === null ? (
+                    <Text size="sm" c="dimmed">
+                      {t('sync.deletedPerson')}
+                    </Text>
+                  ) : (
+                    <Link to="/people/$id" params={{ id: task.personId }} size="sm">
+                      {task.personName}
+                    </Link>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Link to="/devices/$id" params={{ id: task.deviceId }} size="sm">
+                    {task.sn}
+                  </Link>
+                </Table.Td>
+                <Table.Td>
+                  {taskActionLabel(task.action)}
+                  <Text size="xs" c="dimmed">
+                    {t(`sync.lane.${task.lane}`)}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-testid="task-attempts">{task.attempts}</Table.Td>
+                <Table.Td data-testid="task-next">
+                  <NextAttempt task={task} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
   );
 }

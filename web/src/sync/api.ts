@@ -17,6 +17,8 @@ export interface TaskFilter {
   deviceId?: string;
   personId?: string;
   lane?: SyncLane;
+  /** `no_photo`: only the tasks waiting for a photo; `other`: all but those. */
+  reason?: 'no_photo' | 'other';
 }
 
 export function listTasks(
@@ -31,16 +33,30 @@ export function listTasks(
   });
 }
 
-/** How many tasks match the filter in each state (four one-row lists, their totals). */
+/** The /sync page's cards: the four states, with the tasks waiting for a photo on their own. */
+export type TaskCount = SyncState | 'waiting';
+
+/** The filter of each card: "failed" leaves out the tasks waiting for a photo (nothing failed). */
+export const countFilters: Record<TaskCount, Pick<TaskFilter, 'state' | 'reason'>> = {
+  failed: { state: 'failed', reason: 'other' },
+  waiting: { state: 'failed', reason: 'no_photo' },
+  pending: { state: 'pending' },
+  running: { state: 'running' },
+  succeeded: { state: 'succeeded' },
+};
+
+/** How many tasks match the filter for each card (one-row lists, their totals). */
 export async function countTasks(
-  filter: Omit<TaskFilter, 'state'>,
+  filter: Omit<TaskFilter, 'state' | 'reason'>,
   signal?: AbortSignal,
-): Promise<Record<SyncState, number>> {
-  const states = ['pending', 'running', 'succeeded', 'failed'] as const;
-  const totals = await Promise.all(
-    states.map(async (state) => (await listTasks({ ...filter, state }, 1, 1, signal)).total),
+): Promise<Record<TaskCount, number>> {
+  const entries = await Promise.all(
+    Object.entries(countFilters).map(
+      async ([card, f]) =>
+        [card, (await listTasks({ ...filter, ...f }, 1, 1, signal)).total] as const,
+    ),
   );
-  return { pending: totals[0]!, running: totals[1]!, succeeded: totals[2]!, failed: totals[3]! };
+  return Object.fromEntries(entries) as Record<TaskCount, number>;
 }
 
 /** Tries one task again now; its failed attempts start over. */

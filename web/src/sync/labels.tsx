@@ -1,5 +1,7 @@
 import { Badge, Text } from '@mantine/core';
 import type { SyncState } from '@svc/shared';
+import { currentLocale, t, useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 
 const stateColor: Record<SyncState, string> = {
   pending: 'yellow',
@@ -10,17 +12,71 @@ const stateColor: Record<SyncState, string> = {
 
 /** What a task does on its device, in the site's words. */
 export const taskActionLabel = (action: 'put' | 'delete'): string =>
-  action === 'put' ? 'Add / update' : 'Remove';
+  action === 'put' ? t('sync.action.put') : t('sync.action.delete');
 
-/** The reason of a task's last failure, or a dash when it has none. */
-export const lastFailureText = (error: { code: string; message: string } | null | undefined) =>
-  error ? error.message || error.code : '—';
+/** The failure codes whose reason the site words itself (the rest add the server's detail). */
+const WORDED = new Set([
+  'capacity',
+  'device_http_status',
+  'device_key_unavailable',
+  'device_mismatch',
+  'device_unreachable',
+  'photo_missing',
+  'photo_unfit',
+]);
+
+/**
+ * The reason of a task's last failure, or a dash when it has none. English shows the server's
+ * own sentence; another language says the reason by its code, with the server's technical
+ * detail (addresses, HTTP statuses, versions) beside it.
+ */
+export function lastFailureText(
+  error: { code: string; message: string } | null | undefined,
+  personName?: string | null,
+): string {
+  if (!error) return '—';
+  if (error.code === 'internal') return t('sync.error.internal');
+  if (currentLocale() === 'en') return error.message || error.code;
+  if (error.code === 'no_photo') {
+    return personName ? t('sync.error.noPhoto', { name: personName }) : t('sync.error.noPhotoAnon');
+  }
+  if (WORDED.has(error.code)) {
+    return t('sync.error.withDetail', {
+      reason: t(`sync.error.code.${error.code}`),
+      detail: error.message,
+    });
+  }
+  return error.message || error.code;
+}
+
+/**
+ * A person without a photo: the task was never tried on the device and runs once a photo is
+ * added. Stored as failed, shown as waiting (nothing to retry).
+ */
+export const isWaitingForPhoto = (task: { state: SyncState; error: { code: string } | null }) =>
+  task.state === 'failed' && task.error?.code === 'no_photo';
 
 /** A task's state as a badge (never truncated: its text is one short word). */
-export function SyncStateBadge({ state, testId }: { state: SyncState; testId: string }) {
+export function SyncStateBadge({
+  state,
+  testId,
+  waitingForPhoto = false,
+}: {
+  state: SyncState;
+  testId: string;
+  waitingForPhoto?: boolean;
+}) {
+  const t = useT();
+  if (waitingForPhoto) {
+    return (
+      <Badge color="gray" variant="light" data-testid={testId} tt="none">
+        {t('sync.waitingForPhoto')}
+      </Badge>
+    );
+  }
   return (
     <Badge color={stateColor[state]} variant="light" data-testid={testId}>
-      {state}
+      {t(`sync.state.${state}`)}
     </Badge>
   );
 }
@@ -30,11 +86,10 @@ export function SyncStateBadge({ state, testId }: { state: SyncState; testId: st
  * failures keeps its count, which otherwise reads like a contradiction.
  */
 export function AttemptsHelp() {
+  useT();
   return (
     <Text size="sm" c="dimmed" data-testid="attempts-help">
-      <b>Failed attempts</b> counts the tries that failed since the task last changed or was
-      retried; a success does not add one. “Succeeded” after 5 failed attempts means the sixth try
-      got through. At 8 the task stops and waits for a retry.
+      <Tx k="sync.attemptsHelp" components={{ b: <b /> }} />
     </Text>
   );
 }
@@ -43,7 +98,7 @@ export function AttemptsHelp() {
 export function formatNextAttempt(iso: string, now = Date.now()): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
   if (Number.isNaN(seconds)) return iso;
-  if (seconds <= 0) return 'now';
-  if (seconds < 90) return `in ${seconds} s`;
-  return `in ${Math.round(seconds / 60)} min`;
+  if (seconds <= 0) return t('sync.next.now');
+  if (seconds < 90) return t('sync.next.seconds', { count: seconds });
+  return t('sync.next.minutes', { count: Math.round(seconds / 60) });
 }

@@ -13,12 +13,30 @@ import { panelRoute, type PanelRoute } from '@svc/shared';
 import { useState } from 'react';
 import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
 import { setPanelRoute, testPanelRoute } from './api';
 
+/**
+ * In place of the route for everyone but a superadmin: one route serves every organization, so
+ * an organization's administrator neither sees nor changes it (the server answers 403).
+ */
+export function PanelRouteShared() {
+  const t = useT();
+  return (
+    <Stack component="section" aria-labelledby="panel-title">
+      <Title order={2} id="panel-title">
+        {t('panelRoute.title')}
+      </Title>
+      <Text data-testid="panel-superadmin-only">{t('panelRoute.superadminOnly')}</Text>
+    </Stack>
+  );
+}
+
 /** Where recognition results go: the display's receiver (local) or a cloud panel. */
 export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEdit: boolean }) {
+  const t = useT();
   const form = useForm<PanelRoute>({
     mode: 'controlled',
     initialValues: route,
@@ -36,8 +54,8 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
       const result = await testPanelRoute();
       setMessage(
         result.ok
-          ? { ok: true, text: `The panel at ${result.url} answered in ${result.ms} ms.` }
-          : { ok: false, text: `Test failed: ${result.reason}` },
+          ? { ok: true, text: t('panel.answered', { url: result.url, ms: result.ms }) }
+          : { ok: false, text: t('panel.testFailed', { reason: result.reason }) },
       );
     } catch (error) {
       setMessage({ ok: false, text: describeError(error, 'other') });
@@ -46,62 +64,65 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
     }
   };
 
-  const save = form.onSubmit(async (values) => {
-    setSaving(true);
-    setMessage(null);
-    try {
-      const saved = await setPanelRoute({ mode: values.mode, url: values.url.trim() });
-      form.setValues(saved);
-      form.resetDirty(saved);
-      await queryClient.invalidateQueries({ queryKey: keys.panel });
-      setMessage({ ok: true, text: 'Panel route saved.' });
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setMessage({ ok: false, text: describeError(error, 'other') });
-    } finally {
-      setSaving(false);
-    }
-  });
+  const save = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setMessage(null);
+      try {
+        const saved = await setPanelRoute({ mode: values.mode, url: values.url.trim() });
+        form.setValues(saved);
+        form.resetDirty(saved);
+        await queryClient.invalidateQueries({ queryKey: keys.panel });
+        setMessage({ ok: true, text: t('panel.saved') });
+      } catch (error) {
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setMessage({ ok: false, text: describeError(error, 'other') });
+      } finally {
+        setSaving(false);
+      }
+      // A refused submit: the earlier outcome ("saved") must not stand under the new errors.
+    },
+    () => setMessage(null),
+  );
 
   return (
     <Stack component="section" aria-labelledby="panel-title">
       <Title order={2} id="panel-title">
-        Panel route
+        {t('settings.panel.title')}
       </Title>
       <Text size="sm" c="dimmed">
-        Recognition results are sent here. A display terminal’s receiver is at its address and port
-        followed by /api/recognition, for example http://192.168.1.60:8181/api/recognition.
+        {t('panel.help')}
       </Text>
-      <form onSubmit={(e) => void save(e)} aria-label="Panel route" noValidate>
+      <form onSubmit={(e) => void save(e)} aria-label={t('settings.panel.title')} noValidate>
         <Stack maw={560}>
           <SegmentedControl
-            aria-label="Mode"
+            aria-label={t('panel.mode')}
             data={[
-              { value: 'local', label: 'Local display' },
-              { value: 'cloud', label: 'Cloud panel' },
+              { value: 'local', label: t('panel.local') },
+              { value: 'cloud', label: t('panel.cloud') },
             ]}
             disabled={!canEdit}
             {...form.getInputProps('mode')}
           />
           <TextInput
-            label="Panel URL"
-            description="Empty: results are recorded but not sent"
+            label={t('panel.url')}
+            description={t('panel.urlHelp')}
             readOnly={!canEdit}
             {...form.getInputProps('url')}
           />
           {canEdit && (
             <Group>
               <Button type="submit" loading={saving}>
-                Save panel route
+                {t('panel.save')}
               </Button>
               <Button
                 variant="default"
                 loading={testing}
                 disabled={form.isDirty()}
-                title={form.isDirty() ? 'Save first: the saved route is tested' : undefined}
+                title={form.isDirty() ? t('panel.saveFirst') : undefined}
                 onClick={() => void test()}
               >
-                Test connection
+                {t('panel.test')}
               </Button>
             </Group>
           )}

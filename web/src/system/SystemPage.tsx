@@ -1,10 +1,12 @@
 import { Alert, Card, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
-import { useCanEdit } from '../access';
+import { useCanEdit, useIsSuperadmin } from '../access';
+import { useT } from '../i18n';
+import { Tx } from '../i18n/Tx';
 import { heartbeat } from '../api';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { getPanelRoute } from './api';
-import { PanelRouteSection } from './PanelRouteSection';
+import { PanelRouteSection, PanelRouteShared } from './PanelRouteSection';
 import { TerminalsSection } from './TerminalsSection';
 
 /** What the heartbeat's `discovery` block says about the advertised address. */
@@ -19,34 +21,40 @@ function discoveryInfo(discovery: Record<string, unknown> | undefined) {
 
 /** System Configuration: the advertised address, terminals heard (push), the panel route. */
 export function SystemPage() {
-  useDocumentTitle('System Configuration');
+  const t = useT();
+  useDocumentTitle(t('nav.system'));
   const canEdit = useCanEdit();
+  const superadmin = useIsSuperadmin();
   const beat = useApiQuery(keys.heartbeat, (signal) => heartbeat(signal), {
     refetchInterval: 15_000,
   });
-  const panel = useApiQuery(keys.panel, (signal) => getPanelRoute(signal));
+  const panel = useApiQuery(keys.panel, (signal) => getPanelRoute(signal), {
+    enabled: superadmin,
+  });
   const info = discoveryInfo(beat.data?.discovery);
   const warnings = [...info.problems, ...(beat.data?.warnings ?? [])];
 
   return (
     <>
       <Group justify="space-between">
-        <Title order={1}>System Configuration</Title>
+        <Title order={1}>{t('nav.system')}</Title>
       </Group>
-      {beat.data === null && beat.loading && <Loader aria-label="Loading" />}
+      {beat.data === null && beat.loading && <Loader aria-label={t('common.loading')} />}
       {beat.data !== null && (
         <Card withBorder component="section" aria-labelledby="central-title">
           <Stack gap="xs">
             <Title order={2} id="central-title">
-              Central address
+              {t('system.central')}
             </Title>
             <Text>
-              Terminals are told to call{' '}
-              <Code data-testid="advertised-url">{info.advertised ?? 'not known'}</Code>
-              {info.enabled ? '' : ' (LAN discovery is off on this server)'}
+              <Tx
+                k={info.enabled ? 'system.toldToCall' : 'system.toldToCallNoDiscovery'}
+                values={{ url: info.advertised ?? t('system.notKnown') }}
+                components={{ code: <Code data-testid="advertised-url" /> }}
+              />
             </Text>
             {warnings.length > 0 && (
-              <Alert color="yellow" title="Warnings" data-testid="system-warnings">
+              <Alert color="yellow" title={t('status.warnings')} data-testid="system-warnings">
                 <List size="sm">
                   {warnings.map((w) => (
                     <List.Item key={w}>{w}</List.Item>
@@ -60,6 +68,7 @@ export function SystemPage() {
       {beat.data !== null && <TerminalsSection advertised={info.advertised} canEdit={canEdit} />}
       {panel.error !== null && <Alert color="red">{panel.error}</Alert>}
       {panel.data !== null && <PanelRouteSection route={panel.data} canEdit={canEdit} />}
+      {!superadmin && <PanelRouteShared />}
     </>
   );
 }

@@ -11,15 +11,20 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { ScrollHint } from '../components/ScrollHint';
+import { wholeTextBadge } from '../components/badgeStyles';
 import { useForm } from '@mantine/form';
-import { centralUrl, terminalKey, type ConfigureResult } from '@svc/shared';
+import { centralUrl, terminalKey, type ConfigureResult, type KnownTerminal } from '@svc/shared';
 import { useState } from 'react';
 import { z } from 'zod';
 import { schemaResolver } from '../forms';
+import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { formatTime } from '../people/format';
-import { keys, useApiQuery } from '../query';
-import { configureTerminals, listNodes, type HeardNode } from './api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { formatAgo } from '../i18n/format';
+import { keys, queryClient, useApiQuery } from '../query';
+import { configureTerminals, listKnownTerminals, removeTerminal } from './api';
 
 /** Terminals announce every 10 s; the list is asked for more often so a change shows soon. */
 const REFRESH_MS = 2_000;
@@ -41,9 +46,13 @@ export function TerminalsSection({
   advertised: string | null;
   canEdit: boolean;
 }) {
-  const nodes = useApiQuery(keys.discovery, (signal) => listNodes(signal), {
+  const t = useT();
+  // Online and offline alike: a terminal that went silent stays, with when it was last heard,
+  // until an administrator removes it.
+  const nodes = useApiQuery([...keys.discovery, 'known'], (signal) => listKnownTerminals(signal), {
     refetchInterval: REFRESH_MS,
   });
+  const [removing, setRemoving] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [pushed, setPushed] = useState<Record<string, Pushed>>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -54,95 +63,127 @@ export function TerminalsSection({
     validate: schemaResolver<PushValues>(pushSchema),
     validateInputOnChange: true,
   });
-  const list = nodes.data ?? [];
+  const list = nodes.data?.items ?? [];
   const hasConflicts = list.some((n) => n.conflict !== undefined);
   const toggle = (id: string, on: boolean) =>
     setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id)));
 
-  const push = form.onSubmit(async (values) => {
-    setBusy(true);
-    setProblem(null);
-    const before = new Map(list.map((n) => [n.id, n.lastCheckin]));
-    try {
-      const key = values.terminalKey.trim();
-      const results = await configureTerminals({
-        ids: selected,
-        centralUrl: values.centralUrl,
-        ...(key !== '' && { keys: Object.fromEntries(selected.map((id) => [id, key])) }),
-      });
-      // The key was for this push only: it is not kept in the page either.
-      form.setFieldValue('terminalKey', '');
-      setPushed((current) => {
-        const next = { ...current };
-        for (const result of results)
-          next[result.id] = { before: before.get(result.id) ?? null, result };
-        return next;
-      });
-    } catch (error) {
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setBusy(false);
-    }
-  });
+  const push = form.onSubmit(
+    async (values) => {
+      setBusy(true);
+      setProblem(null);
+      const before = new Map(list.map((n) => [n.id, n.lastCheckin]));
+      try {
+        const key = values.terminalKey.trim();
+        const results = await configureTerminals({
+          ids: selected,
+          centralUrl: values.centralUrl,
+          ...(key !== '' && { keys: Object.fromEntries(selected.map((id) => [id, key])) }),
+        });
+        // The key was for this push only: it is not kept in the page either.
+        form.setFieldValue('terminalKey', '');
+        setPushed((current) => {
+          const next = { ...current };
+          for (const result of results)
+            next[result.id] = { before: before.get(result.id) ?? null, result };
+          return next;
+        });
+      } catch (error) {
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setBusy(false);
+      }
+    },
+    () => setProblem(null),
+  );
 
   return (
     <Stack component="section" aria-labelledby="terminals-title">
       <Title order={2} id="terminals-title">
-        Terminals heard
+        {t('dashboard.terminalsHeard')}
       </Title>
       {nodes.error !== null && <Alert color="red">{nodes.error}</Alert>}
       {nodes.data !== null && list.length === 0 && (
         <Text c="dimmed" data-testid="terminals-empty">
-          No terminal heard yet. Terminals announce themselves on the LAN every 10 seconds once
-          powered on; check they are on this network.
+          {t('system.noTerminals')}
         </Text>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={900}>
-          <Table aria-label="Terminals" striped>
-            <Table.Thead>
-              <Table.Tr>
-                {canEdit && <Table.Th>Select</Table.Th>}
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>ID</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Model / version</Table.Th>
-                <Table.Th>Address</Table.Th>
-                <Table.Th>Central it announces</Table.Th>
-                <Table.Th>Last seen</Table.Th>
-                <Table.Th>Last check-in</Table.Th>
-                {hasConflicts && <Table.Th>Conflict</Table.Th>}
-                <Table.Th>Push result</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((node) => (
-                <TerminalRow
-                  key={node.id}
-                  node={node}
-                  canEdit={canEdit}
-                  selected={selected.includes(node.id)}
-                  onSelect={(on) => toggle(node.id, on)}
-                  pushed={pushed[node.id]}
-                  showConflict={hasConflicts}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <>
+          <ScrollHint />
+          <Table.ScrollContainer minWidth={900}>
+            <Table aria-label={t('system.terminals')} striped>
+              <Table.Thead>
+                <Table.Tr>
+                  {canEdit && <Table.Th>{t('system.col.select')}</Table.Th>}
+                  <Table.Th>{t('system.col.kind')}</Table.Th>
+                  <Table.Th>{t('system.col.id')}</Table.Th>
+                  <Table.Th>{t('system.col.name')}</Table.Th>
+                  <Table.Th>{t('system.col.model')}</Table.Th>
+                  <Table.Th>{t('system.col.address')}</Table.Th>
+                  <Table.Th>{t('system.col.central')}</Table.Th>
+                  <Table.Th>{t('system.col.lastSeen')}</Table.Th>
+                  <Table.Th>{t('system.col.lastCheckin')}</Table.Th>
+                  {hasConflicts && <Table.Th>{t('system.col.conflict')}</Table.Th>}
+                  <Table.Th>{t('system.col.push')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((node) => (
+                  <TerminalRow
+                    key={node.id}
+                    node={node}
+                    canEdit={canEdit}
+                    selected={selected.includes(node.id)}
+                    onSelect={(on) => toggle(node.id, on)}
+                    onRemove={() => setRemoving(node.id)}
+                    pushed={pushed[node.id]}
+                    showConflict={hasConflicts}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {nodes.data !== null && nodes.data.offlineNotListed > 0 && (
+            <Text size="sm" c="dimmed">
+              {t('terminals.notListed', { count: nodes.data.offlineNotListed })}
+            </Text>
+          )}
+        </>
       )}
+      <ConfirmDialog
+        opened={removing !== null}
+        title={t('terminals.removeTitle', { id: removing ?? '' })}
+        confirmLabel={t('terminals.removeConfirm')}
+        onCancel={() => setRemoving(null)}
+        onConfirm={async () => {
+          setProblem(null);
+          try {
+            await removeTerminal(removing ?? '');
+            setSelected((current) => current.filter((x) => x !== removing));
+            await queryClient.invalidateQueries({ queryKey: keys.discovery });
+          } catch (error) {
+            setProblem(describeError(error, 'other'));
+          } finally {
+            setRemoving(null);
+          }
+        }}
+      >
+        {t('terminals.removeConsequence')}
+      </ConfirmDialog>
       {canEdit && list.length > 0 && (
-        <form onSubmit={(e) => void push(e)} aria-label="Push central address" noValidate>
+        <form onSubmit={(e) => void push(e)} aria-label={t('system.pushForm')} noValidate>
           <Group align="end">
             <TextInput
-              label="Central address"
-              description="What the selected terminals will call: http://host:port"
+              label={t('system.central')}
+              description={t('system.centralHelp')}
               w={340}
               {...form.getInputProps('centralUrl')}
             />
             <PasswordInput
-              label="Terminal key"
-              description="Only for terminals with a management key; used for this push only"
+              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+              label={t('system.terminalKey')}
+              description={t('system.terminalKeyHelp')}
               w={300}
               autoComplete="off"
               {...form.getInputProps('terminalKey')}
@@ -150,13 +191,13 @@ export function TerminalsSection({
               aria-invalid={form.errors.terminalKey !== undefined}
             />
             <Button type="submit" loading={busy} disabled={selected.length === 0}>
-              Push central address ({selected.length})
+              {t('system.push', { count: selected.length })}
             </Button>
           </Group>
         </form>
       )}
       {problem !== null && (
-        <Alert color="red" title="Not pushed" role="alert">
+        <Alert color="red" title={t('system.notPushed')} role="alert">
           {problem}
         </Alert>
       )}
@@ -169,28 +210,46 @@ function TerminalRow({
   canEdit,
   selected,
   onSelect,
+  onRemove,
   pushed,
   showConflict,
 }: {
-  node: HeardNode;
+  node: KnownTerminal;
   canEdit: boolean;
   selected: boolean;
   onSelect: (on: boolean) => void;
+  onRemove: () => void;
   pushed: Pushed | undefined;
   showConflict: boolean;
 }) {
+  const t = useT();
   return (
-    <Table.Tr data-testid="terminal-row" data-id={node.id}>
+    <Table.Tr data-testid="terminal-row" data-id={node.id} data-online={node.online}>
       {canEdit && (
         <Table.Td>
-          <Checkbox
-            aria-label={`Select ${node.id}`}
-            checked={selected}
-            onChange={(e) => onSelect(e.currentTarget.checked)}
-          />
+          {/* An offline terminal cannot take a push; it can be removed from the list. */}
+          {node.online ? (
+            <Checkbox
+              aria-label={t('system.selectTerminal', { id: node.id })}
+              checked={selected}
+              onChange={(e) => onSelect(e.currentTarget.checked)}
+            />
+          ) : (
+            <Button
+              variant="subtle"
+              color="red"
+              size="compact-sm"
+              aria-label={t('terminals.removeLabel', { id: node.id })}
+              onClick={onRemove}
+            >
+              {t('terminals.remove')}
+            </Button>
+          )}
         </Table.Td>
       )}
-      <Table.Td>{node.kind === 'enrollment' ? 'Enrollment' : 'Display'}</Table.Td>
+      <Table.Td>
+        {node.kind === 'enrollment' ? t('system.enrollment') : t('system.display')}
+      </Table.Td>
       <Table.Td>{node.id}</Table.Td>
       <Table.Td>{node.name}</Table.Td>
       <Table.Td>
@@ -200,14 +259,29 @@ function TerminalRow({
         {node.address}:{node.port}
       </Table.Td>
       <Table.Td data-testid="terminal-central">{node.central || '—'}</Table.Td>
-      <Table.Td>{formatTime(node.lastSeen)}</Table.Td>
+      <Table.Td data-testid="terminal-seen">
+        {formatTime(node.lastSeen)}
+        {!node.online && (
+          <Group gap={4} mt={2} wrap="wrap">
+            <Badge color="gray" variant="light">
+              {t('terminals.offline')}
+            </Badge>
+            <Text span size="sm">
+              {t('terminals.lastHeard', { ago: formatAgo(node.silentS) })}
+            </Text>
+          </Group>
+        )}
+      </Table.Td>
       <Table.Td data-testid="terminal-checkin">
-        {node.lastCheckin === null ? 'Never' : formatTime(node.lastCheckin)}
+        {node.lastCheckin === null ? t('devices.never') : formatTime(node.lastCheckin)}
       </Table.Td>
       {showConflict && (
         <Table.Td data-testid="terminal-conflict">
           {node.conflict
-            ? `Also heard from ${node.conflict.address}:${node.conflict.port} (last ${formatTime(node.conflict.lastHeard)})`
+            ? t('system.alsoHeard', {
+                address: `${node.conflict.address}:${node.conflict.port}`,
+                time: formatTime(node.conflict.lastHeard),
+              })
             : '—'}
         </Table.Td>
       )}
@@ -219,25 +293,32 @@ function TerminalRow({
 }
 
 /** Saved → read back (the terminal's own answer) → checked in (after the push), live. */
-function PushOutcome({ node, pushed }: { node: HeardNode; pushed: Pushed }) {
+function PushOutcome({ node, pushed }: { node: KnownTerminal; pushed: Pushed }) {
+  const t = useT();
   if (!pushed.result.ok) {
     return (
       <Text size="sm" c="red.9">
-        Failed: {pushed.result.error}
+        {t('system.pushFailed', { error: pushed.result.error })}
       </Text>
     );
   }
   const checkedIn = node.lastCheckin !== null && node.lastCheckin !== pushed.before;
   return (
-    <Group gap={4}>
+    <Group gap={4} wrap="wrap">
       <Badge color="green" variant="light">
-        Saved
+        {t('system.saved')}
       </Badge>
-      <Badge color="green" variant="light" title={pushed.result.saved.centralUrl}>
-        Read back {pushed.result.saved.centralUrl}
+      <Badge
+        color="green"
+        variant="light"
+        title={pushed.result.saved.centralUrl}
+        styles={wholeTextBadge}
+        data-testid="push-read-back"
+      >
+        {t('system.readBack', { url: pushed.result.saved.centralUrl })}
       </Badge>
       <Badge color={checkedIn ? 'green' : 'yellow'} variant="light">
-        {checkedIn ? 'Checked in' : 'Waiting for check-in'}
+        {checkedIn ? t('system.checkedIn') : t('system.waitingCheckin')}
       </Badge>
     </Group>
   );

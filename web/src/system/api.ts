@@ -1,6 +1,8 @@
 import {
   configureResponse,
   discoveryNode,
+  knownTerminalList,
+  type KnownTerminalList,
   panelRoute,
   panelTestResult,
   type PanelTestResult,
@@ -32,6 +34,16 @@ export type HeardNode = z.infer<typeof heardNode>;
 
 export function listNodes(signal?: AbortSignal): Promise<HeardNode[]> {
   return request('GET', '/api/discovery/nodes', { schema: z.array(heardNode), signal });
+}
+
+/** Every terminal known: online, then offline (kept until an administrator removes them). */
+export function listKnownTerminals(signal?: AbortSignal): Promise<KnownTerminalList> {
+  return request('GET', '/api/discovery/terminals', { schema: knownTerminalList, signal });
+}
+
+/** Removes a terminal that went offline from the list (its token goes with it). */
+export async function removeTerminal(id: string): Promise<void> {
+  await request('DELETE', `/api/discovery/nodes/${encodeURIComponent(id)}`);
 }
 
 export async function configureTerminals(body: ConfigureRequest): Promise<ConfigureResult[]> {

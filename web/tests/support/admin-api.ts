@@ -115,8 +115,18 @@ export class AdminApi {
     return ok(await this.request.post(path, { data, headers: this.headers() }), `POST ${path}`);
   }
 
+  /** A POST whose refusal is the point: its status and body, whatever they are. */
+  async postAnyway(path: string, data: unknown): Promise<{ status: number; body: unknown }> {
+    const response = await this.request.post(path, { data, headers: this.headers() });
+    return { status: response.status(), body: (await response.json()) as unknown };
+  }
+
   async patch(path: string, data: unknown): Promise<unknown> {
     return ok(await this.request.patch(path, { data, headers: this.headers() }), `PATCH ${path}`);
+  }
+
+  async delete(path: string): Promise<void> {
+    await ok(await this.request.delete(path, { headers: this.headers() }), `DELETE ${path}`);
   }
 
   async createSpace(name: string): Promise<SpaceOut> {
@@ -152,8 +162,19 @@ export class AdminApi {
 
   /** An operator (read-only) account with its first password already changed. */
   async createOperator(playwright: { request: APIRequest }): Promise<Account> {
+    return this.createAccount(playwright, 'operator');
+  }
+
+  /** An account of this role in the working organization, its first password changed. */
+  async createAccount(
+    playwright: { request: APIRequest },
+    role: 'admin' | 'operator',
+  ): Promise<Account> {
     const created = administratorWithPassword.parse(
-      await this.post('/api/administrators', { username: `op-${tag()}`, role: 'operator' }),
+      await this.post('/api/administrators', {
+        username: `${role === 'operator' ? 'op' : role}-${tag()}`,
+        role,
+      }),
     );
     const { api, account } = await AdminApi.signIn(playwright, this.serverURL, {
       username: created.username,

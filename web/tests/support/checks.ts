@@ -2,7 +2,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-export async function expectAccessible(page: Page): Promise<void> {
+/** `what` names the page and state in a failure's message. */
+export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -10,7 +11,7 @@ export async function expectAccessible(page: Page): Promise<void> {
       (v) =>
         `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`,
     );
-  expect(bad).toEqual([]);
+  expect(bad, `axe on ${what}`).toEqual([]);
 }
 
 /**

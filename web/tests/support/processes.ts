@@ -101,7 +101,32 @@ export function startProcess(
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/** Whether `port` can be bound on 127.0.0.1 right now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free TCP port on 127.0.0.1: one the system picks, or, with `SVC_TEST_PORTS=41100-41199`,
+ * one of that range (engineers sharing a machine each keep to their own range).
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.SVC_TEST_PORTS ?? '');
+  if (range !== null) {
+    const low = Number(range[1]);
+    const size = Number(range[2]) - low + 1;
+    const start = Math.floor(Math.random() * size);
+    for (let i = 0; i < size; i++) {
+      const port = low + ((start + i) % size);
+      if (await canBind(port)) return port;
+    }
+    throw new Error(`no free port in SVC_TEST_PORTS=${process.env.SVC_TEST_PORTS}`);
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -150,6 +150,8 @@ export interface NginxOptions {
   webRoot?: string;
   /** A certificate and key: HTTPS as in the image (web/docker-entrypoint.d/17-svc-tls.sh). */
   tls?: { cert: string; key: string };
+  /** The address nginx listens on: loopback unless a test needs the site on a LAN address. */
+  host?: string;
 }
 
 /** The image's HTTPS step: the real script writes (or removes) the snippet in `tlsDir`. */
@@ -176,7 +178,7 @@ function prepareTls(
 }
 
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
-  const { nginxBin, runDir, upstream } = options;
+  const { nginxBin, runDir, upstream, host = '127.0.0.1' } = options;
   const webRoot = options.webRoot ?? webDist;
   const prefix = path.join(runDir, 'nginx');
   mkdirSync(path.join(prefix, 'temp'), { recursive: true, mode: 0o755 });
@@ -186,15 +188,17 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${host}:${port}`;
     const httpsPort = options.tls ? await freePort() : undefined;
     const tlsDir = path.join(prefix, 'tls.d');
-    prepareTls(tlsDir, `127.0.0.1:${port}`, `127.0.0.1:${httpsPort ?? 0}`, options.tls);
+    prepareTls(tlsDir, `${host}:${port}`, `${host}:${httpsPort ?? 0}`, options.tls);
     const site = renderTemplate(template, {
-      SVC_WEB_LISTEN: `127.0.0.1:${port}`,
+      SVC_WEB_LISTEN: `${host}:${port}`,
       SVC_SERVER_UPSTREAM: upstream,
       SVC_WEB_ROOT: webRoot,
       SVC_WEB_TLS_DIR: tlsDir,
+      // The routes kept on HTTP under HTTPS, generated from the server's route table.
+      SVC_WEB_HTTP_KEPT: path.join(webDir, 'nginx-http-kept.map'),
       // Never asked: the upstream is an IP address.
       NGINX_LOCAL_RESOLVERS: '127.0.0.1',
     });

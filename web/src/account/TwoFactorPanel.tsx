@@ -1,0 +1,32 @@
+import { Alert, Loader, Text } from '@mantine/core';
+import type { TwoFactorStatus } from '@svc/shared';
+import { useEffect, useState } from 'react';
+import { useT } from '../i18n';
+import { describeError } from '../messages';
+import { twoFactorState } from './two-factor-api';
+import { TwoFactorSetup } from './TwoFactorSetup';
+
+/** The account menu's dialog: the state of one's own second factor, or its enrolment. */
+export default function TwoFactorPanel({ onDone }: { onDone: (message: string) => void }) {
+  const t = useT();
+  const [state, setState] = useState<TwoFactorStatus | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    twoFactorState(controller.signal).then(setState, (error: unknown) => {
+      if (!controller.signal.aborted) setProblem(describeError(error, 'other'));
+    });
+    return () => controller.abort();
+  }, []);
+
+  if (problem !== null) return <Alert color="red">{problem}</Alert>;
+  if (state === null) return <Loader aria-label={t('common.loading')} />;
+  if (state.enabled) {
+    return (
+      <Text data-testid="two-factor-on">
+        {t('twoFactor.onLeft', { left: state.recoveryCodesLeft })}
+      </Text>
+    );
+  }
+  return <TwoFactorSetup onDone={() => onDone(t('twoFactor.turnedOn'))} />;
+}

@@ -1,0 +1,107 @@
+import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { copyText, type CopyOutcome } from '../clipboard';
+import { useT } from '../i18n';
+
+/**
+ * A secret shown only now (a device key, a one-time password), in a dialog that closes only
+ * through "I have stored it": not on Esc, ×, or a click beside it, where the secret would be
+ * gone for good by accident.
+ */
+export function SecretShownOnce({
+  opened,
+  title,
+  label,
+  secret,
+  copyLabel,
+  storedLabel,
+  testId,
+  children,
+  onStored,
+}: {
+  opened: boolean;
+  title: string;
+  /** What the secret is, e.g. "Device key". */
+  label: string;
+  secret: string;
+  copyLabel: string;
+  storedLabel: string;
+  testId: string;
+  /** What to do with it, above the secret. */
+  children: ReactNode;
+  onStored: () => void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {}}
+      closeOnEscape={false}
+      closeOnClickOutside={false}
+      withCloseButton={false}
+      title={title}
+    >
+      {opened && (
+        <SecretBody
+          label={label}
+          secret={secret}
+          copyLabel={copyLabel}
+          storedLabel={storedLabel}
+          testId={testId}
+          onStored={onStored}
+        >
+          {children}
+        </SecretBody>
+      )}
+    </Modal>
+  );
+}
+
+function SecretBody({
+  label,
+  secret,
+  copyLabel,
+  storedLabel,
+  testId,
+  children,
+  onStored,
+}: Omit<Parameters<typeof SecretShownOnce>[0], 'opened' | 'title'>) {
+  const t = useT();
+  const labelId = useId();
+  const box = useRef<HTMLElement>(null);
+  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
+  return (
+    <Stack>
+      <Alert color="orange" title={t('secret.shownOnlyNow')}>
+        {children}
+      </Alert>
+      <Text size="sm" fw={600} id={labelId}>
+        {label}
+      </Text>
+      <Code
+        block
+        ref={box}
+        aria-labelledby={labelId}
+        data-testid={testId}
+        style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap', userSelect: 'all' }}
+      >
+        {secret}
+      </Code>
+      {outcome === 'by-hand' && (
+        <Alert color="yellow" role="status" data-testid="copy-by-hand">
+          {t('secret.copyByHand')}
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Button
+          variant="default"
+          onClick={() => {
+            if (box.current !== null) void copyText(secret, box.current).then(setOutcome);
+          }}
+        >
+          {outcome === 'copied' ? t('secret.copied') : copyLabel}
+        </Button>
+        <Button onClick={onStored}>{storedLabel}</Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The first session's steps in the seed's order (issue 30, item 15), each judged from what the
+ * service holds now, never from what the site remembers: a step ticks itself once it is true.
+ */
+import { auditList, listOf, recognitionEventList, spaceOut, syncTaskList } from '@svc/shared';
+import { heartbeat, request } from '../api';
+import { listAdministrators } from '../administrators/api';
+import { listOrganizations } from '../organizations/api';
+import { listAllDevices, withQuery } from '../resources';
+import { listNodes } from '../system/api';
+
+export type StepPath =
+  | '/'
+  | '/organizations'
+  | '/administrators'
+  | '/spaces'
+  | '/system'
+  | '/devices'
+  | '/people'
+  | '/events';
+
+export interface Step {
+  /** Its texts: `checklist.<id>.label` and `.hint` (what to do there while it is not done). */
+  id: string;
+  done: boolean;
+  to: StepPath;
+}
+
+export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
+  const [status, orgs, admins, spaces, nodes, devices, panelTests, synced, events] =
+    await Promise.all([
+      heartbeat(signal),
+      listOrganizations(signal ?? new AbortController().signal),
+      listAdministrators(signal),
+      request('GET', withQuery('/api/spaces', { page: 1, pageSize: 1 }), {
+        schema: listOf(spaceOut),
+        signal,
+      }),
+      listNodes(signal),
+      listAllDevices(signal),
+      request('GET', withQuery('/api/audit', { action: 'panel.test', outcome: 'success' }), {
+        schema: auditList,
+        signal,
+      }),
+      request('GET', withQuery('/api/sync/tasks', { state: 'succeeded', page: 1, pageSize: 1 }), {
+        schema: syncTaskList,
+        signal,
+      }),
+      request('GET', withQuery('/api/recognition/events', { page: 1, pageSize: 1 }), {
+        schema: recognitionEventList,
+        signal,
+      }),
+    ]);
+  const heard = (kind: string) => nodes.some((n) => n.kind === kind);
+  return [
+    {
+      id: 'service',
+      done: status.state === 1,
+      to: '/',
+    },
+    {
+      id: 'organization',
+      done: orgs.items.length > 0,
+      to: '/organizations',
+    },
+    {
+      id: 'administrators',
+      done: admins.length > 1,
+      to: '/administrators',
+    },
+    { id: 'spaces', done: spaces.total > 0, to: '/spaces' },
+    {
+      id: 'terminals',
+      done: heard('enrollment') && heard('display'),
+      to: '/system',
+    },
+    {
+      id: 'central',
+      done: nodes.length > 0 && nodes.every((n) => n.lastCheckin !== null),
+      to: '/system',
+    },
+    {
+      id: 'panel',
+      done: panelTests.total > 0,
+      to: '/system',
+    },
+    {
+      id: 'devices',
+      done: devices.length > 0 && devices.some((d) => d.online),
+      to: '/devices',
+    },
+    {
+      id: 'people',
+      done: synced.total > 0,
+      to: '/people',
+    },
+    {
+      id: 'recognition',
+      done: events.total > 0,
+      to: '/events',
+    },
+  ];
+}

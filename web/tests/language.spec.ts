@@ -1,0 +1,92 @@
+/**
+ * Issue 34: the site in Simplified Chinese and English. A zh-CN browser gets Chinese from the
+ * start, server errors included; a choice made with the header's switch shows at once, survives
+ * a reload and follows the administrator to another browser.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './data-fixtures';
+import type { Account } from './support/admin-api';
+
+/** The site's own sign-in page model, in the words of the language it should show. */
+async function signInAs(
+  page: Page,
+  account: Account,
+  words: { username: string; password: string; submit: string },
+) {
+  await page.goto('/');
+  await page.getByLabel(words.username, { exact: true }).fill(account.username);
+  await page.getByLabel(words.password, { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: words.submit, exact: true }).click();
+  await expect(page.getByTestId('current-username')).toHaveText(account.username);
+}
+
+const zh = { username: '用户名', password: '密码', submit: '登录' };
+const en = { username: 'Username', password: 'Password', submit: 'Sign in' };
+
+const sections = (page: Page) => page.getByRole('navigation', { name: /Sections|页面/ });
+
+test.describe('in a zh-CN browser', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the sign-in page, the navigation and a server error are in Chinese', async ({
+    page,
+    admin,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: '登录', level: 1 })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await signInAs(page, admin, zh);
+
+    const nav = sections(page);
+    for (const name of ['概览', '空间', '系统配置', '设备', '人员', '识别记录', '同步']) {
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(nav.getByRole('link', { name: 'People', exact: true })).toHaveCount(0);
+
+    // The server judges the password's strength and answers in English with a code and its
+    // values; the page says it in Chinese.
+    await page.getByRole('button', { name: '账号' }).click();
+    await page.getByRole('menuitem', { name: '修改密码' }).click();
+    const dialog = page.getByRole('dialog', { name: '修改您的密码' });
+    await dialog.getByLabel('当前密码', { exact: true }).fill(admin.password);
+    await dialog.getByLabel('新密码', { exact: true }).fill('short one');
+    await dialog.getByLabel('确认新密码', { exact: true }).fill('short one');
+    await dialog.getByRole('button', { name: '修改密码' }).click();
+    await expect(dialog.getByTestId('own-password-error')).toHaveText(
+      '至少使用 12 个字符（几个互不相关的词就很好）。',
+    );
+    await expect(dialog).not.toContainText('Use at least');
+  });
+});
+
+test('the header switch changes the language at once; reload and another browser keep it', async ({
+  page,
+  browser,
+  admin,
+  baseURL,
+}) => {
+  await signInAs(page, admin, en);
+  const nav = sections(page);
+  await expect(nav.getByRole('link', { name: 'People', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await expect(nav.getByRole('link', { name: '人员', exact: true })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+
+  await page.reload();
+  await expect(sections(page).getByRole('link', { name: '人员', exact: true })).toBeVisible();
+
+  // Another browser, English by its own settings: the account's choice wins once signed in.
+  const context = await browser.newContext({ locale: 'en-US', baseURL });
+  try {
+    const other = await context.newPage();
+    await signInAs(other, admin, en);
+    await expect(sections(other).getByRole('link', { name: '人员', exact: true })).toBeVisible();
+    await other.getByRole('button', { name: 'English' }).click();
+    await expect(sections(other).getByRole('link', { name: 'People', exact: true })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+  await page.reload();
+  await expect(sections(page).getByRole('link', { name: 'People', exact: true })).toBeVisible();
+});
