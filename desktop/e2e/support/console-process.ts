@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const cli = path.resolve(import.meta.dirname, '..', '..', 'dist', 'shell', 'cli.js');
@@ -12,8 +14,16 @@ export interface ConsoleProcess {
 
 /** Runs the browser shell as a technician would (`npm run console`), and reads its URL. */
 export async function startConsole(env: Record<string, string>): Promise<ConsoleProcess> {
+  // Sessions are kept on disk: each console gets its own place unless a test shares one.
+  const stateDir =
+    env.CONSOLE_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'svc-console-state-'));
   const child: ChildProcess = spawn(process.execPath, [cli], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      CONSOLE_STATE_DIR: stateDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

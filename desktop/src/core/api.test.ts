@@ -31,6 +31,8 @@ async function setup(listen = true) {
     centrals: () => directory.centrals(),
     dropCounts: () => directory.dropCounts(),
     status: () => directory.status(),
+    // Without `listen`, the port stays closed as if another program held it.
+    start: () => (listen ? directory.start() : Promise.reject(new Error('EADDRINUSE'))),
     onChange: (listener) => directory.onChange(listener),
     probe: (addresses) => {
       probes.push(addresses ?? []);

@@ -5,6 +5,7 @@ import type { LayerInput } from './acceptance/runner.js';
 import { createTerminalClient, type TerminalClient } from './clients/terminal-client.js';
 import { systemClock, type Clock } from './clock.js';
 import { diagnose, type Finding } from './diagnostics/diagnostics.js';
+import { askManagementPorts, type PortAnswer } from './diagnostics/management-port.js';
 import { udpPortHolders } from './diagnostics/port-holders.js';
 import {
   interfaceFor,
@@ -14,12 +15,15 @@ import {
 } from './interfaces.js';
 import { LIMITED_BROADCAST } from './network.js';
 import type { PushResult } from './push/push.js';
+import type { SessionStore } from './acceptance/session-store.js';
 import {
   Workbench,
   type CentralState,
   type PushRequestInput,
   type ReportFile,
 } from './workbench.js';
+import type { Language } from './language.js';
+import { setLanguage, t } from './i18n.js';
 import type {
   CentralEntry,
   DirectoryStatus,
@@ -81,8 +85,13 @@ export interface ConsoleApi {
   getDropCounts(): Promise<DropCounts>;
   /** Whether the discovery port is open, and the last socket error. */
   getStatus(): Promise<DirectoryStatus>;
-  /** Asks every terminal on the LAN to announce at once. */
+  /**
+   * Asks every terminal on the LAN to announce at once. When the discovery port is not open
+   * (another program held it), it first tries to open it again.
+   */
   probe(): Promise<ProbeReport>;
+  /** Tries to open the discovery port again (after another program let it go). */
+  listenAgain(): Promise<DirectoryStatus>;
   /** Calls `listener` with the whole list whenever a terminal appears, changes or goes offline. */
   onTerminalsChanged(listener: (terminals: ConsoleTerminal[]) => void): () => void;
   /** The terminal list as CSV (what the table shows). */
@@ -91,19 +100,47 @@ export interface ConsoleApi {
   diagnose(expectedAddress: string | null): Promise<DiagnosticsReport>;
   getCentral(): Promise<CentralState>;
   setCentral(url: string): Promise<CentralState>;
-  /** The password goes to the central service's login and is not kept. */
-  signIn(username: string, password: string): Promise<CentralState>;
+  /**
+   * The password (and the two-factor code, when the account has one) goes to the central
+   * service's login and is not kept. An account that needs a code and got none answers with
+   * `codeRequired` set, not an error.
+   */
+  signIn(username: string, password: string, code?: string): Promise<CentralState>;
   signOut(): Promise<CentralState>;
+  /** Changes the signed-in account's password at the central service; neither is kept. */
+  changePassword(currentPassword: string, newPassword: string): Promise<CentralState>;
   /** Pushes the central (and, to displays, panel) address and proves each push. */
   push(request: PushRequestInput): Promise<PushResult[]>;
   listPushes(): Promise<PushResult[]>;
   getAcceptance(): Promise<AcceptanceState>;
   runLayer(id: LayerId, input: LayerInput): Promise<AcceptanceState>;
   confirmLayer(id: LayerId, who: string, note: string): Promise<AcceptanceState>;
-  /** Builds the handover report and records its SHA-256 at the central service. */
-  finishAcceptance(technician: string, site: string): Promise<AcceptanceState>;
-  getReport(format: 'html' | 'json' | 'pdf'): Promise<ReportFile>;
+  /**
+   * Builds the handover report and has the central service keep it. With layers never run it
+   * fails unless `withLayersNotRun` (the technician agreed; the report names them).
+   */
+  finishAcceptance(
+    technician: string,
+    site: string,
+    withLayersNotRun: boolean,
+  ): Promise<AcceptanceState>;
+  /** HTML and PDF in `language` (default: the console's); the JSON keeps its stable keys and codes. */
+  getReport(format: 'html' | 'json' | 'pdf', language?: Language): Promise<ReportFile>;
+  /** The technician's kept settings: the language chosen (null: the system's, the browser's). */
+  getSettings(): Promise<ConsoleSettings>;
+  /**
+   * The core speaks `language` from now on (its sentences, the report's default); `keep` makes
+   * it the technician's choice, kept with the console's settings across restarts.
+   */
+  setLanguage(language: Language, keep: boolean): Promise<ConsoleSettings>;
 }
+
+/** What the console keeps for the technician besides the sites' sessions. */
+export interface ConsoleSettings {
+  language: Language | null;
+}
+
+const DEFAULT_SETTINGS: ConsoleSettings = { language: null };
 
 /** Probes closer together than this are answered with the previous report. */
 export const MIN_PROBE_INTERVAL_MS = 1000;
@@ -111,7 +148,7 @@ export const MIN_PROBE_INTERVAL_MS = 1000;
 export interface ConsoleServiceDeps {
   directory: Pick<
     TerminalDirectory,
-    'list' | 'centrals' | 'dropCounts' | 'status' | 'probe' | 'onChange'
+    'list' | 'centrals' | 'dropCounts' | 'status' | 'probe' | 'onChange' | 'start'
   >;
   clock?: Clock;
   /** Where a probe goes; asked at each probe, since interfaces come and go in the field. */
@@ -128,6 +165,10 @@ export interface ConsoleServiceDeps {
   procRoot?: string;
   /** Terminal changes within this window reach a listener as one list. */
   changeBatchMs?: number;
+  /** Asks an address on the terminals' management ports (diagnostics of a silent terminal). */
+  askPorts?: (address: string) => Promise<PortAnswer[]>;
+  /** Where each site's acceptance session is kept, so a restart resumes it. */
+  sessionStore?: SessionStore;
 }
 
 const CSV_COLUMNS = [
@@ -165,7 +206,9 @@ export function createConsoleService({
   platform = process.platform,
   procRoot = '/proc',
   changeBatchMs = 100,
-}: ConsoleServiceDeps): ConsoleApi {
+  askPorts = (address) => askManagementPorts(address),
+  sessionStore,
+}: ConsoleServiceDeps): ConsoleApi & { resume(): Promise<void> } {
   const offline = new Map<string, TerminalEntry>();
   let lastHeardAt: number | null = null;
   let listeningSince: number | null = directory.status().listening ? clock.now() : null;
@@ -200,21 +243,32 @@ export function createConsoleService({
     ...(siteUrl !== undefined && { siteUrl }),
     // Declared below; called only after construction.
     probe: () => probe(),
+    ...(sessionStore && { store: sessionStore }),
   });
+  let settings: ConsoleSettings | null = null;
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;
+
+  /** Opens the discovery port again if it is closed; a failure stays in the status. */
+  async function listenAgain(): Promise<DirectoryStatus> {
+    if (!directory.status().listening) await directory.start().catch(() => undefined);
+    return directory.status();
+  }
 
   async function sendProbe(): Promise<ProbeReport> {
     const at = clock.now();
     const sentAt = new Date(at).toISOString();
     let report: ProbeReport;
+    await listenAgain();
     if (!directory.status().listening) {
       const reason = directory.status().lastError;
       report = {
         sentAt,
         throttled: false,
         outcomes: [],
-        error: `discovery port is not open${reason ? `: ${reason}` : ''}`,
+        error: reason
+          ? t('terminals.probe.portClosedWhy', { reason })
+          : t('terminals.probe.portClosed'),
       };
     } else {
       const outcomes = await directory.probe(probeAddresses());
@@ -247,6 +301,13 @@ export function createConsoleService({
             () => null,
           )
         : null;
+    const heard = directory.list();
+    const expectedHeard =
+      expectedAddress !== null && heard.some((t) => t.address === expectedAddress);
+    const notHeard =
+      expectedAddress !== null && !expectedHeard && interfaceFor(expectedAddress, locals)
+        ? { address: expectedAddress, answers: await askPorts(expectedAddress) }
+        : null;
     const findings = diagnose({
       port,
       listening: status.listening,
@@ -255,10 +316,13 @@ export function createConsoleService({
       ownPid: process.pid,
       interfaces: locals,
       expectedAddress,
-      routed: directory
-        .list()
+      routed: heard
         .filter((t) => !interfaceFor(t.address, locals))
         .map((t) => ({ id: t.id, address: t.address })),
+      notHeard,
+      conflicts: heard.flatMap((t) =>
+        t.conflict ? [{ id: t.id, address: t.address, other: `${t.conflict.address}` }] : [],
+      ),
       listeningSince,
       lastHeardAt,
       now: clock.now(),
@@ -280,6 +344,7 @@ export function createConsoleService({
     getDropCounts: () => Promise.resolve(directory.dropCounts()),
     getStatus: () => Promise.resolve(directory.status()),
     probe,
+    listenAgain,
     onTerminalsChanged(listener) {
       // One list per burst: 500 terminals answering a probe are 500 changes within
       // milliseconds, and building the list for each would starve the socket.
@@ -306,14 +371,27 @@ export function createConsoleService({
     diagnose: diagnostics,
     getCentral: () => workbench.centralState(),
     setCentral: (url) => workbench.setCentral(url),
-    signIn: (username, password) => workbench.signIn(username, password),
+    signIn: (username, password, code) => workbench.signIn(username, password, code),
     signOut: () => workbench.signOut(),
+    changePassword: (current, next) => workbench.changePassword(current, next),
     push: (request) => workbench.push(request),
     listPushes: () => Promise.resolve(workbench.pushes()),
     getAcceptance: () => Promise.resolve(workbench.acceptance()),
     runLayer: (id, input) => workbench.runLayer(id, input),
-    confirmLayer: (id, who, note) => Promise.resolve(workbench.confirmLayer(id, { who, note })),
-    finishAcceptance: (technician, site) => workbench.finish({ technician, site }),
-    getReport: (format) => workbench.reportFile(format),
+    confirmLayer: (id, who, note) => workbench.confirmLayer(id, { who, note }),
+    finishAcceptance: (technician, site, withLayersNotRun) =>
+      workbench.finish({ technician, site, withLayersNotRun }),
+    getReport: (format, language) => workbench.reportFile(format, language),
+    getSettings: async () =>
+      settings ?? (settings = (await sessionStore?.loadSettings()) ?? DEFAULT_SETTINGS),
+    async setLanguage(language, keep) {
+      await setLanguage(language);
+      if (keep) {
+        settings = { ...(await this.getSettings()), language };
+        await sessionStore?.saveSettings(settings);
+      }
+      return this.getSettings();
+    },
+    resume: () => workbench.resume(),
   };
 }

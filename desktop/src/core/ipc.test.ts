@@ -1,7 +1,17 @@
 import type { ConsoleApi } from './api.js';
 import { createIpcHandlers, IPC_CHANNELS, IpcArgumentError } from './ipc.js';
 
-const central = { url: null, user: null, heartbeat: null, error: null };
+const central = {
+  url: null,
+  user: null,
+  heartbeat: null,
+  checkedAt: '',
+  error: null,
+  advice: null,
+  problem: null,
+  refusal: null,
+  codeRequired: false,
+};
 const acceptance = { layers: [], report: null };
 
 function fakeApi(calls: string[]): ConsoleApi {
@@ -25,6 +35,7 @@ function fakeApi(calls: string[]): ConsoleApi {
     }),
     getStatus: record('getStatus', { listening: true, local: null, lastError: null }),
     probe: record('probe', { sentAt: 'now', throttled: false, outcomes: [], error: null }),
+    listenAgain: record('listenAgain', { listening: true, local: null, lastError: null }),
     onTerminalsChanged: () => () => undefined,
     terminalsCsv: record('terminalsCsv', ''),
     diagnose: record('diagnose', {
@@ -38,6 +49,7 @@ function fakeApi(calls: string[]): ConsoleApi {
     setCentral: record('setCentral', central),
     signIn: record('signIn', central),
     signOut: record('signOut', central),
+    changePassword: record('changePassword', central),
     push: record('push', []),
     listPushes: record('listPushes', []),
     getAcceptance: record('getAcceptance', acceptance),
@@ -45,6 +57,8 @@ function fakeApi(calls: string[]): ConsoleApi {
     confirmLayer: record('confirmLayer', acceptance),
     finishAcceptance: record('finishAcceptance', acceptance),
     getReport: record('getReport', { filename: 'r.json', mime: 'application/json', base64: '' }),
+    getSettings: record('getSettings', { language: null }),
+    setLanguage: record('setLanguage', { language: 'zh-CN' }),
   };
 }
 
@@ -89,6 +103,10 @@ describe('IPC handlers', () => {
     ['confirmLayer', ['services', '', 'note']],
     ['diagnose', ['10.0.0.300']],
     ['getReport', ['docx']],
+    ['setLanguage', ['fr', true]],
+    ['setLanguage', ['zh-CN']],
+    ['signIn', ['tess', 'pw', '']],
+    ['signIn', ['tess', 'pw', 'x'.repeat(33)]],
   ] as const)('refuse %s%j', async (method, args) => {
     const calls: string[] = [];
     const handler = createIpcHandlers(fakeApi(calls)).find(
@@ -102,9 +120,27 @@ describe('IPC handlers', () => {
     const calls: string[] = [];
     const handlers = createIpcHandlers(fakeApi(calls));
     const push = handlers.find((h) => h.channel === IPC_CHANNELS.push);
-    await push?.handle([{ ids: ['ENR-1'], centralUrl: 'http://10.0.0.1:8000', key: 'k' }]);
+    await push?.handle([
+      { ids: ['ENR-1'], centralUrl: 'http://10.0.0.1:8000', keys: { 'ENR-1': 'k' } },
+    ]);
     const run = handlers.find((h) => h.channel === IPC_CHANNELS.runLayer);
     await run?.handle(['data', { organization: 'Org', person: 'Ann' }]);
     expect(calls).toEqual(['push(1)', 'runLayer(2)']);
+  });
+
+  it('pass a sign-in on with or without its two-factor code (trimmed)', async () => {
+    const seen: unknown[][] = [];
+    const api = fakeApi([]);
+    api.signIn = (...args) => {
+      seen.push(args);
+      return Promise.resolve(central);
+    };
+    const signIn = createIpcHandlers(api).find((h) => h.channel === IPC_CHANNELS.signIn);
+    await signIn?.handle(['tess', 'pw']);
+    await signIn?.handle(['tess', 'pw', ' 123456 ']);
+    expect(seen).toEqual([
+      ['tess', 'pw', undefined],
+      ['tess', 'pw', '123456'],
+    ]);
   });
 });

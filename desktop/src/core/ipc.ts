@@ -1,8 +1,14 @@
+import { issueMessage } from '@svc/shared';
+import { fieldMessage, t } from './i18n.js';
 import { z } from 'zod';
-import { centralUrl, optionalHttpUrl } from '@svc/shared';
+import { LANGUAGES } from './language.js';
+import { centralUrl, loginRequest, optionalHttpUrl, terminalKey } from '@svc/shared';
 import type { ConsoleApi } from './api.js';
 import { LAYER_IDS } from './acceptance/layers.js';
 import { layerInput } from './acceptance/runner.js';
+
+/** The second factor, by the central service's own rule (`loginRequest.code`). */
+const twoFactorCode = loginRequest.shape.code.unwrap();
 
 /**
  * IPC channel names. The preload (a standalone CommonJS file: a sandboxed preload can require
@@ -14,12 +20,14 @@ export const IPC_CHANNELS = {
   getDropCounts: 'svc-console:get-drop-counts',
   getStatus: 'svc-console:get-status',
   probe: 'svc-console:probe',
+  listenAgain: 'svc-console:listen-again',
   terminalsCsv: 'svc-console:terminals-csv',
   diagnose: 'svc-console:diagnose',
   getCentral: 'svc-console:get-central',
   setCentral: 'svc-console:set-central',
   signIn: 'svc-console:sign-in',
   signOut: 'svc-console:sign-out',
+  changePassword: 'svc-console:change-password',
   push: 'svc-console:push',
   listPushes: 'svc-console:list-pushes',
   getAcceptance: 'svc-console:get-acceptance',
@@ -27,9 +35,29 @@ export const IPC_CHANNELS = {
   confirmLayer: 'svc-console:confirm-layer',
   finishAcceptance: 'svc-console:finish-acceptance',
   getReport: 'svc-console:get-report',
+  getSettings: 'svc-console:get-settings',
+  setLanguage: 'svc-console:set-language',
   /** main → renderer: the terminal list after a change. */
   terminalsChanged: 'svc-console:terminals-changed',
 } as const;
+
+/**
+ * Electron only: a file the renderer downloads (report, CSV) is written where the technician
+ * chooses in the system's save dialog. The browser shell downloads through the browser.
+ */
+export const SAVE_FILE_CHANNEL = 'svc-console:save-file';
+export interface DesktopFiles {
+  /** True once written; false when the technician cancelled the dialog. */
+  saveFile(filename: string, base64: string): Promise<boolean>;
+}
+export const saveFileArgs = z.tuple([
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^/\\\p{Cc}]+$/u, 'must be a plain file name'),
+  z.base64().max(100_000_000),
+]);
 
 /** The request/response methods of ConsoleApi (everything but subscriptions). */
 export type InvokeMethod = Exclude<keyof ConsoleApi, 'onTerminalsChanged'>;
@@ -43,7 +71,9 @@ export const pushRequest = z
     ids: z.array(z.string().min(1).max(64)).min(1).max(1000),
     centralUrl,
     panelUrl: optionalHttpUrl.optional(),
-    key: z.string().max(256).optional(),
+    /** Per terminal id, its management key (the same rule as the central service's). */
+    keys: z.record(z.string().min(1).max(64), terminalKey).optional(),
+    direct: z.boolean().optional(),
   })
   .strict();
 
@@ -59,15 +89,24 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
   getDropCounts: { args: noArguments, call: (api) => api.getDropCounts() },
   getStatus: { args: noArguments, call: (api) => api.getStatus() },
   probe: { args: noArguments, call: (api) => api.probe() },
+  listenAgain: { args: noArguments, call: (api) => api.listenAgain() },
   terminalsCsv: { args: noArguments, call: (api) => api.terminalsCsv() },
   diagnose: { args: z.tuple([z.ipv4().nullable()]), call: (api, [a]) => api.diagnose(a) },
   getCentral: { args: noArguments, call: (api) => api.getCentral() },
   setCentral: { args: z.tuple([centralUrl]), call: (api, [url]) => api.setCentral(url) },
   signIn: {
-    args: z.tuple([z.string().min(1).max(64), z.string().min(1).max(256)]),
-    call: (api, [u, p]) => api.signIn(u, p),
+    args: z.tuple([
+      z.string().min(1).max(64),
+      z.string().min(1).max(256),
+      twoFactorCode.optional(),
+    ]),
+    call: (api, [u, p, code]) => api.signIn(u, p, code),
   },
   signOut: { args: noArguments, call: (api) => api.signOut() },
+  changePassword: {
+    args: z.tuple([z.string().min(1).max(256), z.string().min(1).max(256)]),
+    call: (api, [current, next]) => api.changePassword(current, next),
+  },
   push: { args: z.tuple([pushRequest]), call: (api, [r]) => api.push(r) },
   listPushes: { args: noArguments, call: (api) => api.listPushes() },
   getAcceptance: { args: noArguments, call: (api) => api.getAcceptance() },
@@ -80,18 +119,33 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
     call: (api, [id, who, note]) => api.confirmLayer(id, who, note),
   },
   finishAcceptance: {
-    args: z.tuple([shortText.min(1), shortText.min(1)]),
-    call: (api, [t, s]) => api.finishAcceptance(t, s),
+    args: z.tuple([shortText.min(1), shortText.min(1), z.boolean()]),
+    call: (api, [t, s, withNotRun]) => api.finishAcceptance(t, s, withNotRun),
   },
   getReport: {
-    args: z.tuple([z.enum(['html', 'json', 'pdf'])]),
-    call: (api, [f]) => api.getReport(f),
+    args: z.tuple([z.enum(['html', 'json', 'pdf']), z.enum(LANGUAGES).optional()]),
+    call: (api, [f, language]) => api.getReport(f, language),
+  },
+  getSettings: { args: noArguments, call: (api) => api.getSettings() },
+  setLanguage: {
+    args: z.tuple([z.enum(LANGUAGES), z.boolean()]),
+    call: (api, [language, keep]) => api.setLanguage(language, keep),
   },
 };
 
+/** Arguments the console refused, said as what was wrong (never the channel's name). */
 export class IpcArgumentError extends Error {
-  constructor(channel: string) {
-    super(`invalid arguments for ${channel}`);
+  constructor(
+    readonly channel: string,
+    issues: readonly z.core.$ZodIssue[] = [],
+  ) {
+    const first = issues[0];
+    const message = first && issueMessage(first);
+    super(
+      message
+        ? t('errors.refusedArgs', { reason: fieldMessage(message.code, message.params) })
+        : t('errors.refusedArgsShape'),
+    );
     this.name = 'IpcArgumentError';
   }
 }
@@ -109,7 +163,8 @@ function handler<M extends InvokeMethod>(api: ConsoleApi, method: M): IpcHandler
     channel,
     handle: (args) => {
       const parsed = spec.args.safeParse(args);
-      if (!parsed.success) return Promise.reject(new IpcArgumentError(channel));
+      if (!parsed.success)
+        return Promise.reject(new IpcArgumentError(channel, parsed.error.issues));
       return spec.call(api, parsed.data);
     },
   };

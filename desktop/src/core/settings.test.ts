@@ -7,6 +7,8 @@ describe('settingsFromEnv', () => {
       discoveryTimeoutS: 45,
       probeAddresses: null,
       siteUrl: null,
+      httpPort: null,
+      managementPorts: null,
     });
   });
 
@@ -16,7 +18,17 @@ describe('settingsFromEnv', () => {
       discoveryTimeoutS: 90,
       probeAddresses: null,
       siteUrl: null,
+      httpPort: null,
+      managementPorts: null,
     });
+  });
+
+  it('takes the shell port and the management ports to ask, and refuses bad ones', () => {
+    expect(
+      settingsFromEnv({ CONSOLE_PORT: '8140', TERMINAL_MANAGEMENT_PORTS: '9182, 9181' }),
+    ).toMatchObject({ httpPort: 8140, managementPorts: [9182, 9181] });
+    expect(() => settingsFromEnv({ CONSOLE_PORT: 'http' })).toThrow(SettingsError);
+    expect(() => settingsFromEnv({ TERMINAL_MANAGEMENT_PORTS: '8182,x' })).toThrow(SettingsError);
   });
 
   it('takes CONSOLE_SITE_URL for the web layer, and refuses one that is not http(s)', () => {

@@ -13,6 +13,13 @@ export interface ConsoleSettings {
   probeAddresses: string[] | null;
   /** Where the web layer fetches the site's pages (CONSOLE_SITE_URL); null: the central address. */
   siteUrl: string | null;
+  /** The browser shell's HTTP port on 127.0.0.1 (CONSOLE_PORT, or `--port`); null: any free one. */
+  httpPort: number | null;
+  /**
+   * Where diagnostics ask a silent terminal (TERMINAL_MANAGEMENT_PORTS, comma-separated; null:
+   * PROTOCOL §2's 8182 and 8181), for terminals or simulators on other ports.
+   */
+  managementPorts: number[] | null;
 }
 
 const fromText = (schema: z.ZodType<number, number>) =>
@@ -40,6 +47,21 @@ const envSchema = z.object({
   DISCOVERY_TIMEOUT: fromText(z.number().int().min(1).max(86_400)),
   DISCOVERY_PROBE_ADDRESSES: addressList,
   CONSOLE_SITE_URL: httpUrl.optional(),
+  CONSOLE_PORT: fromText(port),
+  TERMINAL_MANAGEMENT_PORTS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^\d+$/, 'must be whole numbers').transform(Number).pipe(port))
+        .min(1),
+    )
+    .optional(),
 });
 
 export class SettingsError extends Error {}
@@ -61,5 +83,7 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Consol
     discoveryTimeoutS: parsed.data.DISCOVERY_TIMEOUT ?? DEFAULT_DISCOVERY_TIMEOUT_S,
     probeAddresses: parsed.data.DISCOVERY_PROBE_ADDRESSES ?? null,
     siteUrl: parsed.data.CONSOLE_SITE_URL ?? null,
+    httpPort: parsed.data.CONSOLE_PORT ?? null,
+    managementPorts: parsed.data.TERMINAL_MANAGEMENT_PORTS ?? null,
   };
 }

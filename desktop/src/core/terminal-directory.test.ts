@@ -91,6 +91,7 @@ describe('TerminalDirectory over real UDP', () => {
       sourcePort: socket.address().port,
       configUrl: 'http://127.0.0.1:8182/api/config',
       central: 'http://192.168.1.10',
+      conflict: null,
       firstSeen: new Date(clock.now()).toISOString(),
       lastSeen: new Date(clock.now()).toISOString(),
       announces: 1,

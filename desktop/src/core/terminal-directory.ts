@@ -34,6 +34,12 @@ export interface TerminalEntry {
   lastSeen: string;
   /** Announces heard since it (re)appeared. */
   announces: number;
+  /**
+   * Another address announcing the same id while this one is online (a cloned id, or a
+   * terminal that moved), or null. The entry stays at the address heard first, as the central
+   * service's does (PROTOCOL §1).
+   */
+  conflict: { address: string; port: number; lastSeen: string } | null;
 }
 
 /** A central service heard answering on the LAN (PROTOCOL §1 central). */
@@ -95,6 +101,7 @@ interface TerminalRecord {
   firstSeen: number;
   lastSeen: number;
   announces: number;
+  claimant: { address: string; port: number; lastSeen: number } | null;
 }
 
 interface CentralRecord {
@@ -109,6 +116,10 @@ function emptyDropCounts(): DropCounts {
   const counts = {} as DropCounts;
   for (const reason of Object.values(DropReason)) counts[reason] = 0;
   return counts;
+}
+
+function sameClaim(record: TerminalRecord, announce: AnnounceDatagram, from: Endpoint): boolean {
+  return record.from.address === from.address && record.announce.port === announce.port;
 }
 
 function iso(ms: number): string {
@@ -156,7 +167,10 @@ export class TerminalDirectory {
     if (!(this.timeoutMs > 0)) throw new RangeError('timeout must be positive');
   }
 
-  /** Binds the discovery port. Rejects (and records the error in `status()`) when it cannot. */
+  /**
+   * Binds the discovery port. Rejects (and records the error in `status()`) when it cannot;
+   * after a failure it may be called again (the port may have been freed since).
+   */
   async start(): Promise<void> {
     if (this.#socket) throw new Error('directory already started');
     const socket = this.#deps.openSocket();
@@ -296,12 +310,19 @@ export class TerminalDirectory {
       this.#emit({ type: 'terminal-offline', terminal: this.#terminalEntry(existing) });
     }
     const online = existing !== undefined && !stale;
+    if (online && !sameClaim(existing, announce, from)) {
+      // The same id from another address: a conflict to show, not a move (see `conflict`).
+      existing.claimant = { address: from.address, port: announce.port, lastSeen: now };
+      this.#emit({ type: 'terminal-updated', terminal: this.#terminalEntry(existing) });
+      return;
+    }
     const record: TerminalRecord = {
       announce,
       from,
       firstSeen: online ? existing.firstSeen : now,
       lastSeen: now,
       announces: online ? existing.announces + 1 : 1,
+      claimant: online ? existing.claimant : null,
     };
     this.#terminals.set(announce.id, record);
     this.#emit({
@@ -343,6 +364,14 @@ export class TerminalDirectory {
       sourcePort: from.port,
       configUrl: `http://${from.address}:${announce.port}/api/config`,
       central: announce.central ?? null,
+      conflict:
+        record.claimant && this.#deps.clock.now() - record.claimant.lastSeen <= this.timeoutMs
+          ? {
+              address: record.claimant.address,
+              port: record.claimant.port,
+              lastSeen: iso(record.claimant.lastSeen),
+            }
+          : null,
       firstSeen: iso(record.firstSeen),
       lastSeen: iso(record.lastSeen),
       announces: record.announces,

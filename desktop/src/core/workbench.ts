@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { ErrorCode, handoverReport } from '@svc/shared';
 import {
   LAYERS,
   layerStatus,
@@ -6,34 +7,35 @@ import {
   type LayerId,
   type LayerResult,
   type ManualConfirmation,
+  type ReportState,
 } from './acceptance/layers.js';
 import { runLayer, type LayerInput } from './acceptance/runner.js';
+import type { SessionStore } from './acceptance/session-store.js';
 import { CentralClient } from './clients/central-client.js';
+
+export type { CentralState };
+import { ReachError } from './clients/http.js';
+import { measureCentral, type CentralState } from './central-state.js';
 import type { TerminalClient } from './clients/terminal-client.js';
 import type { Clock } from './clock.js';
 import { pushWithProof, type PushResult } from './push/push.js';
+import { reportHtml } from './report/html.js';
 import { reportPdf } from './report/pdf.js';
-import {
-  buildReport,
-  reportHtml,
-  reportJson,
-  sha256,
-  type HandoverReport,
-} from './report/report.js';
+import { reportWords } from './report/words.js';
+import type { Language } from './language.js';
+import { language, t } from './i18n.js';
+import { buildReport, redact, reportJson, sha256 } from './report/report.js';
+import { OUTDATED, notRunRefused, confirmRefusal } from './texts.js';
 import type { TerminalEntry } from './terminal-directory.js';
-
-export interface CentralState {
-  url: string | null;
-  user: { username: string; role: string } | null;
-  heartbeat: { state: 0 | 1; version: string; responseTimeMs: number } | null;
-  error: string | null;
-}
 
 export interface PushRequestInput {
   ids: string[];
   centralUrl: string;
   panelUrl?: string | undefined;
-  key?: string | undefined;
+  /** Per terminal id, its management key (for terminals that have one); used for this push. */
+  keys?: Record<string, string> | undefined;
+  /** Straight to the terminals: the explicit choice, not authorized at central. */
+  direct?: boolean | undefined;
 }
 
 export interface ReportFile {
@@ -43,17 +45,8 @@ export interface ReportFile {
 }
 
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/**
- * The technician's session with one central service: its address, the sign-in (the session
- * cookie in memory; the password is never kept), the pushes with their proof, the acceptance
- * layers and the handover report.
- */
-export class Workbench {
-  #central: CentralClient | null = null;
-  #centralError: string | null = null;
-  #pushes: PushResult[] = [];
-  #layers: LayerResult[] = LAYERS.map((l) => ({
+const freshLayers = (): LayerResult[] =>
+  LAYERS.map((l) => ({
     id: l.id,
     title: l.title,
     manualPrompt: l.manual,
@@ -63,13 +56,24 @@ export class Workbench {
     ranAt: null,
     error: null,
   }));
-  #report: {
-    json: string;
-    report: HandoverReport;
-    sha256: string;
-    recordedAt: string | null;
-    recordError: string | null;
-  } | null = null;
+
+/**
+ * The technician's session with one central service: its address, the sign-in (the session
+ * cookie in memory; the password is never kept), the pushes with their proof, the acceptance
+ * layers and the handover report. The acceptance part is kept on disk per central service
+ * (`store`), so a restart resumes it; credentials stay in memory only.
+ */
+export class Workbench {
+  #central: CentralClient | null = null;
+  #centralError: string | null = null;
+  #codeRequired = false;
+  #refusal: CentralState['refusal'] = null;
+  #pushes: PushResult[] = [];
+  #layers: LayerResult[] = freshLayers();
+  #report: { json: string; state: ReportState } | null = null;
+  /** Every secret value the console handled in this run; cut out of anything recorded. */
+  #secrets = new Set<string>();
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: {
@@ -80,29 +84,82 @@ export class Workbench {
       checkinTimeoutMs?: number;
       siteUrl?: string;
       probe?: () => Promise<unknown>;
+      store?: SessionStore;
     },
   ) {}
 
-  async centralState(): Promise<CentralState> {
-    const c = this.#central;
-    if (!c) return { url: null, user: null, heartbeat: null, error: this.#centralError };
-    let heartbeat: CentralState['heartbeat'] = null;
-    let error: string | null = null;
-    try {
-      const hb = (await c.heartbeat()).value;
-      heartbeat = { state: hb.state, version: hb.version, responseTimeMs: hb.responseTimeMs };
-    } catch (err) {
-      error = why(err);
-    }
-    return {
-      url: c.baseUrl,
-      user: c.user && { username: c.user.username, role: c.user.role },
-      heartbeat,
-      error,
+  /** Opens the session the console was in when it last stopped, if any. */
+  async resume(): Promise<void> {
+    const url = await this.deps.store?.lastCentral();
+    if (url && !this.#central) await this.setCentral(url);
+  }
+
+  #known(): string[] {
+    return [...this.#secrets, ...(this.#central?.secretValues() ?? [])];
+  }
+
+  #redact(text: string): string {
+    return redact(text, this.#known());
+  }
+
+  /** Writes the acceptance session; writes are queued so the last state is the one kept. */
+  #save(): Promise<void> {
+    const store = this.deps.store;
+    const url = this.#central?.baseUrl;
+    if (!store || !url) return Promise.resolve();
+    const session = {
+      centralUrl: url,
+      layers: this.#layers,
+      pushes: this.#pushes,
+      report: this.#report,
     };
+    this.#saving = this.#saving.then(() => store.save(structuredClone(session)));
+    return this.#saving;
+  }
+
+  async #load(url: string): Promise<void> {
+    const saved = await this.deps.store?.load(url);
+    this.#layers = saved?.layers ?? freshLayers();
+    this.#pushes = saved?.pushes ?? [];
+    this.#report = saved?.report ?? null;
+  }
+
+  centralState(): Promise<CentralState> {
+    return measureCentral(this.#central, {
+      now: this.deps.clock.now(),
+      error: this.#centralError,
+      refusal: this.#refusal,
+      codeRequired: this.#codeRequired,
+    });
+  }
+
+  async changePassword(currentPassword: string, newPassword: string): Promise<CentralState> {
+    if (!this.#central?.user) throw new Error(t('errors.signInFirst'));
+    // Both passwords are values the console handled: never in a report.
+    this.#secrets.add(currentPassword);
+    this.#secrets.add(newPassword);
+    await this.#central.changePassword(currentPassword, newPassword);
+    return this.centralState();
+  }
+
+  /** A refusal by the central service (4xx) is kept for the live header until a sign-in. */
+  #noteRefusal(err: unknown, reason = why(err)): void {
+    if (err instanceof ReachError && err.status !== null && err.status >= 400 && err.status < 500) {
+      this.#refusal = {
+        reason: this.#redact(reason),
+        at: new Date(this.deps.clock.now()).toISOString(),
+      };
+    }
+  }
+
+  #forgetSession(): void {
+    for (const value of this.#central?.secretValues() ?? []) this.#secrets.add(value);
   }
 
   async setCentral(url: string): Promise<CentralState> {
+    this.#forgetSession();
+    this.#codeRequired = false;
+    this.#refusal = null;
     await this.#central?.signOut();
     this.#central = null;
     this.#centralError = null;
@@ -111,21 +168,45 @@ export class Workbench {
     } catch (err) {
       this.#centralError = why(err);
     }
-    return this.centralState();
+    // Each central service (site) has its own acceptance session. Nothing is written here: a
+    // site becomes the one a restart opens once its central service answers, or once there is
+    // progress to keep (a mistyped address must not replace the site in progress).
+    if (this.#central) await this.#load(this.#central.baseUrl);
+    const state = await this.centralState();
+    if (state.url && state.heartbeat) await this.deps.store?.rememberCentral(state.url);
+    return state;
   }
 
-  async signIn(username: string, password: string): Promise<CentralState> {
-    if (!this.#central) throw new Error('set the central address first');
-    await this.#central.signIn(username, password);
+  async signIn(username: string, password: string, code?: string): Promise<CentralState> {
+    if (!this.#central) throw new Error(t('errors.centralFirst'));
+    // Kept for this run only, to keep it out of every report even if it is typed in a note.
+    this.#secrets.add(password);
+    if (code !== undefined) this.#secrets.add(code);
+    this.#forgetSession();
+    try {
+      await this.#central.signIn(username, password, code);
+      this.#codeRequired = false;
+      this.#refusal = null;
+    } catch (err) {
+      // Not a failure: the password was right and the account has a second factor to ask for.
+      if (!(err instanceof ReachError) || err.code !== ErrorCode.twoFactorRequired) {
+        this.#noteRefusal(err);
+        throw err;
+      }
+      this.#codeRequired = true;
+    }
     return this.centralState();
   }
 
   async signOut(): Promise<CentralState> {
+    this.#forgetSession();
+    this.#codeRequired = false;
     await this.#central?.signOut();
     return this.centralState();
   }
 
   async push(request: PushRequestInput): Promise<PushResult[]> {
+    for (const key of Object.values(request.keys ?? {})) this.#secrets.add(key);
     const known = new Map(this.deps.terminals().map((t) => [t.id, t]));
     const results = await Promise.all(
       request.ids.map(async (id): Promise<PushResult | null> => {
@@ -147,13 +228,30 @@ export class Workbench {
           {
             centralUrl: request.centralUrl,
             ...(panelUrl !== undefined && { panelUrl }),
-            ...(request.key && { key: request.key }),
+            ...(request.keys?.[id] && { key: request.keys[id] }),
+            ...(request.direct && { direct: true }),
           },
         );
       }),
     );
     const done = results.filter((r): r is PushResult => r !== null);
-    this.#pushes.push(...done);
+    // The central service's refusal goes to the live header, as a refused sign-in does.
+    const refused = done.find((r) => r.refusal !== undefined);
+    if (refused?.refusal) {
+      this.#refusal = {
+        reason: this.#redact(refused.refusal),
+        at: new Date(this.deps.clock.now()).toISOString(),
+      };
+    }
+    this.#pushes.push(
+      ...done.map((p) => ({
+        ...p,
+        saved: { ...p.saved, detail: this.#redact(p.saved.detail) },
+        readBack: { ...p.readBack, detail: this.#redact(p.readBack.detail) },
+        checkedIn: { ...p.checkedIn, detail: this.#redact(p.checkedIn.detail) },
+      })),
+    );
+    await this.#save();
     return done;
   }
 
@@ -164,12 +262,7 @@ export class Workbench {
   acceptance(): AcceptanceState {
     return {
       layers: this.#layers.map((l) => ({ ...l, evidence: [...l.evidence] })),
-      report: this.#report && {
-        sha256: this.#report.sha256,
-        recordedAt: this.#report.recordedAt,
-        recordError: this.#report.recordError,
-        createdAt: this.#report.report.meta.createdAt,
-      },
+      report: this.#report && structuredClone(this.#report.state),
     };
   }
 
@@ -179,6 +272,13 @@ export class Workbench {
     return layer;
   }
 
+  /** A change after Finish: the report no longer says what the layers say. */
+  #outdate(reason: string): void {
+    if (this.#report && this.#report.state.outdated === null) {
+      this.#report.state.outdated = reason;
+    }
+  }
+
   async runLayer(id: LayerId, input: LayerInput): Promise<AcceptanceState> {
     const layer = this.#layer(id);
     const central = this.#central;
@@ -186,10 +286,10 @@ export class Workbench {
     layer.error = null;
     layer.evidence = [];
     if (!central) {
-      layer.error = 'set the central address first';
+      layer.error = t('errors.centralFirst');
     } else {
       try {
-        layer.evidence = await runLayer(
+        const evidence = await runLayer(
           {
             central,
             siteUrl: this.deps.siteUrl ?? central.baseUrl,
@@ -202,58 +302,115 @@ export class Workbench {
           id,
           input,
         );
+        layer.evidence = evidence.map((e) => ({
+          ...e,
+          label: this.#redact(e.label),
+          value: this.#redact(e.value),
+        }));
       } catch (err) {
-        layer.error = why(err);
+        layer.error = this.#redact(why(err));
+        this.#noteRefusal(err);
       }
     }
+    // What a person confirmed stood on facts that no longer hold.
+    if (layer.error !== null || !layer.evidence.every((e) => e.ok) || !layer.evidence.length) {
+      layer.manual = null;
+    }
     layer.status = layerStatus(layer);
+    this.#outdate(OUTDATED.layerRun(layer.id));
+    await this.#save();
     return this.acceptance();
   }
 
-  confirmLayer(id: LayerId, confirmation: Omit<ManualConfirmation, 'at'>): AcceptanceState {
+  async confirmLayer(
+    id: LayerId,
+    confirmation: Omit<ManualConfirmation, 'at'>,
+  ): Promise<AcceptanceState> {
     const layer = this.#layer(id);
-    layer.manual = { ...confirmation, at: new Date(this.deps.clock.now()).toISOString() };
+    // A hand confirmation completes automated checks that held; it never covers a failure.
+    const refused = confirmRefusal(layer);
+    if (refused) throw new Error(refused);
+    layer.manual = {
+      who: this.#redact(confirmation.who),
+      note: this.#redact(confirmation.note),
+      at: new Date(this.deps.clock.now()).toISOString(),
+    };
     layer.status = layerStatus(layer);
+    this.#outdate(OUTDATED.confirmed(layer.id));
+    await this.#save();
     return this.acceptance();
   }
 
-  /** Builds the handover report and records its digest at the central service. */
-  async finish(meta: { technician: string; site: string }): Promise<AcceptanceState> {
+  /**
+   * Builds the handover report and has the central service keep it. Layers never run make
+   * the call fail unless `withLayersNotRun` says the technician agreed to leave them out.
+   */
+  async finish(meta: {
+    technician: string;
+    site: string;
+    withLayersNotRun?: boolean;
+  }): Promise<AcceptanceState> {
+    const notRun = this.#layers.filter((l) => l.ranAt === null).map((l) => l.id);
+    if (notRun.length > 0 && !meta.withLayersNotRun) throw new Error(notRunRefused(notRun));
     const central = this.#central;
-    const report = buildReport(this.acceptance(), {
-      release: this.deps.release,
-      host: hostname(),
-      centralUrl: central?.baseUrl ?? '',
-      technician: meta.technician,
-      site: meta.site,
-      createdAt: new Date(this.deps.clock.now()).toISOString(),
-    });
+    const report = buildReport(
+      this.#layers,
+      {
+        release: this.deps.release,
+        host: hostname(),
+        centralUrl: central?.baseUrl ?? '',
+        technician: meta.technician,
+        site: meta.site,
+        createdAt: new Date(this.deps.clock.now()).toISOString(),
+      },
+      this.#known(),
+    );
     const json = reportJson(report);
     const digest = sha256(json);
-    this.#report = { json, report, sha256: digest, recordedAt: null, recordError: null };
+    const state: ReportState = {
+      sha256: digest,
+      createdAt: report.meta.createdAt,
+      technician: report.meta.technician,
+      site: report.meta.site,
+      summary: {
+        ...report.summary,
+        failedTitles: report.layers.filter((l) => l.status === 'failed').map((l) => l.title),
+        // By id as well, so the screens name them in the technician's language.
+        failedIds: report.layers.filter((l) => l.status === 'failed').map((l) => l.id),
+        pendingIds: report.layers.filter((l) => l.status === 'pending' && l.ran).map((l) => l.id),
+        notRunIds: report.layers.filter((l) => !l.ran).map((l) => l.id),
+      },
+      recorded: null,
+      recordError: null,
+      outdated: null,
+    };
+    this.#report = { json, state };
     if (!central?.user) {
-      this.#report.recordError =
-        'not signed in: the digest could not be recorded at the central service';
+      state.recordError = t('reportStep.notSignedIn');
     } else {
       try {
-        const recorded = await central.recordReport({
-          sha256: digest,
-          title: `Acceptance of ${report.meta.site}`.slice(0, 200),
-          layers: report.summary.layers,
-          passed: report.summary.passed,
-        });
-        this.#report.recordedAt = recorded.value.at;
+        const kept = (await central.uploadReport(json)).value;
+        if (kept.sha256 !== digest) {
+          state.recordError = t('reportStep.digestMismatch', { ours: digest, theirs: kept.sha256 });
+        } else state.recorded = { sha256: kept.sha256, at: kept.recordedAt, by: kept.recordedBy };
       } catch (err) {
-        this.#report.recordError = why(err);
+        state.recordError = this.#redact(why(err));
+        this.#noteRefusal(err);
       }
     }
+    await this.#save();
     return this.acceptance();
   }
 
-  async reportFile(format: 'html' | 'json' | 'pdf'): Promise<ReportFile> {
+  async reportFile(
+    format: 'html' | 'json' | 'pdf',
+    lng: Language = language(),
+  ): Promise<ReportFile> {
     const r = this.#report;
-    if (!r) throw new Error('no report yet: finish the acceptance first');
-    const stamp = r.report.meta.createdAt.slice(0, 10);
+    if (!r) throw new Error(t('reportStep.noReport'));
+    if (r.state.outdated !== null) throw new Error(OUTDATED.download());
+    const report = handoverReport.parse(JSON.parse(r.json));
+    const stamp = r.state.createdAt.slice(0, 10);
     const name = `svc-handover-${stamp}`;
     if (format === 'json') {
       return {
@@ -266,10 +423,12 @@ export class Workbench {
       return {
         filename: `${name}.html`,
         mime: 'text/html',
-        base64: Buffer.from(reportHtml(r.report, r.sha256)).toString('base64'),
+        base64: Buffer.from(reportHtml(report, r.state.sha256, reportWords(lng))).toString(
+          'base64',
+        ),
       };
     }
-    const pdf = await reportPdf(r.report, r.sha256);
+    const pdf = await reportPdf(report, r.state.sha256, reportWords(lng));
     return { filename: `${name}.pdf`, mime: 'application/pdf', base64: pdf.toString('base64') };
   }
 }

@@ -3,10 +3,12 @@
 // navigation blocking, the app protocol, and the terminal list reaching the renderer.
 import dgram from 'node:dgram';
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { parseDatagram } from '@svc/shared';
-import { IPC_CHANNELS, IpcArgumentError } from '../core/ipc.js';
+import { IPC_CHANNELS, IpcArgumentError, SAVE_FILE_CHANNEL } from '../core/ipc.js';
 import { APP_ENTRY_URL, APP_SCHEME } from '../core/security.js';
 import type { TerminalEntry } from '../core/terminal-directory.js';
 import { announce, closeSocket, openSender, sendTo } from '../core/testing/udp.js';
@@ -24,6 +26,10 @@ class FakeWebContents extends EventEmitter {
   }
 }
 
+const userDir = mkdtempSync(path.join(os.tmpdir(), 'svc-main-test-'));
+/** What the save dialog was asked, and where the technician "chose" to save. */
+const saveDialog = { asked: [] as { defaultPath: string }[], answer: '' as string | null };
+
 const app = Object.assign(new EventEmitter(), {
   sandboxEnabled: false,
   exitCode: null as number | null,
@@ -33,6 +39,7 @@ const app = Object.assign(new EventEmitter(), {
   requestSingleInstanceLock: () => true,
   whenReady: () => Promise.resolve(),
   getVersion: () => '0.1.0',
+  getPath: (name: string) => path.join(userDir, name),
   quit: () => undefined,
   exit(code: number) {
     app.exitCode = code;
@@ -75,6 +82,16 @@ const sessionState = {
 jest.unstable_mockModule('electron', () => ({
   app,
   BrowserWindow: FakeBrowserWindow,
+  dialog: {
+    showSaveDialog: (_window: unknown, options: { defaultPath: string }) => {
+      saveDialog.asked.push(options);
+      return Promise.resolve(
+        saveDialog.answer === null
+          ? { canceled: true, filePath: '' }
+          : { canceled: false, filePath: saveDialog.answer },
+      );
+    },
+  },
   ipcMain: { handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler) },
   protocol: {
     registerSchemesAsPrivileged: (schemes: unknown[]) => protocolState.privileged.push(...schemes),
@@ -125,6 +142,7 @@ afterAll(async () => {
   await closeSocket(receiver);
   delete process.env.DISCOVERY_PORT;
   delete process.env.DISCOVERY_PROBE_ADDRESSES;
+  rmSync(userDir, { recursive: true, force: true });
 });
 
 describe('main process', () => {
@@ -212,9 +230,12 @@ describe('main process', () => {
     expect(() => list({ senderFrame: null })).toThrow('IPC refused');
     await expect(list(fromApp, 'extra')).rejects.toBeInstanceOf(IpcArgumentError);
     expect([...ipcHandlers.keys()].sort()).toEqual(
-      Object.values(IPC_CHANNELS)
-        .filter((channel) => channel !== IPC_CHANNELS.terminalsChanged)
-        .sort(),
+      [
+        ...Object.values(IPC_CHANNELS).filter(
+          (channel) => channel !== IPC_CHANNELS.terminalsChanged,
+        ),
+        SAVE_FILE_CHANNEL,
+      ].sort(),
     );
   });
 
@@ -242,5 +263,22 @@ describe('main process', () => {
     } finally {
       await closeSocket(sender);
     }
+  });
+
+  it('saves a download where the save dialog says, and nothing when it is cancelled', async () => {
+    const save = ipcHandlers.get(SAVE_FILE_CHANNEL);
+    saveDialog.answer = path.join(userDir, 'chosen.pdf');
+    const base64 = Buffer.from('%PDF-1.7 report').toString('base64');
+    expect(await save?.(fromApp, 'svc-handover-2026-11-28.pdf', base64)).toBe(true);
+    expect(saveDialog.asked.at(-1)?.defaultPath).toBe(
+      path.join(userDir, 'downloads', 'svc-handover-2026-11-28.pdf'),
+    );
+    expect(readFileSync(saveDialog.answer, 'utf8')).toBe('%PDF-1.7 report');
+    saveDialog.answer = null;
+    expect(await save?.(fromApp, 'terminals.csv', base64)).toBe(false);
+    await expect(save?.(fromApp, '../escape.csv', base64)).rejects.toThrow('refused');
+    await expect(
+      save?.({ senderFrame: { url: 'https://evil.example/' } }, 'x.csv', base64),
+    ).rejects.toThrow('not the console page');
   });
 });

@@ -1,13 +1,23 @@
 // Electron main process: thin glue between Electron and the core (src/core), which imports no
 // electron and is tested on its own. Everything decided here is a call into the core.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, session, type WebPreferences } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  protocol,
+  session,
+  type WebPreferences,
+} from 'electron';
+import { SessionStore } from '../core/acceptance/session-store.js';
 import { createConsoleService } from '../core/api.js';
+import { askManagementPorts } from '../core/diagnostics/management-port.js';
 import { systemClock } from '../core/clock.js';
-import { createIpcHandlers, IPC_CHANNELS } from '../core/ipc.js';
+import { createIpcHandlers, IPC_CHANNELS, SAVE_FILE_CHANNEL, saveFileArgs } from '../core/ipc.js';
 import { probeAddresses } from '../core/network.js';
 import {
   APP_ENTRY_URL,
@@ -87,7 +97,16 @@ async function main(): Promise<void> {
     probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
     release: app.getVersion(),
     ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
+    ...(settings.managementPorts !== null && {
+      askPorts: (address: string) =>
+        askManagementPorts(address, { ports: settings.managementPorts ?? undefined }),
+    }),
+    // Each site's acceptance, kept across restarts in the user's own application data.
+    sessionStore: new SessionStore(
+      process.env.CONSOLE_STATE_DIR ?? path.join(app.getPath('userData'), 'acceptance'),
+    ),
   });
+  await service.resume();
 
   for (const { channel, handle } of createIpcHandlers(service)) {
     ipcMain.handle(channel, (event, ...args: unknown[]) => {
@@ -105,6 +124,25 @@ async function main(): Promise<void> {
     webPreferences,
   });
   window.once('ready-to-show', () => window.show());
+  // Reports and CSV go where the technician chooses, through the system's save dialog.
+  ipcMain.handle(SAVE_FILE_CHANNEL, async (event, ...args: unknown[]) => {
+    if (!isAppUrl(event.senderFrame?.url)) throw new Error('IPC refused: not the console page');
+    const parsed = saveFileArgs.safeParse(args);
+    if (!parsed.success) throw new Error('the file to save was refused');
+    const [filename, base64] = parsed.data;
+    const choice = await dialog.showSaveDialog(window, {
+      defaultPath: path.join(app.getPath('downloads'), filename),
+      filters: [
+        {
+          name: path.extname(filename).slice(1).toUpperCase(),
+          extensions: [path.extname(filename).slice(1)],
+        },
+      ],
+    });
+    if (choice.canceled || !choice.filePath) return false;
+    await writeFile(choice.filePath, Buffer.from(base64, 'base64'));
+    return true;
+  });
   const unsubscribe = service.onTerminalsChanged((terminals) => {
     if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.terminalsChanged, terminals);
   });

@@ -62,12 +62,13 @@ describe('preload', () => {
   it('exposes every ConsoleApi method, each reaching its IPC channel with no extra argument', async () => {
     const { exposed, invoked } = runPreload();
     const api = exposed.get('svcConsole') as ConsoleApi;
-    const methods: (keyof ConsoleApi)[] = [
+    const methods: (keyof ConsoleApi | 'saveFile')[] = [
       'listTerminals',
       'listCentrals',
       'getDropCounts',
       'getStatus',
       'probe',
+      'listenAgain',
       'onTerminalsChanged',
       'terminalsCsv',
       'diagnose',
@@ -75,6 +76,7 @@ describe('preload', () => {
       'setCentral',
       'signIn',
       'signOut',
+      'changePassword',
       'push',
       'listPushes',
       'getAcceptance',
@@ -82,6 +84,9 @@ describe('preload', () => {
       'confirmLayer',
       'finishAcceptance',
       'getReport',
+      'getSettings',
+      'setLanguage',
+      'saveFile',
     ];
     expect(Object.keys(api).sort()).toEqual([...methods].sort());
 
@@ -103,16 +108,22 @@ describe('preload', () => {
     await api.push({ ids: ['A'], centralUrl: 'http://10.0.0.1' });
     await api.runLayer('data', { person: 'Ann' });
     await api.confirmLayer('services', 'Ann', 'ok');
-    await api.finishAcceptance('Ann', 'North');
+    await api.finishAcceptance('Ann', 'North', false);
     await api.getReport('pdf');
+    await api.listenAgain();
+    await api.changePassword('old', 'new');
+    await api.setLanguage('zh-CN', true);
     expect(invoked).toEqual([
       { channel: IPC_CHANNELS.diagnose, args: ['10.0.0.5'] },
       { channel: IPC_CHANNELS.signIn, args: ['tech', 'pw'] },
       { channel: IPC_CHANNELS.push, args: [{ ids: ['A'], centralUrl: 'http://10.0.0.1' }] },
       { channel: IPC_CHANNELS.runLayer, args: ['data', { person: 'Ann' }] },
       { channel: IPC_CHANNELS.confirmLayer, args: ['services', 'Ann', 'ok'] },
-      { channel: IPC_CHANNELS.finishAcceptance, args: ['Ann', 'North'] },
+      { channel: IPC_CHANNELS.finishAcceptance, args: ['Ann', 'North', false] },
       { channel: IPC_CHANNELS.getReport, args: ['pdf'] },
+      { channel: IPC_CHANNELS.listenAgain, args: [] },
+      { channel: IPC_CHANNELS.changePassword, args: ['old', 'new'] },
+      { channel: IPC_CHANNELS.setLanguage, args: ['zh-CN', true] },
     ]);
     // Every invoke channel the preload uses has a handler in the main process.
     const handled = new Set<string>(createIpcHandlers(api).map((handler) => handler.channel));

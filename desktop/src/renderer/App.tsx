@@ -1,4 +1,4 @@
-import { AppShell, Group, Tabs, Title } from '@mantine/core';
+import { AppShell, Flex, Group, SegmentedControl, Tabs, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { consoleApi } from './api/console-api.js';
@@ -6,8 +6,33 @@ import { CentralPanel } from './pages/CentralPanel.js';
 import { TerminalsPage } from './pages/TerminalsPage.js';
 import { DiagnosticsPage } from './pages/DiagnosticsPage.js';
 import { AcceptancePage } from './pages/AcceptancePage.js';
+import { CentralHeartbeat } from './pages/CentralHeartbeat.js';
+import { LANGUAGES, LANGUAGE_NAMES, pickLanguage } from '../core/language.js';
+import { language } from '../core/i18n.js';
+import { showLanguage, useT } from './i18n.js';
+
+/** The technician's language, switched at once and kept with the console's settings. */
+function LanguageSwitch() {
+  const t = useT();
+  const queryClient = useQueryClient();
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label={t('app.language')}
+      value={language()}
+      onChange={(value) =>
+        void showLanguage(pickLanguage(value), true).then(() =>
+          // What the core said (findings, evidence, the header) is asked again in this language.
+          queryClient.invalidateQueries(),
+        )
+      }
+      data={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+    />
+  );
+}
 
 export function App() {
+  const t = useT();
   const queryClient = useQueryClient();
   // Terminal changes arrive as events; they refresh the list query.
   useEffect(
@@ -18,21 +43,34 @@ export function App() {
     [queryClient],
   );
   return (
-    <AppShell header={{ height: 56 }} padding="md">
+    // On a phone the live status sits under the title, with room for its whole reason.
+    <AppShell header={{ height: { base: 112, sm: 72 } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md">
-          <Title order={1} size="h3">
-            svc console
-          </Title>
-        </Group>
+        <Flex
+          h="100%"
+          px="md"
+          py={6}
+          direction={{ base: 'column', sm: 'row' }}
+          justify={{ base: 'center', sm: 'space-between' }}
+          align={{ base: 'stretch', sm: 'center' }}
+          gap={{ base: 4, sm: 'md' }}
+        >
+          <Group justify="space-between" wrap="nowrap" style={{ flexShrink: 0 }} gap="md">
+            <Title order={1} size="h3">
+              {t('app.title')}
+            </Title>
+            <LanguageSwitch />
+          </Group>
+          <CentralHeartbeat />
+        </Flex>
       </AppShell.Header>
       <AppShell.Main>
         <CentralPanel />
         <Tabs defaultValue="terminals" mt="md">
           <Tabs.List>
-            <Tabs.Tab value="terminals">Terminals</Tabs.Tab>
-            <Tabs.Tab value="diagnostics">Diagnostics</Tabs.Tab>
-            <Tabs.Tab value="acceptance">Acceptance</Tabs.Tab>
+            <Tabs.Tab value="terminals">{t('app.tabs.terminals')}</Tabs.Tab>
+            <Tabs.Tab value="diagnostics">{t('app.tabs.diagnostics')}</Tabs.Tab>
+            <Tabs.Tab value="acceptance">{t('app.tabs.acceptance')}</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="terminals" pt="md">
             <TerminalsPage />

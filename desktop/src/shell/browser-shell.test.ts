@@ -74,6 +74,25 @@ describe('browser shell', () => {
     expect(again.headers['set-cookie']).toBeUndefined();
   });
 
+  it('keeps access across browser restarts, prints a fresh link on demand, and explains itself to a browser', async () => {
+    // A cookie with an expiry survives the browser being closed (a session cookie does not).
+    const granted = await raw(shell.freshLink());
+    expect(granted.headers['set-cookie']?.[0]).toMatch(/Max-Age=\d{5,}/);
+    // A browser without access gets a page that says what to do, not raw JSON.
+    const page = await raw(`${shell.origin}/`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(401);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('press Enter: it prints a fresh link');
+    const used = await raw(shell.url, { headers: { accept: 'text/html' } });
+    expect(used.headers['content-type']).toMatch(/^text\/html/);
+    // A fresh link works once, and makes the unused earlier one worthless.
+    const older = shell.freshLink();
+    const newer = shell.freshLink();
+    expect((await raw(older)).status).toBe(403);
+    expect((await raw(newer)).status).toBe(303);
+    expect((await raw(newer)).status).toBe(403);
+  });
+
   it('serves the page with a fresh CSP nonce, and nothing outside the renderer', async () => {
     const page = await raw(`${shell.origin}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
@@ -109,15 +128,17 @@ describe('browser shell', () => {
     expect(rebound.status).toBe(421);
     const bad = await call({ cookie, origin: shell.origin }, '["not an address"]', 'diagnose');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body)).toEqual({
-      error: { code: 'invalid_input', message: 'invalid arguments for svc-console:diagnose' },
-    });
+    const refusal = (JSON.parse(bad.body) as { error: { code: string; message: string } }).error;
+    expect(refusal.code).toBe('invalid_input');
+    // Said as what was wrong, never as a channel name or an API path.
+    expect(refusal.message).toMatch(/^The console refused this: /);
+    expect(refusal.message).not.toMatch(/svc-console|\/api\//);
     expect((await call({ cookie, origin: shell.origin }, '{', 'diagnose')).status).toBe(400);
     expect((await call({ cookie, origin: shell.origin }, '[]', 'no-such')).status).toBe(404);
     const failed = await call({ cookie, origin: shell.origin }, '["pdf"]', 'get-report');
     expect(failed.status).toBe(422);
     expect((JSON.parse(failed.body) as { error: { message: string } }).error.message).toMatch(
-      /no report yet/,
+      /no report yet/i,
     );
   });
 

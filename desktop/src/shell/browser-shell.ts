@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConsoleApi } from '../core/api.js';
+import { acceptLanguageTags, pickLocale } from '@svc/shared';
+import { tIn } from '../core/i18n.js';
 import { createIpcHandlers, IpcArgumentError } from '../core/ipc.js';
 import {
   CONTENT_SECURITY_POLICY,
@@ -16,10 +18,43 @@ export interface BrowserShell {
   /** The URL to open once: it carries the one-time token. */
   url: string;
   origin: string;
+  /** A new one-time link (the unused earlier one stops working); for a browser without the cookie. */
+  freshLink(): string;
   close(): Promise<void>;
 }
 
 const COOKIE = 'svc_console';
+/**
+ * The access cookie outlives a browser restart (a technician closes the browser at lunch); it
+ * is worth nothing once this console process ends, since the session secret dies with it.
+ */
+const COOKIE_MAX_AGE_S = 7 * 24 * 3600;
+
+/**
+ * What a browser shows instead of JSON when it arrives without access, in the language it asks
+ * for (`Accept-Language`: the console's own choice is not known before access).
+ */
+function accessPage(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  key: 'noAccess' | 'linkUsed',
+): void {
+  const lng = pickLocale(acceptLanguageTags(req.headers['accept-language']));
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'",
+  });
+  res.end(
+    `<!doctype html><html lang="${lng}"><head><meta charset="utf-8"><title>svc console</title>` +
+      `<meta name="viewport" content="width=device-width"></head><body><h1>svc console</h1>` +
+      `<p>${tIn(lng, `access.${key}`)}</p></body></html>`,
+  );
+}
+
+const wantsPage = (req: http.IncomingMessage) =>
+  req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
 
 /** The page's CSP: the Electron one, plus fetch/SSE to this origin and Mantine's nonce'd style tag. */
 function pageCsp(nonce: string): string {
@@ -35,10 +70,10 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieOf(req: http.IncomingMessage): string | null {
+function cookieOf(req: http.IncomingMessage, name: string): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
+    if (k === name) return v.join('=');
   }
   return null;
 }
@@ -70,13 +105,15 @@ export async function startBrowserShell(
   api: ConsoleApi,
   options: { rendererDir: string; port?: number },
 ): Promise<BrowserShell> {
-  const oneTimeToken = randomBytes(24).toString('base64url');
+  // The one link that may be swapped for the cookie; null once used.
+  let oneTimeToken: string | null = randomBytes(24).toString('base64url');
   const session = randomBytes(24).toString('base64url');
-  let tokenUsed = false;
   const handlers = new Map(
     createIpcHandlers(api).map((h) => [h.channel.replace('svc-console:', ''), h] as const),
   );
   let origin = '';
+  // Cookies ignore ports: two consoles on one laptop must not overwrite each other's.
+  let cookieName = COOKIE;
   const streams = new Set<http.ServerResponse>();
   const unsubscribe = api.onTerminalsChanged((terminals) => {
     const frame = `event: terminals\ndata: ${JSON.stringify(terminals)}\n\n`;
@@ -89,29 +126,30 @@ export async function startBrowserShell(
       if (req.headers.host !== new URL(origin).host)
         return fail(res, 421, 'wrong_host', 'Wrong host.');
       const authed = (() => {
-        const c = cookieOf(req);
+        const c = cookieOf(req, cookieName);
         return c !== null && same(c, session);
       })();
       // The first visit: the token for a cookie, then the same page without the token.
       if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
-        if (tokenUsed || !same(url.searchParams.get('token') ?? '', oneTimeToken)) {
-          return fail(
-            res,
-            403,
-            'bad_token',
-            'This console link was already used or is wrong: start the console again for a new one.',
-          );
+        if (oneTimeToken === null || !same(url.searchParams.get('token') ?? '', oneTimeToken)) {
+          if (authed) return redirectHome(res);
+          return wantsPage(req)
+            ? accessPage(req, res, 403, 'linkUsed')
+            : fail(res, 403, 'bad_token', tIn('en', 'access.linkUsed'));
         }
-        tokenUsed = true;
+        oneTimeToken = null;
         res.writeHead(303, {
           location: '/',
-          'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+          'set-cookie': `${cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${COOKIE_MAX_AGE_S}`,
           'cache-control': 'no-store',
         });
         return res.end();
       }
-      if (!authed)
-        return fail(res, 401, 'unauthorized', 'Open the console with the link it printed.');
+      if (!authed) {
+        return wantsPage(req) && !url.pathname.startsWith('/api/')
+          ? accessPage(req, res, 401, 'noAccess')
+          : fail(res, 401, 'unauthorized', tIn('en', 'access.noAccess'));
+      }
       if (url.pathname.startsWith('/api/')) {
         if (
           req.headers.origin !== origin &&
@@ -167,9 +205,15 @@ export async function startBrowserShell(
   });
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
+  cookieName = `${COOKIE}_${port}`;
+  const link = () => `${origin}/?token=${oneTimeToken ?? ''}`;
   return {
-    url: `${origin}/?token=${oneTimeToken}`,
+    url: link(),
     origin,
+    freshLink: () => {
+      oneTimeToken = randomBytes(24).toString('base64url');
+      return link();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();
@@ -178,6 +222,11 @@ export async function startBrowserShell(
         server.closeAllConnections();
       }),
   };
+}
+
+function redirectHome(res: http.ServerResponse): void {
+  res.writeHead(303, { location: '/', 'cache-control': 'no-store' });
+  res.end();
 }
 
 async function serveFile(res: http.ServerResponse, rendererDir: string, pathname: string) {

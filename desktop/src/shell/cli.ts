@@ -1,7 +1,9 @@
 // `npm run console`: the console in a browser, for machines without Electron's binary.
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { defaultStateDir, SessionStore } from '../core/acceptance/session-store.js';
 import { createConsoleService } from '../core/api.js';
+import { askManagementPorts } from '../core/diagnostics/management-port.js';
 import { systemClock } from '../core/clock.js';
 import { probeAddresses } from '../core/network.js';
 import { settingsFromEnv } from '../core/settings.js';
@@ -12,8 +14,20 @@ import { startBrowserShell } from './browser-shell.js';
 const report = (message: string, error: unknown): void =>
   console.error(`[svc console] ${message}`, error);
 
+/** `--port N` (or `--port=N`) on the command line wins over CONSOLE_PORT. */
+function portArgument(argv: readonly string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
+  if (i < 0) return undefined;
+  const arg = argv[i] ?? '';
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[i + 1] ?? '');
+}
+
 async function main(): Promise<void> {
-  const settings = settingsFromEnv(process.env);
+  const port = portArgument(process.argv.slice(2));
+  const settings = settingsFromEnv({
+    ...process.env,
+    ...(port !== undefined && { CONSOLE_PORT: port }),
+  });
   const directory = new TerminalDirectory(
     { openSocket: openNodeUdpSocket, clock: systemClock, report },
     { port: settings.discoveryPort, timeoutS: settings.discoveryTimeoutS },
@@ -26,13 +40,26 @@ async function main(): Promise<void> {
     probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
     release: process.env.npm_package_version ?? '0.1.0',
     ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
+    ...(settings.managementPorts !== null && {
+      askPorts: (address: string) =>
+        askManagementPorts(address, { ports: settings.managementPorts ?? undefined }),
+    }),
+    // Each site's acceptance, kept across restarts (CONSOLE_STATE_DIR, or the user's state dir).
+    sessionStore: new SessionStore(defaultStateDir(process.env)),
   });
+  await service.resume();
   const shell = await startBrowserShell(service, {
     rendererDir: path.join(import.meta.dirname, '..', 'renderer'),
+    ...(settings.httpPort !== null && { port: settings.httpPort }),
   });
   console.log(`console: ${shell.url}`);
+  // A browser that lost its access (another browser, a cleared cookie) gets a fresh link.
+  if (process.stdin.isTTY) console.log('Press Enter for a fresh link.');
+  process.stdin.on('data', () => console.log(`console: ${shell.freshLink()}`));
+  process.stdin.on('error', () => undefined);
   await service.probe();
   const stop = () => {
+    process.stdin.destroy();
     void shell
       .close()
       .then(() => directory.close())

@@ -25,6 +25,8 @@ export interface Evidence {
   label: string;
   value: string;
   ok: boolean;
+  /** A fact that holds but deserves a look: shown as a warning, never as a tick. */
+  warning?: boolean;
 }
 
 export interface ManualConfirmation {
@@ -50,12 +52,34 @@ export interface LayerResult {
 export interface AcceptanceState {
   layers: LayerResult[];
   /** The last report made from these layers, if any. */
-  report: {
-    sha256: string;
-    recordedAt: string | null;
-    recordError: string | null;
-    createdAt: string;
-  } | null;
+  report: ReportState | null;
+}
+
+/** The last report: its result, whether the central service keeps it, whether it is current. */
+export interface ReportState {
+  sha256: string;
+  createdAt: string;
+  technician: string;
+  site: string;
+  summary: {
+    layers: number;
+    passed: number;
+    failed: number;
+    pending: number;
+    warnings: number;
+    /** Titles of the layers that failed, and of those never run before Finish. */
+    failedTitles: string[];
+    notRun: string[];
+    /** The same layers by id (and those waiting for a hand confirmation); absent in old sessions. */
+    failedIds?: string[];
+    pendingIds?: string[];
+    notRunIds?: string[];
+  };
+  /** When the central service stored the report under the digest it computed itself. */
+  recorded: { sha256: string; at: string; by: string } | null;
+  recordError: string | null;
+  /** Why the report no longer matches the layers (a run, a confirmation, a push since), or null. */
+  outdated: string | null;
 }
 
 /** A layer passes when every automated fact holds and its manual part (if any) is confirmed. */

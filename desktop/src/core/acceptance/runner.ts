@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import type { PersonSyncOut } from '@svc/shared';
 import type { CentralClient } from '../clients/central-client.js';
-import { terminalBase, type TerminalClient } from '../clients/terminal-client.js';
+import type { TerminalClient } from '../clients/terminal-client.js';
 import type { PushResult } from '../push/push.js';
 import type { TerminalEntry } from '../terminal-directory.js';
+import { t } from '../i18n.js';
+import { PUSH_WORDS, TERMINAL_WORDS, changedSince, localClock, roleName } from '../texts.js';
 import { maskId, type Evidence, type LayerId } from './layers.js';
+import { runRecognition } from './recognition.js';
 
 /** What the technician gives a layer before it runs (never a credential). */
 export const layerInput = z
@@ -31,6 +35,13 @@ export interface RunnerDeps {
 }
 
 const fact = (label: string, value: string, ok: boolean): Evidence => ({ label, value, ok });
+/** A fact that holds but deserves a look: never shown as a tick. */
+const warn = (label: string, value: string): Evidence => ({
+  label,
+  value,
+  ok: true,
+  warning: true,
+});
 const LOOPBACK = /^(127\.|localhost$|\[?::1\]?$)/;
 
 async function poll<T>(deps: RunnerDeps, what: () => Promise<T | null>): Promise<T | null> {
@@ -54,12 +65,21 @@ export async function runLayer(
       const workers = Object.entries(hb.workers);
       return [
         fact(
-          'database',
-          `${hb.database.state} (${hb.database.dialect})`,
+          t('evidence.database'),
+          t('evidence.databaseState', {
+            state: t(`evidence.states.${hb.database.state}`, { defaultValue: hb.database.state }),
+            dialect: hb.database.dialect,
+          }),
           hb.database.state === 'up',
         ),
-        ...workers.map(([name, state]) => fact(`worker ${name}`, state, state !== 'stopped')),
-        ...hb.warnings.map((w) => fact('warning', w, true)),
+        ...workers.map(([name, state]) =>
+          fact(
+            t('evidence.worker', { name }),
+            t(`evidence.states.${state}`, { defaultValue: state }),
+            state !== 'stopped',
+          ),
+        ),
+        ...hb.warnings.map((w) => warn(t('evidence.warning'), w)),
       ];
     }
     case 'web': {
@@ -72,7 +92,11 @@ export async function runLayer(
           out.push(
             fact(
               `GET ${path}`,
-              `${res.status} ${res.headers.get('content-type') ?? ''}, ${body.length} bytes`,
+              t('evidence.page', {
+                status: res.status,
+                type: res.headers.get('content-type') ?? '',
+                bytes: body.length,
+              }),
               res.status === 200 && /text\/html/.test(res.headers.get('content-type') ?? ''),
             ),
           );
@@ -85,31 +109,51 @@ export async function runLayer(
     case 'central': {
       const hb = await c.heartbeat();
       return [
-        fact('heartbeat state', String(hb.value.state), hb.value.state === 1),
-        fact('response time (service)', `${hb.value.responseTimeMs} ms`, true),
-        fact('round trip from this laptop', `${Math.round(hb.elapsedMs)} ms`, true),
-        fact('version', hb.value.version, true),
+        fact(t('evidence.heartbeatState'), String(hb.value.state), hb.value.state === 1),
+        fact(
+          t('evidence.responseTime'),
+          t('evidence.ms', { ms: Math.round(hb.value.responseTimeMs * 10) / 10 }),
+          true,
+        ),
+        fact(t('evidence.roundTrip'), t('evidence.ms', { ms: Math.round(hb.elapsedMs) }), true),
+        fact(t('evidence.version'), hb.value.version, true),
       ];
     }
     case 'data': {
-      if (!c.user) return [fact('sign-in', 'not signed in to the central service', false)];
-      const out: Evidence[] = [fact('signed in as', `${c.user.username} (${c.user.role})`, true)];
+      if (!c.user) return [fact(t('evidence.signIn'), t('evidence.notSignedIn'), false)];
+      const out: Evidence[] = [
+        fact(
+          t('evidence.signedInAs'),
+          t('evidence.userRole', { user: c.user.username, role: roleName(c.user.role) }),
+          true,
+        ),
+      ];
       const orgs = (await c.organizations()).value.items;
       const org = orgs.find((o) => o.name === input.organization);
       out.push(
-        fact('organization', org ? org.name : `"${input.organization ?? ''}" not found`, !!org),
+        fact(
+          t('evidence.organization'),
+          org ? org.name : t('evidence.notFound', { name: input.organization ?? '' }),
+          !!org,
+        ),
       );
       const spaces = (await c.spaces()).value.items;
       const space = spaces.find((s) => s.name === input.space);
-      out.push(fact('space', space ? space.name : `"${input.space ?? ''}" not found`, !!space));
+      out.push(
+        fact(
+          t('evidence.space'),
+          space ? space.name : t('evidence.notFound', { name: input.space ?? '' }),
+          !!space,
+        ),
+      );
       const people = input.person ? (await c.people(input.person)).value.items : [];
       const person = people.find((p) => p.name === input.person || p.idNumber === input.person);
       out.push(
         fact(
-          'person',
+          t('evidence.person'),
           person
-            ? `${person.name}, ID ${maskId(person.idNumber)}`
-            : `"${input.person ?? ''}" not found`,
+            ? t('evidence.personFound', { name: person.name, id: maskId(person.idNumber) })
+            : t('evidence.notFound', { name: input.person ?? '' }),
           !!person,
         ),
       );
@@ -117,8 +161,8 @@ export async function runLayer(
         const photo = await c.photoFacts(person.id);
         out.push(
           fact(
-            'photo readable',
-            `${photo.status} ${photo.type}, ${photo.bytes} bytes`,
+            t('evidence.photoReadable'),
+            t('evidence.page', { status: photo.status, type: photo.type, bytes: photo.bytes }),
             photo.status === 200 && photo.bytes > 0 && photo.type.startsWith('image/'),
           ),
         );
@@ -130,42 +174,57 @@ export async function runLayer(
       const nodes = (await c.nodes()).value;
       const online = (await c.onlineCount()).value.count;
       const out: Evidence[] = [
-        fact('terminals heard by this console', String(heard.length), heard.length > 0),
-        fact('terminals listed by the central service', String(nodes.length), true),
-        fact('recognition devices online (counted apart)', String(online), true),
+        fact(t('evidence.terminalsHeard'), String(heard.length), heard.length > 0),
+        fact(t('evidence.terminalsListed'), String(nodes.length), true),
+        fact(t('evidence.devicesOnline'), String(online), true),
       ];
-      for (const t of heard) {
-        const node = nodes.find((n) => n.id === t.id);
+      for (const terminal of heard) {
+        const node = nodes.find((n) => n.id === terminal.id);
         out.push(
           fact(
-            `${t.id} at central`,
-            node ? `${node.address}:${node.port}` : 'not listed',
-            !!node && node.address === t.address,
+            t('evidence.atCentral', { id: terminal.id }),
+            node ? `${node.address}:${node.port}` : t('evidence.notListed'),
+            !!node && node.address === terminal.address,
           ),
         );
       }
       const host = new URL(c.baseUrl).hostname;
-      out.push(
-        fact(
-          'central address reachable from terminals',
-          c.baseUrl,
-          !LOOPBACK.test(host) || heard.every((t) => LOOPBACK.test(t.address)),
-        ),
-      );
+      const label = t('evidence.reachable');
+      if (!LOOPBACK.test(host)) out.push(fact(label, c.baseUrl, true));
+      // Loopback reaches only terminals on this same host: a warning, even where it works.
+      else if (heard.every((h) => LOOPBACK.test(h.address)))
+        out.push(warn(label, t('evidence.loopbackHere', { url: c.baseUrl })));
+      else out.push(fact(label, t('evidence.loopback', { url: c.baseUrl }), false));
       return out;
     }
     case 'terminals': {
       const heard = deps.terminals();
       const pushes = deps.pushes();
-      if (heard.length === 0) return [fact('terminals', 'none heard', false)];
-      return heard.map((t) => {
-        const p = [...pushes].reverse().find((r) => r.id === t.id);
+      if (heard.length === 0)
+        return [fact(t('evidence.terminals'), t('evidence.noneHeard'), false)];
+      return heard.map((terminal) => {
+        const p = [...pushes].reverse().find((r) => r.id === terminal.id);
+        if (!p) return fact(terminal.id, t('proof.notPushed'), false);
+        // A proof holds while the terminal still announces the address it proved.
+        if (p.ok && changedSince(terminal, p)) {
+          return fact(
+            terminal.id,
+            TERMINAL_WORDS.changedSince(p.centralUrl, terminal.central ?? ''),
+            false,
+          );
+        }
         return fact(
-          t.id,
-          p
-            ? `${p.saved.ok ? 'saved' : 'not saved'} / ${p.readBack.ok ? 'read back' : 'not read back'} / ${p.checkedIn.ok ? p.checkedIn.detail : 'no check-in'} (${p.centralUrl})`
-            : 'not pushed yet',
-          p?.ok === true,
+          terminal.id,
+          t('evidence.pushProof', {
+            saved: p.saved.ok ? t('proof.saved') : t('proof.notSaved'),
+            readBack: p.readBack.ok ? t('proof.readBack') : t('proof.notReadBack'),
+            checkedIn:
+              p.checkedIn.ok && p.checkedIn.at
+                ? PUSH_WORDS.checkedInAt(p.checkedIn.at)
+                : t('proof.noCheckin'),
+            url: p.centralUrl,
+          }),
+          p.ok,
         );
       });
     }
@@ -178,9 +237,11 @@ export async function runLayer(
 
 async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]> {
   const c = deps.central;
-  if (!input.photoBase64) return [fact('photo', 'choose a photo for the test person', false)];
+  if (!input.photoBase64) return [fact(t('evidence.photo'), t('evidence.choosePhoto'), false)];
   const space = (await c.spaces()).value.items.find((s) => s.name === input.space);
-  if (!space) return [fact('space', `"${input.space ?? ''}" not found`, false)];
+  if (!space) {
+    return [fact(t('evidence.space'), t('evidence.notFound', { name: input.space ?? '' }), false)];
+  }
   const stamp = new Date(deps.now()).toISOString().replace(/\D/g, '').slice(0, 14);
   const person = (
     await c.createPerson({
@@ -189,91 +250,105 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
       spaceIds: [space.id],
     })
   ).value;
-  const out: Evidence[] = [fact('test person created', `${person.name} in ${space.name}`, true)];
-  const sha = await c.putPhoto(person.id, Buffer.from(input.photoBase64, 'base64'));
-  out.push(fact('photo stored', `sha256 ${sha.slice(0, 12)}…`, true));
-  const synced = await poll(deps, async () => {
-    // Only the tasks that carry this photo: the one made before the photo waits for it.
-    const items = (await c.personSync(person.id)).value.items.filter(
-      (i) => i.action === 'put' && i.photoSha256 === sha,
-    );
-    return items.length > 0 && items.every((i) => i.state === 'succeeded' || i.state === 'failed')
-      ? items
-      : null;
-  });
-  if (!synced)
-    out.push(
-      fact(
-        'synchronized',
-        'no device finished within the wait (is a device registered in that space?)',
-        false,
-      ),
-    );
-  for (const item of synced ?? []) {
-    const agree =
-      item.state === 'succeeded' &&
-      item.resultPhotoSha256 === sha &&
-      item.resultVersion === item.version;
-    out.push(
-      fact(
-        `device ${item.sn}`,
-        `${item.state}; device holds version ${item.resultVersion ?? '–'}, photo ${item.resultPhotoSha256?.slice(0, 12) ?? '–'}…${item.error ? ` (${item.error.message})` : ''}`,
-        agree,
-      ),
-    );
-  }
-  await c.deletePerson(person.id);
-  const erased = await poll(deps, async () => ((await c.personExists(person.id)) ? null : true));
-  out.push(
+  const out: Evidence[] = [
     fact(
-      'test person erased at central',
-      erased ? 'GET /api/people/{id} answers 404' : 'still there',
-      erased === true,
+      t('evidence.testPersonCreated'),
+      t('evidence.personIn', { name: person.name, space: space.name }),
+      true,
     ),
-  );
+  ];
+  // The test person leaves the central service on every path: a refused photo, a device
+  // error, a failed poll.
+  try {
+    await syncTestPerson(deps, person.id, input.photoBase64, space.name, out);
+  } catch (err) {
+    out.push(
+      fact(t('evidence.synchronized'), err instanceof Error ? err.message : String(err), false),
+    );
+  } finally {
+    out.push(await eraseTestPerson(deps, person.id));
+  }
   return out;
 }
 
-async function runRecognition(deps: RunnerDeps): Promise<Evidence[]> {
+async function syncTestPerson(
+  deps: RunnerDeps,
+  personId: string,
+  photoBase64: string,
+  spaceName: string,
+  out: Evidence[],
+): Promise<void> {
   const c = deps.central;
-  const display = deps.terminals().find((t) => t.kind === 'display');
-  if (!display) return [fact('display terminal', 'none heard', false)];
-  const events = (await c.events({ page: '1' })).value.items;
-  const latest = events[0];
-  if (!latest)
-    return [fact('central event', 'no recognition event at the central service yet', false)];
-  const status = await deps.terminalClient.status(terminalBase(display.address, display.port));
-  const shown = status.lastEvent;
-  const out: Evidence[] = [
-    fact(
-      'central event',
-      `${latest.person?.name ?? 'stranger'} at ${latest.device?.sn ?? '?'}, ${latest.time}`,
-      true,
-    ),
-    fact(
-      `display ${display.id} shows`,
-      shown
-        ? `${shown.person?.name ?? 'stranger'} at ${shown.device.sn}, ${shown.time}`
-        : 'nothing yet',
-      shown !== null,
-    ),
-  ];
-  if (shown) {
-    out.push(
-      fact(
-        'same person',
-        `${latest.person?.id ?? 'null'} / ${shown.person?.id ?? 'null'}`,
-        (latest.person?.id ?? null) === (shown.person?.id ?? null),
-      ),
+  const sha = await c.putPhoto(personId, Buffer.from(photoBase64, 'base64'));
+  out.push(fact(t('evidence.photoStored'), `sha256 ${sha.slice(0, 12)}…`, true));
+  let seen: PersonSyncOut['items'] = [];
+  // Done when every task that carries this photo has finished, or its device has answered
+  // with an error (a retry comes later; the technician needs the device's answer now).
+  const synced = await poll(deps, async () => {
+    const items = (await c.personSync(personId)).value.items.filter(
+      (i) => i.action === 'put' && i.photoSha256 === sha,
     );
-    out.push(
-      fact(
-        'same device',
-        `${latest.device?.sn ?? '?'} / ${shown.device.sn}`,
-        latest.device?.sn === shown.device.sn,
-      ),
-    );
-    out.push(fact('same time', `${latest.time} / ${shown.time}`, latest.time === shown.time));
+    seen = items;
+    const answered = (i: (typeof items)[number]) =>
+      i.state === 'succeeded' || i.state === 'failed' || (i.attempts > 0 && i.error !== undefined);
+    return items.length > 0 && items.every(answered) ? items : null;
+  });
+  const items = synced ?? seen;
+  if (items.length === 0) {
+    out.push(fact(t('evidence.synchronized'), t('evidence.noTask', { space: spaceName }), false));
   }
-  return out;
+  for (const item of items) out.push(deviceFact(item, sha));
+}
+
+function deviceFact(item: PersonSyncOut['items'][number], sha: string): Evidence {
+  const agree =
+    item.state === 'succeeded' &&
+    item.resultPhotoSha256 === sha &&
+    item.resultVersion === item.version;
+  if (item.state === 'succeeded') {
+    return fact(
+      t('evidence.device', { sn: item.sn }),
+      t('evidence.deviceHolds', {
+        version: item.resultVersion ?? '–',
+        photo: item.resultPhotoSha256?.slice(0, 12) ?? '–',
+      }),
+      agree,
+    );
+  }
+  const answer = item.error
+    ? t('evidence.deviceAnswered', { message: item.error.message })
+    : t('evidence.noAnswerYet');
+  const next =
+    item.state === 'failed'
+      ? t('evidence.gaveUp', { attempts: item.attempts })
+      : item.attempts > 0
+        ? t('evidence.triesAgain', {
+            at: localClock(item.nextAttemptAt),
+            attempt: item.attempts + 1,
+          })
+        : t('evidence.notReached');
+  return fact(
+    t('evidence.device', { sn: item.sn }),
+    t('evidence.deviceState', {
+      state: t(`evidence.states.${item.state}`, { defaultValue: item.state }),
+      answer,
+      next,
+    }),
+    false,
+  );
+}
+
+async function eraseTestPerson(deps: RunnerDeps, personId: string): Promise<Evidence> {
+  const c = deps.central;
+  try {
+    await c.deletePerson(personId);
+  } catch (err) {
+    return fact(t('evidence.erased'), err instanceof Error ? err.message : String(err), false);
+  }
+  const erased = await poll(deps, async () => ((await c.personExists(personId)) ? null : true));
+  return fact(
+    t('evidence.erased'),
+    erased ? t('evidence.erasedYes') : t('evidence.erasedNo'),
+    erased === true,
+  );
 }

@@ -1,10 +1,13 @@
 import {
   CSRF_HEADER,
+  acceptanceReportRecord,
   configureResponse,
   csrfResponse,
   discoveryNodeList,
   heartbeatResponse,
   onlineCount,
+  panelRoute,
+  type PanelRoute,
   personSyncOut,
   userResponse,
   type ConfigureRequest,
@@ -15,7 +18,9 @@ import {
   type SessionUser,
 } from '@svc/shared';
 import { z } from 'zod';
-import { ReachError, describeFetchError, errorMessage } from './http.js';
+import { ReachError, UNEXPECTED_ANSWER, describeFetchError, errorOf } from './http.js';
+import { t } from '../i18n.js';
+import { centralRefusal, knownRefusal } from '../texts.js';
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });
@@ -58,6 +63,13 @@ export interface Timed<T> {
 }
 
 /**
+ * A photo upload waits as long as the central service may take over it: its face check has up to
+ * 30 s and the write up to 15 s (server/src/photos/intake.ts). Giving up sooner reports "no
+ * answer" for a photo the central service is still checking, and keeps it anyway.
+ */
+export const PHOTO_UPLOAD_TIMEOUT_MS = 50_000;
+
+/**
  * The central service seen from the laptop (PROTOCOL §5–§7). It keeps the session cookie in
  * memory only; the password goes to `/api/auth/login` and nowhere else, and is never kept.
  */
@@ -68,20 +80,23 @@ export class CentralClient {
   #csrf: string | null = null;
   #user: SessionUser | null = null;
 
-  constructor(baseUrl: string, timeoutMs = 8_000) {
+  readonly #photoTimeoutMs: number;
+
+  constructor(baseUrl: string, timeoutMs = 8_000, photoTimeoutMs = PHOTO_UPLOAD_TIMEOUT_MS) {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ReachError(`not an http(s) address: ${baseUrl}`);
+      throw new ReachError(t('errors.central.notHttp', { url: baseUrl }));
     }
     this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
     this.#timeoutMs = timeoutMs;
+    this.#photoTimeoutMs = photoTimeoutMs;
   }
 
   get user(): SessionUser | null {
     return this.#user;
   }
 
-  async #raw(method: string, path: string, body?: unknown, type?: string) {
+  async #raw(method: string, path: string, body?: unknown, type?: string, timeoutMs?: number) {
     const headers = new Headers();
     if (this.#cookies.size > 0) {
       headers.set('cookie', [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '));
@@ -103,10 +118,10 @@ export class CentralClient {
         headers,
         ...(payload !== undefined && { body: payload }),
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs ?? this.#timeoutMs),
       });
     } catch (err) {
-      throw describeFetchError(err, new URL(this.baseUrl).host, this.#timeoutMs);
+      throw describeFetchError(err, new URL(this.baseUrl).host, timeoutMs ?? this.#timeoutMs);
     }
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -122,29 +137,60 @@ export class CentralClient {
     path: string,
     body?: unknown,
     okStatuses: number[] = [200, 201],
+    timeoutMs?: number,
   ): Promise<Timed<T>> {
-    const { res, elapsedMs } = await this.#raw(method, path, body);
+    const { res, elapsedMs } = await this.#raw(method, path, body, undefined, timeoutMs);
     const text = await res.text();
     if (!okStatuses.includes(res.status)) {
-      const why = errorMessage(text) ?? `HTTP ${res.status}`;
-      throw new ReachError(`${method} /api${path}: ${why} (${res.status})`, res.status);
+      const error = errorOf(text);
+      // A refusal the console knows is said in its words; anything else keeps the status.
+      const why = error
+        ? knownRefusal(error.code)
+          ? centralRefusal(error.code, error.message)
+          : `${centralRefusal(error.code, error.message)} (HTTP ${res.status})`
+        : `HTTP ${res.status}`;
+      throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ReachError(`${method} /api${path}: the answer is not JSON`, res.status);
+      throw new ReachError(t('errors.central.notJson'), res.status, UNEXPECTED_ANSWER);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new ReachError(`${method} /api${path}: an answer of a shape the console does not know`);
+      throw new ReachError(t('errors.central.shape'), res.status, UNEXPECTED_ANSWER);
     }
     return { value: parsed.data, elapsedMs, status: res.status };
   }
 
   /** PROTOCOL §5 heartbeat; a 503 with `state: 0` is an answer, not an error. */
-  heartbeat(): Promise<Timed<HeartbeatResponse>> {
-    return this.#json(heartbeatResponse, 'GET', '/heartbeat', undefined, [200, 503]);
+  heartbeat(timeoutMs?: number): Promise<Timed<HeartbeatResponse>> {
+    return this.#json(heartbeatResponse, 'GET', '/heartbeat', undefined, [200, 503], timeoutMs);
+  }
+
+  /** The panel route (PROTOCOL §5): where the central service sends recognition events. */
+  panelRoute(): Promise<Timed<PanelRoute>> {
+    return this.#json(panelRoute, 'GET', '/panel/route');
+  }
+
+  /**
+   * Changes the signed-in account's password (PROTOCOL §6). The central service ends the other
+   * sessions and answers with a new session cookie, which replaces the old one here.
+   */
+  async changePassword(currentPassword: string, newPassword: string): Promise<SessionUser> {
+    const { res } = await this.#raw('POST', '/auth/password', { currentPassword, newPassword });
+    const text = await res.text();
+    if (res.status !== 204) {
+      const error = errorOf(text);
+      throw new ReachError(
+        error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+        res.status,
+        error?.code ?? null,
+      );
+    }
+    this.#user = (await this.#json(userResponse, 'GET', '/auth/me')).value.user;
+    return this.#user;
   }
 
   /** Fetches a page of the site (`/`, `/login`) and says what came back. */
@@ -159,11 +205,16 @@ export class CentralClient {
     }
   }
 
-  async signIn(username: string, password: string): Promise<SessionUser> {
+  /** `code`: the account's second factor (authenticator or recovery code), when it has one. */
+  async signIn(username: string, password: string, code?: string): Promise<SessionUser> {
     this.#cookies.clear();
     const csrf = await this.#json(csrfResponse, 'GET', '/auth/csrf');
     this.#csrf = csrf.value.token;
-    const login = await this.#json(userResponse, 'POST', '/auth/login', { username, password });
+    const login = await this.#json(userResponse, 'POST', '/auth/login', {
+      username,
+      password,
+      ...(code !== undefined && { code }),
+    });
     this.#user = login.value.user;
     return this.#user;
   }
@@ -207,10 +258,23 @@ export class CentralClient {
     return this.#json(personLite, 'POST', '/people', body);
   }
   async putPhoto(id: string, jpeg: Uint8Array): Promise<string> {
-    const { res } = await this.#raw('PUT', `/people/${id}/photo`, jpeg, 'image/jpeg');
+    const { res } = await this.#raw(
+      'PUT',
+      `/people/${id}/photo`,
+      jpeg,
+      'image/jpeg',
+      this.#photoTimeoutMs,
+    );
     const text = await res.text();
     if (res.status !== 200) {
-      throw new ReachError(`photo upload: ${errorMessage(text) ?? `HTTP ${res.status}`}`);
+      const error = errorOf(text);
+      throw new ReachError(
+        t('errors.central.photoRefused', {
+          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+        }),
+        res.status,
+        error?.code ?? null,
+      );
     }
     return z.object({ photoSha256: z.string() }).parse(JSON.parse(text)).photoSha256;
   }
@@ -223,7 +287,14 @@ export class CentralClient {
   async deletePerson(id: string): Promise<void> {
     const { res } = await this.#raw('DELETE', `/people/${id}`);
     if (res.status !== 204 && res.status !== 200) {
-      throw new ReachError(`delete person: ${errorMessage(await res.text()) ?? res.status}`);
+      const error = errorOf(await res.text());
+      throw new ReachError(
+        t('errors.central.notErased', {
+          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+        }),
+        res.status,
+        error?.code ?? null,
+      );
     }
   }
   async personExists(id: string): Promise<boolean> {
@@ -244,12 +315,16 @@ export class CentralClient {
   audit(pageSize = 100) {
     return this.#json(list(auditItem), 'GET', `/audit?pageSize=${pageSize}`);
   }
-  recordReport(body: { sha256: string; title: string; layers: number; passed: number }) {
-    return this.#json(
-      z.object({ recorded: z.literal(true), at: z.string() }),
-      'POST',
-      '/acceptance/reports',
-      body,
-    );
+  /**
+   * Hands the report file to the central service, which computes its SHA-256 itself, keeps it
+   * (one record per digest) and answers with what it recorded.
+   */
+  uploadReport(json: string) {
+    return this.#json(acceptanceReportRecord, 'POST', '/acceptance/reports', { report: json });
+  }
+
+  /** The session's cookie values and CSRF token: never to appear in anything recorded. */
+  secretValues(): string[] {
+    return [...this.#cookies.values(), ...(this.#csrf ? [this.#csrf] : [])];
   }
 }

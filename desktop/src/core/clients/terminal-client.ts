@@ -1,3 +1,4 @@
+import { t } from '../i18n.js';
 import {
   displayStatus,
   terminalConfig,
@@ -43,23 +44,23 @@ export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
     if (res.status === 401) {
       throw new ReachError(
         key
-          ? `the terminal at ${where} refused the terminal key (401)`
-          : `the terminal at ${where} has a management key: enter it to push (401)`,
+          ? t('errors.terminal.keyRefused', { where })
+          : t('errors.terminal.keyNeeded', { where }),
         401,
       );
     }
     if (res.status !== 200) {
-      throw new ReachError(`the terminal at ${where} answered HTTP ${res.status}`, res.status);
+      throw new ReachError(t('errors.terminal.status', { where, status: res.status }), res.status);
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ReachError(`the terminal at ${where} answered something that is not JSON`);
+      throw new ReachError(t('errors.terminal.notJson', { where }));
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new ReachError(`the terminal at ${where} answered a shape the console does not know`);
+      throw new ReachError(t('errors.terminal.shape', { where }));
     }
     return parsed.data;
   }

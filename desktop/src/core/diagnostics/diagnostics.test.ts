@@ -32,6 +32,8 @@ const base: DiagnosticFacts = {
   interfaces: [],
   expectedAddress: null,
   routed: [],
+  notHeard: null,
+  conflicts: [],
   listeningSince: 0,
   lastHeardAt: 0,
   now: 1000,
@@ -81,11 +83,20 @@ describe('diagnostics, each from a condition created here', () => {
         },
       ],
     };
-    const service = createConsoleService({ directory, clock, interfaces: () => table });
+    const service = createConsoleService({
+      directory,
+      clock,
+      interfaces: () => table,
+      askPorts: () => Promise.resolve([]),
+    });
     const missing = await service.diagnose('10.40.0.15');
     const finding = missing.findings.find((f) => f.code === 'no_subnet');
     expect(finding?.title).toContain('10.40.0.15');
-    expect(finding?.facts).toEqual(['eth9: 192.168.77.20 mask 255.255.255.0 (192.168.77.0/24)']);
+    expect(finding?.facts).toContain('eth9: 192.168.77.20 mask 255.255.255.0 (192.168.77.0/24)');
+    // Loopback counts as an interface: it is listed, and a terminal on it is on a local subnet.
+    expect(finding?.facts.join('\n')).toMatch(/lo: 127\.0\.0\.1 mask 255\.0\.0\.0 .*loopback/);
+    const local = await service.diagnose('127.0.0.9');
+    expect(local.findings.map((f) => f.code)).not.toContain('no_subnet');
     const present = await service.diagnose('192.168.77.99');
     expect(present.findings.map((f) => f.code)).not.toContain('no_subnet');
   });

@@ -1,11 +1,20 @@
+import { t } from '../i18n.js';
 import { interfaceFor, type LocalInterface } from '../interfaces.js';
+import type { PortAnswer } from './management-port.js';
 import type { PortHolder } from './port-holders.js';
 
 /** Nothing heard for this long, on a listening port, is worth a finding. */
 export const SILENCE_MS = 60_000;
 
 export interface Finding {
-  code: 'port_held' | 'no_subnet' | 'routed_terminal' | 'silence' | 'vm_nat';
+  code:
+    | 'port_held'
+    | 'no_subnet'
+    | 'routed_terminal'
+    | 'silence'
+    | 'vm_nat'
+    | 'not_heard'
+    | 'id_conflict';
   severity: 'problem' | 'warning';
   title: string;
   /** What the console measured. */
@@ -26,6 +35,13 @@ export interface DiagnosticFacts {
   expectedAddress: string | null;
   /** Terminals heard from an address on no local subnet (through a router). */
   routed: { id: string; address: string }[];
+  /**
+   * The expected address when no announce came from it, with what its management ports
+   * answered; null when it was heard (or none was typed).
+   */
+  notHeard: { address: string; answers: PortAnswer[] } | null;
+  /** Terminal ids announced from two addresses. */
+  conflicts: { id: string; address: string; other: string }[];
   /** When the port was opened, and the last datagram of any kind heard (ms). */
   listeningSince: number | null;
   lastHeardAt: number | null;
@@ -49,25 +65,64 @@ const VM_PRODUCTS = /virtualbox|vmware|kvm|qemu|virtual machine|parallels|hvm do
 const NAT_NETWORKS = ['10.0.2.0/24', '192.168.122.0/24', '172.17.0.0/16', '192.168.64.0/24'];
 
 function listInterfaces(interfaces: LocalInterface[]): string[] {
-  const external = interfaces.filter((i) => !i.internal);
-  if (external.length === 0) return ['this laptop has no network address besides loopback'];
-  return external.map((i) => `${i.name}: ${i.address} mask ${i.netmask} (${i.cidr})`);
+  const lines = interfaces.map((i) =>
+    t(i.internal ? 'diagnostics.interfaceLoopback' : 'diagnostics.interface', {
+      name: i.name,
+      address: i.address,
+      netmask: i.netmask,
+      cidr: i.cidr,
+    }),
+  );
+  if (interfaces.every((i) => i.internal)) lines.push(t('diagnostics.onlyLoopback'));
+  return lines;
+}
+
+function notHeardFinding(address: string, answers: PortAnswer[], port: number): Finding {
+  const found = answers.find((a) => a.kind === 'terminal' || a.kind === 'terminal_with_key');
+  const shown = found ? [found] : answers;
+  // Ports that answered alike share one piece of advice ("Ports 8182, 8181: …").
+  const byKind = new Map<PortAnswer['kind'], number[]>();
+  for (const a of shown) byKind.set(a.kind, [...(byKind.get(a.kind) ?? []), a.port]);
+  return {
+    code: 'not_heard',
+    severity: 'problem',
+    title: t('diagnostics.notHeard.title', { address }),
+    facts: [
+      t('diagnostics.notHeard.fact', { address, port }),
+      ...answers.map((a) => t('diagnostics.notHeard.port', { port: a.port, detail: a.detail })),
+    ],
+    advice: [
+      ...[...byKind].map(([kind, ports]) =>
+        t('diagnostics.notHeard.means', {
+          count: ports.length,
+          ports: ports.join(', '),
+          means: t(`diagnostics.answerMeans.${kind}`),
+        }),
+      ),
+      t('diagnostics.notHeard.probe'),
+    ],
+  };
 }
 
 function firewallAdvice(platform: NodeJS.Platform, port: number): string[] {
   switch (platform) {
     case 'win32':
       return [
-        `Windows Defender Firewall: allow inbound UDP ${port}, e.g. in an administrator PowerShell: New-NetFirewallRule -DisplayName "svc console discovery" -Direction Inbound -Protocol UDP -LocalPort ${port} -Action Allow`,
-        'A network set to "Public" blocks broadcasts: set the site network to "Private".',
+        t('diagnostics.firewall.windows', {
+          port,
+          command: `New-NetFirewallRule -DisplayName "svc console discovery" -Direction Inbound -Protocol UDP -LocalPort ${port} -Action Allow`,
+        }),
+        t('diagnostics.firewall.windowsPublic'),
       ];
     case 'darwin':
-      return [
-        'System Settings → Network → Firewall: allow incoming connections for svc console (or turn off "Block all incoming connections").',
-      ];
+      return [t('diagnostics.firewall.mac')];
     default:
       return [
-        `Allow inbound UDP ${port}: sudo ufw allow ${port}/udp, or sudo firewall-cmd --add-port=${port}/udp, or an nftables/iptables accept rule.`,
+        t('diagnostics.firewall.linux', {
+          port,
+          ufw: `sudo ufw allow ${port}/udp`,
+          firewalld: `sudo firewall-cmd --add-port=${port}/udp`,
+        }),
       ];
   }
 }
@@ -104,45 +159,57 @@ export function diagnose(f: DiagnosticFacts): Finding[] {
     findings.push({
       code: 'port_held',
       severity: 'problem',
-      title: `UDP port ${f.port} is held by another program`,
+      title: t('diagnostics.portHeld.title', { port: f.port }),
       facts: [
-        `binding UDP ${f.port} failed: ${f.lastError}`,
+        t('diagnostics.portHeld.bindFailed', { port: f.port, error: f.lastError }),
         ...(f.holders === null
-          ? ['this system does not let the console see which program holds it']
+          ? [t('diagnostics.portHeld.hidden')]
           : others.length > 0
-            ? others.map((h) => `held by pid ${h.pid} (${h.name}): ${h.command}`)
-            : ['no holder visible to this user (it may belong to another user)']),
+            ? others.map((h) =>
+                t('diagnostics.portHeld.holder', { pid: h.pid, name: h.name, command: h.command }),
+              )
+            : [t('diagnostics.portHeld.noHolder')]),
       ],
       advice: [
-        `Close that program (find it with: ${portCommand(f.platform, f.port)}), then probe again.`,
-        'A central service on this laptop can share the port only if it binds with SO_REUSEADDR.',
+        t('diagnostics.portHeld.close', { command: portCommand(f.platform, f.port) }),
+        t('diagnostics.portHeld.share'),
       ],
     });
   }
   const external = f.interfaces.filter((i) => !i.internal);
   if (f.expectedAddress) {
-    const match = interfaceFor(f.expectedAddress, external);
+    // Loopback and internal interfaces count: a terminal on this laptop is on its subnet.
+    const match = interfaceFor(f.expectedAddress, f.interfaces);
     if (!match) {
       findings.push({
         code: 'no_subnet',
         severity: 'problem',
-        title: `No interface of this laptop is on the subnet of ${f.expectedAddress}`,
+        title: t('diagnostics.noSubnet.title', { address: f.expectedAddress }),
         facts: listInterfaces(f.interfaces),
-        advice: [
-          `Broadcasts do not cross routers: connect this laptop to the terminal's network, or give it an address in the subnet of ${f.expectedAddress}.`,
-        ],
+        advice: [t('diagnostics.noSubnet.advice', { address: f.expectedAddress })],
       });
     }
   }
-  for (const t of f.routed) {
+  if (f.notHeard) findings.push(notHeardFinding(f.notHeard.address, f.notHeard.answers, f.port));
+  for (const c of f.conflicts) {
+    findings.push({
+      code: 'id_conflict',
+      severity: 'problem',
+      title: t('diagnostics.conflict.title', { id: c.id, address: c.address, other: c.other }),
+      facts: [
+        t('diagnostics.conflict.heard', { id: c.id, address: c.address, other: c.other }),
+        t('diagnostics.conflict.kept', { address: c.address }),
+      ],
+      advice: [t('diagnostics.conflict.clone'), t('diagnostics.conflict.moved')],
+    });
+  }
+  for (const r of f.routed) {
     findings.push({
       code: 'routed_terminal',
       severity: 'warning',
-      title: `${t.id} is heard from ${t.address}, on no subnet of this laptop`,
+      title: t('diagnostics.routed.title', { id: r.id, address: r.address }),
       facts: listInterfaces(f.interfaces),
-      advice: [
-        'Its announces come through a router or a relay; probes from here may not reach it.',
-      ],
+      advice: [t('diagnostics.routed.advice')],
     });
   }
   const since = Math.max(f.lastHeardAt ?? 0, f.listeningSince ?? 0);
@@ -151,17 +218,14 @@ export function diagnose(f: DiagnosticFacts): Finding[] {
     findings.push({
       code: 'silence',
       severity: 'problem',
-      title: `Nothing heard on UDP ${f.port} for ${seconds} s on any interface`,
+      title: t('diagnostics.silence.title', { port: f.port, seconds }),
       facts: [
         f.lastHeardAt === null
-          ? `no datagram at all since the port was opened ${seconds} s ago`
-          : `last datagram ${seconds} s ago`,
+          ? t('diagnostics.silence.never', { seconds })
+          : t('diagnostics.silence.last', { seconds }),
         ...listInterfaces(f.interfaces),
       ],
-      advice: [
-        ...firewallAdvice(f.platform, f.port),
-        'Check the cable or Wi-Fi, and that terminals are powered and on this network.',
-      ],
+      advice: [...firewallAdvice(f.platform, f.port), t('diagnostics.silence.cable')],
     });
   }
   const vmByMac = external
@@ -174,15 +238,15 @@ export function diagnose(f: DiagnosticFacts): Finding[] {
     findings.push({
       code: 'vm_nat',
       severity: 'problem',
-      title: `This console looks like it runs in a virtual machine (${vendor}) behind NAT`,
+      title: t('diagnostics.vm.title', { vendor }),
       facts: [
-        ...vmByMac.map((x) => `${x.i.name} has MAC ${x.i.mac} (${x.vendor})`),
-        ...(f.productName ? [`machine: ${f.productName}`] : []),
-        ...natted.map((i) => `${i.name}: ${i.address} is in a hypervisor NAT network`),
+        ...vmByMac.map((x) =>
+          t('diagnostics.vm.mac', { name: x.i.name, mac: x.i.mac, vendor: x.vendor ?? '' }),
+        ),
+        ...(f.productName ? [t('diagnostics.vm.machine', { product: f.productName })] : []),
+        ...natted.map((i) => t('diagnostics.vm.nat', { name: i.name, address: i.address })),
       ],
-      advice: [
-        "Broadcasts from the site do not pass a hypervisor's NAT: switch the VM's network adapter to bridged mode on the site network, or run the console on the host.",
-      ],
+      advice: [t('diagnostics.vm.advice')],
     });
   }
   return findings;

@@ -102,7 +102,7 @@ d('push with proof, against the real central service and simulated terminals', (
     const [withKey] = await api.push({
       ids: ['ENR-KEY'],
       centralUrl: central.url,
-      key: 'terminal-key-for-this-test',
+      keys: { 'ENR-KEY': 'terminal-key-for-this-test' },
     });
     expect(withKey?.via).toBe('central');
     expect(withKey?.saved.ok).toBe(true);
@@ -112,9 +112,22 @@ d('push with proof, against the real central service and simulated terminals', (
     expect(JSON.stringify(await api.listPushes())).not.toContain('terminal-key-for-this-test');
   });
 
+  it('signed out: nothing is pushed, and a direct push is labelled as not authorized at central', async () => {
+    await api.signOut();
+    const before = terminals[0]!.config().updatedAt;
+    const [refused] = await api.push({ ids: ['ENR-P1'], centralUrl: central.url });
+    expect(refused).toMatchObject({ via: 'none', ok: false, saved: { ok: false } });
+    expect(refused?.saved.detail).toContain('not signed in');
+    expect(terminals[0]!.config().updatedAt).toBe(before);
+    const [direct] = await api.push({ ids: ['ENR-P1'], centralUrl: central.url, direct: true });
+    expect(direct?.via).toBe('direct');
+    expect(direct?.saved.ok).toBe(true);
+    expect(direct?.saved.detail).toContain('not authorized at central');
+  });
+
   it('a terminal that saves another address fails the read-back, naming both addresses', async () => {
     await api.signOut();
-    const [bad] = await api.push({ ids: ['ENR-BAD'], centralUrl: central.url });
+    const [bad] = await api.push({ ids: ['ENR-BAD'], centralUrl: central.url, direct: true });
     expect(bad?.saved.ok).toBe(true);
     expect(bad?.readBack.ok).toBe(false);
     expect(bad?.readBack.detail).toContain(`pushed "${central.url}"`);

@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import type { CentralClient } from '../clients/central-client.js';
 import { ReachError } from '../clients/http.js';
 import { terminalBase, type TerminalClient } from '../clients/terminal-client.js';
+import { t } from '../i18n.js';
+import { PUSH_WORDS } from '../texts.js';
 
 export interface PushTarget {
   id: string;
@@ -17,12 +19,20 @@ export interface PushRequest {
   panelUrl?: string;
   /** The terminal's management key, when one is set; used for this push only, never kept. */
   key?: string;
+  /**
+   * Straight to the terminal, without the central service: the technician's explicit choice,
+   * labelled as not authorized at central. Otherwise the push goes through the central service
+   * and stops at its refusal.
+   */
+  direct?: boolean;
 }
 
 export interface Step {
   ok: boolean;
   /** What was seen, or why it failed, in words. */
   detail: string;
+  /** Never tried, because an earlier step failed: neither a proof nor a failure of its own. */
+  skipped?: boolean;
 }
 
 export interface PushResult {
@@ -32,13 +42,19 @@ export interface PushResult {
   port: number;
   centralUrl: string;
   panelUrl: string | null;
-  /** Through the central service (which issues the check-in token) or straight to the terminal. */
-  via: 'central' | 'direct';
+  /**
+   * Through the central service (which issues the check-in token; it may still report that the
+   * terminal failed), straight to the terminal (the technician's explicit choice: not authorized
+   * at central), or nowhere (refused, not signed in, or the central service not reached).
+   */
+  via: 'central' | 'direct' | 'none';
   pushedAt: string;
   saved: Step;
   readBack: Step & { config: TerminalConfig | null };
   checkedIn: Step & { at: string | null };
   ok: boolean;
+  /** The central service's refusal of this push (4xx), in words, when it refused. */
+  refusal?: string;
 }
 
 export interface PushDeps {
@@ -90,11 +106,11 @@ export async function pushWithProof(
     ...target,
     centralUrl: request.centralUrl,
     panelUrl: body.panelUrl ?? null,
-    via: 'direct',
+    via: request.direct ? 'direct' : 'none',
     pushedAt: before ?? new Date(deps.clock.now()).toISOString(),
-    saved: { ok: false, detail: 'not tried' },
-    readBack: { ok: false, detail: 'not tried', config: null },
-    checkedIn: { ok: false, detail: 'not tried', at: null },
+    saved: { ok: false, detail: PUSH_WORDS.notTried(), skipped: true },
+    readBack: { ok: false, detail: PUSH_WORDS.notTried(), skipped: true, config: null },
+    checkedIn: { ok: false, detail: PUSH_WORDS.notTried(), skipped: true, at: null },
     ok: false,
   };
 
@@ -105,19 +121,21 @@ export async function pushWithProof(
     const config = await deps.terminals.read(base, request.key);
     const problems: string[] = [];
     if (!sameUrl(config.centralUrl, request.centralUrl)) {
-      problems.push(`central address reads "${config.centralUrl}", pushed "${request.centralUrl}"`);
+      problems.push(PUSH_WORDS.centralDiffers(config.centralUrl, request.centralUrl));
     }
     if (body.panelUrl !== undefined && !sameUrl(config.panelUrl, body.panelUrl)) {
-      problems.push(`panel address reads "${config.panelUrl}", pushed "${body.panelUrl}"`);
+      problems.push(PUSH_WORDS.panelDiffers(config.panelUrl, body.panelUrl));
     }
     result.readBack = {
       ok: problems.length === 0,
       detail:
-        problems.length === 0 ? `GET /api/config reads ${config.centralUrl}` : problems.join('; '),
+        problems.length === 0
+          ? PUSH_WORDS.readsBack(config.centralUrl)
+          : problems.join(t('report.partSeparator')),
       config,
     };
   } catch (err) {
-    result.readBack = { ok: false, detail: `read back failed: ${why(err)}`, config: null };
+    result.readBack = { ok: false, detail: PUSH_WORDS.readBackFailed(why(err)), config: null };
   }
   if (!result.readBack.ok) return result;
 
@@ -135,40 +153,36 @@ async function save(
   body: { centralUrl: string; panelUrl?: string },
   result: PushResult,
 ): Promise<Step> {
-  let centralProblem = '';
-  // Through the central service when signed in there: it issues the token the terminal checks
-  // in with, and hands a terminal key on for this one push (it never keeps it).
-  if (central?.user) {
+  if (request.direct) {
     try {
-      await untilCentralLists(deps, central, target.id);
-      const [answer] = await central.configure({
-        ids: [target.id],
-        ...body,
-        ...(request.key !== undefined && { keys: { [target.id]: request.key } }),
-      });
-      if (answer?.ok) {
-        result.via = 'central';
-        return {
-          ok: true,
-          detail: `saved through ${central.baseUrl} (it issued the check-in token)`,
-        };
-      }
-      centralProblem = `the central service could not push (${answer?.error ?? 'no answer'}); `;
+      const saved = await deps.terminals.push(base, body, request.key);
+      return { ok: true, detail: PUSH_WORDS.savedDirect(saved.updatedAt ?? null) };
     } catch (err) {
-      centralProblem = `the central service could not push (${why(err)}); `;
+      return { ok: false, detail: err instanceof ReachError ? err.message : why(err) };
     }
   }
+  // Through the central service only: it issues the token the terminal checks in with, and
+  // hands a terminal key on for this one push (it never keeps it). Its refusal is the answer.
+  if (!central?.user) return { ok: false, detail: PUSH_WORDS.notSignedIn(request.centralUrl) };
   try {
-    const saved = await deps.terminals.push(base, body, request.key);
-    return {
-      ok: true,
-      detail: `${centralProblem}saved by the terminal at ${saved.updatedAt ?? 'unknown time'}`,
-    };
+    await untilCentralLists(deps, central, target.id);
+    const [answer] = await central.configure({
+      ids: [target.id],
+      ...body,
+      ...(request.key !== undefined && { keys: { [target.id]: request.key } }),
+    });
+    // The central service took the push on (its token went with it), whatever the terminal did.
+    result.via = 'central';
+    if (answer?.ok) {
+      return { ok: true, detail: PUSH_WORDS.savedThroughCentral(central.baseUrl) };
+    }
+    return { ok: false, detail: PUSH_WORDS.centralFailed(answer?.error ?? PUSH_WORDS.noAnswer()) };
   } catch (err) {
-    return {
-      ok: false,
-      detail: centralProblem + (err instanceof ReachError ? err.message : why(err)),
-    };
+    if (err instanceof ReachError && err.status !== null && err.status >= 400 && err.status < 500) {
+      result.refusal = err.message;
+      return { ok: false, detail: PUSH_WORDS.refused(err.message) };
+    }
+    return { ok: false, detail: PUSH_WORDS.centralFailed(why(err)) };
   }
 }
 
@@ -200,35 +214,27 @@ async function waitForCheckin(
   before: string | null,
 ): Promise<Step & { at: string | null }> {
   if (!central || before === null) {
-    return {
-      ok: false,
-      detail: 'not proven: the console cannot reach the central service being pushed',
-      at: null,
-    };
+    return { ok: false, detail: PUSH_WORDS.cannotProve(), at: null };
   }
   const deadline = deps.clock.now() + (deps.checkinTimeoutMs ?? 20_000);
-  let last = 'the central service does not list the terminal';
+  let last = PUSH_WORDS.notListed();
   for (;;) {
     try {
       const node = (await central.nodes()).value.find((n) => n.id === id);
       if (node?.lastCheckin && node.lastCheckin >= before) {
-        return { ok: true, detail: `checked in at ${node.lastCheckin}`, at: node.lastCheckin };
+        return { ok: true, detail: PUSH_WORDS.checkedInAt(node.lastCheckin), at: node.lastCheckin };
       }
       if (node) {
         last = node.lastCheckin
-          ? `last check-in ${node.lastCheckin} is older than the push`
-          : 'the central service has no check-in from it yet';
+          ? PUSH_WORDS.olderCheckin(node.lastCheckin)
+          : PUSH_WORDS.noCheckinYet();
       }
     } catch (err) {
-      last = `could not read the central node list: ${why(err)}`;
+      last = PUSH_WORDS.nodeListFailed(why(err));
     }
     if (deps.clock.now() >= deadline) break;
     await (deps.sleep ?? sleep)(deps.pollMs ?? 500);
   }
   const seconds = Math.round((deps.checkinTimeoutMs ?? 20_000) / 1000);
-  return {
-    ok: false,
-    detail: `no check-in within ${seconds} s: ${last}. A terminal checks in with a token the central service issues when it pushes; sign in to the central service and push again, or configure it from the site`,
-    at: null,
-  };
+  return { ok: false, detail: PUSH_WORDS.noCheckin(seconds, last), at: null };
 }

@@ -1,15 +1,223 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import type { HandoverReport } from './report.js';
+import type { HandoverReport } from '@svc/shared';
+import { reportWords, type ReportWords } from './words.js';
+import { evidenceMark, resultLine, verdict } from './report.js';
 
-/** The report as a PDF (pdfkit's built-in Helvetica: no font file to ship). */
-export function reportPdf(report: HandoverReport, digest: string): Promise<Buffer> {
+/**
+ * Noto Sans (Simplified Chinese, with Latin) from an npm package as OpenType files pdfkit can
+ * subset: a technician "Tess Tech 张" prints as typed, and only the glyphs used are embedded.
+ */
+function fontFile(name: 'Regular' | 'Bold'): string {
+  const entry = createRequire(import.meta.url).resolve('@embedpdf/fonts-sc');
+  return path.join(path.dirname(entry), '..', 'fonts', `NotoSansHans-${name}.otf`);
+}
+
+type Doc = PDFKit.PDFDocument;
+const MARGIN = 50;
+const FOOTER = 36;
+const GREY = '#555555';
+const COLOR = { ok: '#1b5e20', warning: '#8d6e00', failed: '#b71c1c', pending: '#8d6e00' };
+
+interface Column {
+  title: string;
+  width: number;
+}
+
+/** A table that continues on the next page, repeating its header row there. */
+function table(doc: Doc, columns: Column[], rows: { cells: string[]; color?: string }[]): void {
+  const pad = 3;
+  const width = columns.reduce((n, c) => n + c.width, 0);
+  const header = columns.some((c) => c.title !== '');
+  const heightOf = (cells: string[]) =>
+    Math.max(
+      ...cells.map((c, i) => doc.heightOfString(c, { width: columns[i]!.width - 2 * pad })),
+    ) +
+    2 * pad;
+  const draw = (cells: string[], bold: boolean, color?: string) => {
+    doc.font(bold ? 'Bold' : 'Regular');
+    const y = doc.y;
+    const h = heightOf(cells);
+    let x = MARGIN;
+    cells.forEach((c, i) => {
+      const last = i === cells.length - 1;
+      doc.fillColor(last && color ? color : 'black');
+      doc.text(c, x + pad, y + pad, { width: columns[i]!.width - 2 * pad });
+      x += columns[i]!.width;
+    });
+    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h);
+    doc
+      .lineWidth(bold ? 0.8 : 0.3)
+      .strokeColor(bold ? 'black' : '#999999')
+      .stroke();
+    doc.x = MARGIN;
+    doc.y = y + h;
+  };
+  const titles = columns.map((c) => c.title);
+  doc.fontSize(9);
+  if (header) draw(titles, true);
+  for (const row of rows) {
+    doc.font('Regular');
+    if (doc.y + heightOf(row.cells) > doc.page.height - MARGIN - FOOTER) {
+      doc.addPage();
+      if (header) draw(titles, true);
+    }
+    draw(row.cells, false, row.color);
+  }
+  doc.fillColor('black').moveDown(0.5);
+}
+
+function titlePage(doc: Doc, report: HandoverReport, digest: string, w: ReportWords): void {
+  const m = report.meta;
+  const f = w.fields;
+  doc.font('Bold').fontSize(22).text(w.reportTitle);
+  doc.moveDown(0.3).font('Regular').fontSize(16).text(m.site);
+  const v = verdict(report, w);
+  doc.moveDown(0.5).font('Bold').fontSize(13);
+  doc
+    .fillColor(v.accepted ? COLOR.ok : COLOR.failed)
+    .text(v.line)
+    .fillColor('black');
+  doc.moveDown(1.2);
+  table(
+    doc,
+    [
+      { title: '', width: 130 },
+      { title: '', width: 365 },
+    ],
+    [
+      [f.site, m.site],
+      [f.release, m.release],
+      [f.host, m.host],
+      [f.centralUrl, m.centralUrl],
+      [f.date, w.when(m.createdAt)],
+      [f.technician, m.technician],
+      [f.result, resultLine(report, w)],
+    ].map((cells) => ({ cells })),
+  );
+  doc.moveDown(1);
+  table(
+    doc,
+    [
+      { title: w.columns.layer, width: 330 },
+      { title: w.columns.result, width: 165 },
+    ],
+    report.layers.map((l) => ({
+      cells: [w.layerTitle(l.id, l.title), l.ran ? w.status[l.status] : w.status.notRun],
+      color: COLOR[l.status === 'passed' ? 'ok' : l.status],
+    })),
+  );
+  doc.moveDown(1).font('Regular').fontSize(9).fillColor(GREY);
+  doc.text(w.digestRecorded(digest));
+  doc.fillColor('black');
+}
+
+function layerSection(doc: Doc, layer: HandoverReport['layers'][number], w: ReportWords): void {
+  if (doc.y > doc.page.height - MARGIN - FOOTER - 90) doc.addPage();
+  const status = layer.ran ? w.status[layer.status] : w.status.notRun;
+  doc.moveDown(0.8).font('Bold').fontSize(13);
+  doc.fillColor(COLOR[layer.status === 'passed' ? 'ok' : layer.status]);
+  doc.text(w.layerHeading(w.layerTitle(layer.id, layer.title), status), MARGIN);
+  doc.fillColor('black').moveDown(0.3).font('Regular').fontSize(9);
+  if (!layer.ran) doc.text(w.notRunNote);
+  if (layer.evidence.length > 0) {
+    table(
+      doc,
+      [
+        { title: w.columns.check, width: 150 },
+        { title: w.columns.evidence, width: 270 },
+        { title: w.columns.result, width: 75 },
+      ],
+      layer.evidence.map((e) => {
+        const mark = evidenceMark(e);
+        return { cells: [e.label, e.value, w.mark[mark]], color: COLOR[mark] };
+      }),
+    );
+  }
+  doc.font('Regular').fontSize(9);
+  if (layer.manual) {
+    doc.text(
+      w.confirmedByHand(layer.manual.who, w.when(layer.manual.at), layer.manual.note),
+      MARGIN,
+    );
+  }
+  if (layer.error) doc.fillColor(COLOR.failed).text(w.error(layer.error), MARGIN);
+  doc.fillColor('black');
+}
+
+function signatures(doc: Doc, report: HandoverReport, w: ReportWords): void {
+  if (doc.y > doc.page.height - MARGIN - FOOTER - 230) doc.addPage();
+  const v = verdict(report, w);
+  doc.moveDown(1.5).font('Bold').fontSize(13).text(w.signatures, MARGIN);
+  doc
+    .moveDown(0.3)
+    .fontSize(11)
+    .fillColor(v.accepted ? COLOR.ok : COLOR.failed);
+  doc.text(v.line).fillColor('black');
+  doc.moveDown(0.3).font('Regular').fontSize(9).text(v.intro);
+  const top = doc.y + 14;
+  const width = 235;
+  w.signatureRoles.forEach((role, i) => {
+    const x = MARGIN + i * (width + 25);
+    doc.rect(x, top, width, 150).lineWidth(0.6).strokeColor('black').stroke();
+    doc
+      .font('Bold')
+      .fontSize(11)
+      .text(role, x + 10, top + 10, { width: width - 20 });
+    w.signatureFields.forEach((field, j) => {
+      const y = top + 45 + j * 34;
+      doc
+        .font('Regular')
+        .fontSize(9)
+        .text(field, x + 10, y, { width: 60 });
+      doc
+        .moveTo(x + 70, y + 11)
+        .lineTo(x + width - 10, y + 11)
+        .lineWidth(0.4)
+        .stroke();
+      if (i === 0 && j === 0)
+        doc.text(report.meta.technician, x + 72, y - 1, { width: width - 90 });
+    });
+  });
+  doc.x = MARGIN;
+  doc.y = top + 160;
+}
+
+/** "page N of M" and the digest at the foot of every page, once the page count is known. */
+function footers(doc: Doc, digest: string, w: ReportWords): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0; // writing in the margin must not start a new page
+    const y = doc.page.height - MARGIN - 14;
+    doc.font('Regular').fontSize(7).fillColor(GREY);
+    doc.text(w.digestLine(digest), MARGIN, y, { width: 400, lineBreak: false });
+    doc.text(w.pageOf(i + 1, range.count), MARGIN + 400, y, {
+      width: doc.page.width - 2 * MARGIN - 400,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = bottom;
+  }
+  doc.fillColor('black');
+}
+
+/** The report as a PDF to file and sign: title page, a table per layer, signatures. */
+export function reportPdf(
+  report: HandoverReport,
+  digest: string,
+  w: ReportWords = reportWords(),
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    // A fixed creation date: the same report makes the same file.
     const doc = new PDFDocument({
       size: 'A4',
-      margin: 50,
+      margin: MARGIN,
+      bufferPages: true,
+      // A fixed creation date: the same report makes the same file.
       info: {
-        Title: `svc handover report ${report.meta.site}`,
+        Title: `${w.reportTitle} ${report.meta.site}`,
         CreationDate: new Date(report.meta.createdAt),
       },
     });
@@ -17,40 +225,13 @@ export function reportPdf(report: HandoverReport, digest: string): Promise<Buffe
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    const m = report.meta;
-    // Helvetica (WinAnsi) lacks the check marks: plain words instead.
-    const text = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '*');
-    doc.fontSize(18).text('svc handover report');
-    doc.moveDown(0.5).fontSize(10);
-    for (const [k, v] of [
-      ['Site', m.site],
-      ['Release', m.release],
-      ['Host', m.host],
-      ['Central address', m.centralUrl],
-      ['Date', m.createdAt],
-      ['Technician', m.technician],
-      ['Result', `${report.summary.passed}/${report.summary.layers} layers passed`],
-    ] as const) {
-      doc.text(text(`${k}: ${v}`));
-    }
-    for (const layer of report.layers) {
-      doc
-        .moveDown(0.8)
-        .fontSize(13)
-        .text(text(`${layer.title}: ${layer.status}`));
-      doc.fontSize(9);
-      for (const e of layer.evidence)
-        doc.text(text(`[${e.ok ? 'ok' : 'FAIL'}] ${e.label}: ${e.value}`));
-      if (layer.manual) {
-        doc.text(
-          text(
-            `Confirmed by hand by ${layer.manual.who} at ${layer.manual.at}${layer.manual.note ? `: ${layer.manual.note}` : ''}`,
-          ),
-        );
-      }
-      if (layer.error) doc.text(text(`Error: ${layer.error}`));
-    }
-    doc.moveDown(1).fontSize(8).text(`SHA-256 of report.json: ${digest}`);
+    doc.registerFont('Regular', fontFile('Regular'));
+    doc.registerFont('Bold', fontFile('Bold'));
+    titlePage(doc, report, digest, w);
+    doc.addPage();
+    for (const layer of report.layers) layerSection(doc, layer, w);
+    signatures(doc, report, w);
+    footers(doc, digest, w);
     doc.end();
   });
 }

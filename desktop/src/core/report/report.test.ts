@@ -3,15 +3,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { LAYERS, maskId, type AcceptanceState } from '../acceptance/layers.js';
+import { handoverReport, secretShapedTexts } from '@svc/shared';
+import { LAYERS, maskId, type LayerResult } from '../acceptance/layers.js';
+import { reportHtml } from './html.js';
 import { reportPdf } from './pdf.js';
-import { buildReport, redact, reportHtml, reportJson, sha256 } from './report.js';
+import { buildReport, redact, reportJson, resultLine, sha256 } from './report.js';
+import { reportWords } from './words.js';
 
 const run = promisify(execFile);
 
-const state: AcceptanceState = {
-  report: null,
-  layers: LAYERS.map((l) => ({
+/** A device key as the central service issues one: 32 random bytes, base64url (43 chars). */
+const DEVICE_KEY = 'q8Zr2-Vt0YxK_4mN7pLs1Wc9dHf3JbQe6uGa5oRiTnE';
+const PASSWORD = 'Gate-Pass 2026!';
+const TERMINAL_KEY = 'term1nal-key';
+
+const layers = (over: Partial<LayerResult> = {}): LayerResult[] =>
+  LAYERS.map((l) => ({
     id: l.id,
     title: l.title,
     manualPrompt: l.manual,
@@ -27,62 +34,192 @@ const state: AcceptanceState = {
       { label: 'login', value: 'password=hunter2hunter2 token: t0k3n', ok: true },
       { label: 'photo', value: 'data ' + 'A'.repeat(200), ok: true },
     ],
-  })),
-};
+    ...over,
+  }));
 const meta = {
   release: '0.1.0',
   host: 'laptop-7',
   centralUrl: 'http://192.168.1.10',
-  technician: 'Ann Tech',
-  site: 'North gate',
+  technician: 'Tess Tech 张',
+  site: 'North gate — 北门',
   createdAt: '2026-11-22T07:00:00.000Z',
 };
 
 describe('handover report', () => {
-  it('redacts credentials and blobs, and masks ID numbers', () => {
+  it('redacts credentials, values the console handled, 43-character keys and control characters', () => {
     expect(maskId('110101199001011234')).toBe('••••••••••••••1234');
     expect(redact('Bearer abc.def')).toBe('Bearer [redacted]');
     expect(redact('http://u:p@host/')).toBe('http://[redacted]@host/');
-    const json = reportJson(buildReport(state, meta));
+    expect(redact(`key ${DEVICE_KEY} here`)).toBe('key [redacted] here');
+    expect(redact(`my pw is ${PASSWORD}`, [PASSWORD])).toBe('my pw is [redacted]');
+    expect(redact('line one\r\nline two\tend')).toBe('line one line two end');
+    // Ordinary words and identifiers stay.
+    expect(redact('ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z')).toBe(
+      'ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z',
+    );
+    const planted = layers({
+      manual: { who: `Ann ${PASSWORD}`, at: '2026-11-22T06:31:00.000Z', note: DEVICE_KEY },
+      error: `failed with ${TERMINAL_KEY}`,
+    });
+    const report = buildReport(
+      planted,
+      { ...meta, technician: `Tess ${TERMINAL_KEY}`, site: `site ${DEVICE_KEY}` },
+      [PASSWORD, TERMINAL_KEY],
+    );
+    const json = reportJson(report);
     for (const secret of [
       'abcdef0123456789',
       'hunter2',
       't0k3n',
       'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
       '110101199001',
+      PASSWORD,
+      TERMINAL_KEY,
+      DEVICE_KEY,
     ]) {
       expect(json).not.toContain(secret);
     }
     expect(json).toContain('1234');
+    // What the central service checks before keeping a report.
+    expect(handoverReport.parse(JSON.parse(json))).toEqual(report);
+    expect(secretShapedTexts(report)).toEqual([]);
+  });
+
+  it('says which layers failed, which never ran, and counts warnings apart from ticks', () => {
+    const mixed = layers().map((l) =>
+      l.id === 'data'
+        ? { ...l, status: 'failed' as const, evidence: [{ label: 'space', value: 'x', ok: false }] }
+        : l.id === 'recognition'
+          ? { ...l, status: 'pending' as const, ranAt: null, evidence: [], manual: null }
+          : l.id === 'central'
+            ? { ...l, evidence: [{ label: 'warning', value: 'loopback', ok: true, warning: true }] }
+            : l,
+    );
+    const report = buildReport(mixed, meta);
+    expect(report.summary).toEqual({
+      layers: 8,
+      passed: 6,
+      failed: 1,
+      pending: 1,
+      notRun: ['Recognition loop'],
+      warnings: 1,
+    });
+    expect(resultLine(report)).toBe(
+      '6/8 layers passed; failed: Data; not run: Recognition loop; 1 warning',
+    );
+    const html = reportHtml(report, sha256(reportJson(report)));
+    expect(html).toContain('⚠ warning');
+    expect(html).toContain('not run');
   });
 
   it('is the same bytes and digest for the same evidence; HTML is self-contained', () => {
-    const a = reportJson(buildReport(state, meta));
-    const b = reportJson(buildReport(state, meta));
+    const a = reportJson(buildReport(layers(), meta));
+    const b = reportJson(buildReport(layers(), meta));
     expect(sha256(a)).toBe(sha256(b));
     expect(sha256(a)).toMatch(/^[0-9a-f]{64}$/);
-    const report = buildReport(state, meta);
-    expect(report.summary).toEqual({ layers: 8, passed: 8, failed: 0, pending: 0 });
+    const report = buildReport(layers(), meta);
+    expect(report.summary).toMatchObject({ layers: 8, passed: 8, failed: 0, pending: 0 });
     const html = reportHtml(report, sha256(a));
     expect(html).not.toMatch(/<script|<link|src=|https?:\/\/(?!192\.168\.1\.10)/);
     expect(html).toContain(sha256(a));
     expect(html).toContain('Recognition loop');
   });
 
-  it('PDF: pdftotext finds the site, each layer, the evidence and the digest', async () => {
-    const report = buildReport(state, meta);
+  it('PDF: CJK as typed, a title page, page N of M and the digest on every page, signatures', async () => {
+    const many = layers().map((l) => ({
+      ...l,
+      evidence: Array.from({ length: 12 }, (_, i) => ({
+        label: `check ${i} — “${l.title}”`,
+        value: `evidence line ${i} for ${l.title} … 张三 ${'long text '.repeat(i)}`,
+        ok: i !== 3 || l.id !== 'sync',
+      })),
+    }));
+    const report = buildReport(many, meta);
     const digest = sha256(reportJson(report));
     const pdf = await reportPdf(report, digest);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-report-'));
     const file = path.join(dir, 'report.pdf');
     writeFileSync(file, pdf);
-    const { stdout } = await run('pdftotext', [file, '-']);
-    expect(stdout).toContain('North gate');
+    const { stdout } = await run('pdftotext', ['-layout', file, '-']);
+    const pages = stdout.split('\f').filter((p) => p.trim() !== '');
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages[0]).toContain('Tess Tech 张');
+    expect(pages[0]).toContain('North gate — 北门');
+    expect(pages[0]).toContain('8/8 layers passed');
+    pages.forEach((page, i) => {
+      expect(page).toContain(`page ${i + 1} of ${pages.length}`);
+      expect(page).toContain(digest);
+    });
     for (const l of LAYERS) expect(stdout).toContain(`${l.title}: passed`);
+    expect(stdout).toMatch(/Check\s+Evidence\s+Result/);
+    expect(stdout).toContain('FAILED');
     expect(stdout).toContain('Confirmed by hand by Ann Tech');
-    expect(stdout).toContain('1234');
-    expect(stdout.replace(/\s/g, '')).toContain(digest);
+    expect(pages.at(-1)).toMatch(/Technician[\s\S]*Site manager/);
+    expect(pages.at(-1)).toContain('Signature');
     expect(stdout).not.toContain('hunter2');
+    const fonts = (await run('pdffonts', [file])).stdout;
+    expect(fonts).toMatch(/NotoSansHans-Regular.*yes\s+yes/);
+  });
+
+  it('HTML and PDF in Simplified Chinese: layer titles, statuses, pages; the JSON keeps its keys', async () => {
+    const zh = reportWords('zh-CN');
+    const mixed = layers().map((l) =>
+      l.id === 'recognition'
+        ? { ...l, status: 'pending' as const, ranAt: null, evidence: [], manual: null }
+        : l,
+    );
+    const report = buildReport(mixed, { ...meta, technician: '王工程师' });
+    const json = reportJson(report);
+    // The JSON is for machines: English titles and codes, whatever language was printed.
+    expect(json).toContain('"title": "Recognition loop"');
+    expect(resultLine(report, zh)).toBe('8 层中 7 层通过；未执行：识别记录闭环');
+    const html = reportHtml(report, sha256(json), zh);
+    expect(html).toContain('<html lang="zh-CN">');
+    expect(html).toContain('svc 验收报告');
+    expect(html).toContain('人员同步 — <span class="passed">通过</span>');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-report-zh-')), 'report.pdf');
+    writeFileSync(file, await reportPdf(report, sha256(json), zh));
+    const { stdout } = await run('pdftotext', [file, '-']);
+    for (const title of ['服务', '网站', '中心服务', '终端发现', '终端配置', '人员同步']) {
+      expect(stdout).toContain(`${title}：通过`);
+    }
+    expect(stdout).toContain('识别记录闭环：未执行');
+    expect(stdout).toContain('王工程师');
+    // Chinese punctuation in Chinese sentences; the date as people read it, never raw ISO.
+    expect(stdout.replace(/\s+/g, '')).toContain('，已记录在中心服务的审计日志中。');
+    expect(stdout).toMatch(/2026\/11\/22/);
+    expect(stdout).not.toContain('2026-11-22T07:00:00.000Z');
+    expect(stdout).toContain('实施人员');
+    expect(stdout).toContain('现场负责人');
+    expect(stdout).toMatch(/第 1 页，共 \d+ 页/);
+    expect(stdout).not.toContain('layers passed');
+  });
+
+  it('the signature block follows the result: a failed acceptance is never signed as accepted', async () => {
+    const text = async (report: ReturnType<typeof buildReport>, lang: 'en' | 'zh-CN' = 'en') => {
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-sign-')), 'r.pdf');
+      writeFileSync(file, await reportPdf(report, 'd'.repeat(64), reportWords(lang)));
+      return (await run('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ');
+    };
+    const passed = buildReport(layers(), meta);
+    const failed = buildReport(
+      layers().map((l) => (l.id === 'sync' ? { ...l, status: 'failed' as const } : l)),
+      meta,
+    );
+    const ok = await text(passed);
+    expect(ok).toContain('ACCEPTED');
+    expect(ok).not.toContain('NOT ACCEPTED');
+    expect(ok).toContain('the site is accepted');
+    const bad = await text(failed);
+    expect(bad).toContain('NOT ACCEPTED');
+    expect(bad).not.toContain('the site is accepted');
+    expect(bad).toContain('The site is not accepted: failed: Synchronization');
+    const html = reportHtml(failed, 'd'.repeat(64));
+    expect(html).toContain('NOT ACCEPTED');
+    expect(html).toMatch(/Technician[\s\S]*Site manager/);
+    const zh = await text(failed, 'zh-CN');
+    expect(zh).toContain('验收未通过');
+    expect(zh).not.toContain('该现场验收通过');
   });
 });

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { AcceptanceState, LayerResult } from '../acceptance/layers.js';
+import {
+  REDACTED,
+  redactSecretShapes,
+  type HandoverReport,
+  type ReportEvidence,
+} from '@svc/shared';
+import type { LayerResult } from '../acceptance/layers.js';
+import { reportWords, type ReportWords } from './words.js';
+
+export type { HandoverReport };
 
 export interface ReportMeta {
   release: string;
@@ -10,58 +19,69 @@ export interface ReportMeta {
   createdAt: string;
 }
 
-export interface HandoverReport {
-  kind: 'svc-handover-report';
-  v: 1;
-  meta: ReportMeta;
-  summary: { layers: number; passed: number; failed: number; pending: number };
-  layers: Pick<
-    LayerResult,
-    'id' | 'title' | 'status' | 'evidence' | 'manual' | 'manualPrompt' | 'ranAt' | 'error'
-  >[];
-}
+/** Values the console itself handled (a password, a key, a cookie) shorter than this are not hunted for. */
+const MIN_KNOWN_SECRET = 4;
 
-const SECRET_PATTERNS: [RegExp, string][] = [
-  [/(bearer\s+)[^\s,;]+/gi, '$1[redacted]'],
-  [/((?:password|passwd|token|key|secret)\s*[=:]\s*)[^\s,;]+/gi, '$1[redacted]'],
-  [/\/\/[^/@\s]+:[^/@\s]+@/g, '//[redacted]@'],
-  // long base64 runs: a photo, a key or a token, never evidence
-  [/[A-Za-z0-9+/_-]{48,}={0,2}/g, '[redacted]'],
-];
-
-/** Removes anything shaped like a credential or an encoded blob from a text. */
-export function redact(text: string): string {
+/**
+ * Makes a text safe for a report: every value the console handled as a secret is cut out
+ * wherever it appears, then anything shaped like a credential or an encoded blob, and control
+ * characters (a note's line breaks) become spaces.
+ */
+export function redact(text: string, known: readonly string[] = []): string {
   let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
+  const secrets = [...new Set(known)]
+    .filter((s) => s.length >= MIN_KNOWN_SECRET)
+    .sort((a, b) => b.length - a.length);
+  for (const secret of secrets) out = out.split(secret).join(REDACTED);
+  return redactSecretShapes(out).replace(/\p{Cc}+/gu, ' ');
 }
 
-export function buildReport(state: AcceptanceState, meta: ReportMeta): HandoverReport {
-  const layers = state.layers.map((l) => ({
+type ReportLayerSource = Pick<
+  LayerResult,
+  'id' | 'title' | 'status' | 'evidence' | 'manual' | 'manualPrompt' | 'ranAt' | 'error'
+>;
+
+export function buildReport(
+  layersIn: readonly ReportLayerSource[],
+  meta: ReportMeta,
+  known: readonly string[] = [],
+): HandoverReport {
+  const r = (text: string) => redact(text, known);
+  const layers = layersIn.map((l) => ({
     id: l.id,
-    title: l.title,
+    title: r(l.title),
     status: l.status,
-    manualPrompt: l.manualPrompt,
+    ran: l.ranAt !== null,
+    manualPrompt: l.manualPrompt === null ? null : r(l.manualPrompt),
     ranAt: l.ranAt,
-    error: l.error === null ? null : redact(l.error),
-    evidence: l.evidence.map((e) => ({ label: redact(e.label), value: redact(e.value), ok: e.ok })),
-    manual: l.manual && { who: redact(l.manual.who), at: l.manual.at, note: redact(l.manual.note) },
+    error: l.error === null ? null : r(l.error),
+    evidence: l.evidence.map((e): ReportEvidence => ({
+      label: r(e.label),
+      value: r(e.value),
+      ok: e.ok,
+      ...(e.warning && { warning: true }),
+    })),
+    manual: l.manual && { who: r(l.manual.who), at: l.manual.at, note: r(l.manual.note) },
   }));
   const count = (s: string) => layers.filter((l) => l.status === s).length;
   return {
     kind: 'svc-handover-report',
-    v: 1,
+    v: 2,
     meta: {
-      ...meta,
-      centralUrl: redact(meta.centralUrl),
-      technician: redact(meta.technician),
-      site: redact(meta.site),
+      release: r(meta.release),
+      host: r(meta.host),
+      centralUrl: r(meta.centralUrl),
+      technician: r(meta.technician),
+      site: r(meta.site),
+      createdAt: meta.createdAt,
     },
     summary: {
       layers: layers.length,
       passed: count('passed'),
       failed: count('failed'),
       pending: count('pending'),
+      notRun: layers.filter((l) => !l.ran).map((l) => l.title),
+      warnings: layers.reduce((n, l) => n + l.evidence.filter((e) => e.warning).length, 0),
     },
     layers,
   };
@@ -76,34 +96,55 @@ export function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-const esc = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
-  );
+/** Why the site is not accepted (failed, waiting, not run), each part in the words given. */
+function shortfalls(report: HandoverReport, w: ReportWords): string[] {
+  const s = report.summary;
+  const title = (l: HandoverReport['layers'][number]) => w.layerTitle(l.id, l.title);
+  const failed = report.layers.filter((l) => l.status === 'failed').map(title);
+  const waiting = report.layers.filter((l) => l.status === 'pending' && l.ran).map(title);
+  // The summary names layers not run by title (the JSON's own words): translated by their id.
+  const notRun = s.notRun.map((t) => {
+    const layer = report.layers.find((l) => l.title === t);
+    return layer ? title(layer) : t;
+  });
+  return [
+    failed.length > 0 ? w.failedList(failed) : null,
+    waiting.length > 0 ? w.pendingList(waiting) : null,
+    notRun.length > 0 ? w.notRunList(notRun) : null,
+  ].filter((p): p is string => p !== null);
+}
 
-/** A self-contained HTML page: inline styles, no script, no outside resource. */
-export function reportHtml(report: HandoverReport, digest: string): string {
-  const m = report.meta;
-  const rows = report.layers
-    .map(
-      (l) => `<section><h2>${esc(l.title)} — <span class="${l.status}">${l.status}</span></h2>
-<table><tbody>${l.evidence.map((e) => `<tr><td>${e.ok ? '✔' : '✘'}</td><th>${esc(e.label)}</th><td>${esc(e.value)}</td></tr>`).join('')}</tbody></table>
-${l.manual ? `<p>Confirmed by hand by ${esc(l.manual.who)} at ${esc(l.manual.at)}${l.manual.note ? `: ${esc(l.manual.note)}` : ''}</p>` : ''}
-${l.error ? `<p class="failed">${esc(l.error)}</p>` : ''}</section>`,
-    )
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>svc handover report — ${esc(m.site)}</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}
-th{text-align:left;padding-right:1em}td{padding-right:1em;vertical-align:top}
-.passed{color:#1b5e20}.failed{color:#b71c1c}.pending{color:#8d6e00}</style></head>
-<body><h1>svc handover report</h1>
-<dl><dt>Site</dt><dd>${esc(m.site)}</dd><dt>Release</dt><dd>${esc(m.release)}</dd><dt>Host</dt><dd>${esc(m.host)}</dd>
-<dt>Central address</dt><dd>${esc(m.centralUrl)}</dd><dt>Date</dt><dd>${esc(m.createdAt)}</dd><dt>Technician</dt><dd>${esc(m.technician)}</dd>
-<dt>Result</dt><dd>${report.summary.passed}/${report.summary.layers} layers passed</dd></dl>
-${rows}
-<p>SHA-256 of report.json: <code>${digest}</code> — recorded in the central audit log.</p>
-</body></html>
-`;
+/** "6/8 layers passed; failed: Data, Sync; not run: Recognition loop", in the words given. */
+export function resultLine(report: HandoverReport, w: ReportWords = reportWords()): string {
+  const s = report.summary;
+  return [
+    w.result(s.passed, s.layers),
+    ...shortfalls(report, w),
+    ...(s.warnings > 0 ? [w.warningCount(s.warnings)] : []),
+  ].join(w.partSeparator);
+}
+
+/**
+ * Whether the report hands the site over (every layer passed), and what a signature under it
+ * confirms: a failed acceptance is never presented for signature as an accepted one.
+ */
+export function verdict(
+  report: HandoverReport,
+  w: ReportWords = reportWords(),
+): { accepted: boolean; line: string; intro: string } {
+  const missing = shortfalls(report, w);
+  const accepted = missing.length === 0 && report.summary.passed === report.summary.layers;
+  return {
+    accepted,
+    line: w.verdictLine(
+      accepted ? w.verdict.accepted : w.verdict.notAccepted,
+      resultLine(report, w),
+    ),
+    intro: w.signatureIntro(accepted ? null : missing.join(w.partSeparator)),
+  };
+}
+
+/** The mark a fact gets in every rendering: a warning is never a tick. */
+export function evidenceMark(e: ReportEvidence): 'ok' | 'warning' | 'failed' {
+  return !e.ok ? 'failed' : e.warning ? 'warning' : 'ok';
 }

@@ -37,12 +37,14 @@ function httpConsoleApi(): ConsoleApi {
     getDropCounts: via('getDropCounts'),
     getStatus: via('getStatus'),
     probe: via('probe'),
+    listenAgain: via('listenAgain'),
     terminalsCsv: via('terminalsCsv'),
     diagnose: via('diagnose'),
     getCentral: via('getCentral'),
     setCentral: via('setCentral'),
     signIn: via('signIn'),
     signOut: via('signOut'),
+    changePassword: via('changePassword'),
     push: via('push'),
     listPushes: via('listPushes'),
     getAcceptance: via('getAcceptance'),
@@ -50,6 +52,8 @@ function httpConsoleApi(): ConsoleApi {
     confirmLayer: via('confirmLayer'),
     finishAcceptance: via('finishAcceptance'),
     getReport: via('getReport'),
+    getSettings: via('getSettings'),
+    setLanguage: via('setLanguage'),
     onTerminalsChanged(listener) {
       const source = new EventSource('/api/events');
       source.addEventListener('terminals', (event) => {

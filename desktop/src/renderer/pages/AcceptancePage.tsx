@@ -1,9 +1,11 @@
 import { LAYER_COLOR } from './colors.js';
+import { ReportStep } from './ReportStep.js';
 import {
   Alert,
   Badge,
   Button,
   FileInput,
+  Grid,
   Group,
   List,
   Stack,
@@ -16,7 +18,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AcceptanceState, LayerId, LayerInput } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
-import { download } from './download.js';
+import { confirmRefusal, layerTitle, localTime } from '../../core/texts.js';
+import { useT } from '../i18n.js';
 
 type Layer = AcceptanceState['layers'][number];
 const color = LAYER_COLOR;
@@ -28,36 +31,73 @@ async function fileBase64(file: File): Promise<string> {
   return btoa(text);
 }
 
-/** The seed's eight layers as a stepper, then the handover report. */
+/** A step's mark: ✔ passed, ✘ failed, its number while pending (never a tick it did not earn). */
+const stepMark = (status: Layer['status'], n: number) =>
+  status === 'passed' ? '✔' : status === 'failed' ? '✘' : String(n);
+
+/** Where a layer stands, in words: a layer never run is not one waiting for a confirmation. */
+const statusKey = (layer: Layer) =>
+  layer.ranAt === null
+    ? 'acceptance.status.notRun'
+    : layer.status === 'pending'
+      ? 'acceptance.status.waiting'
+      : `acceptance.status.${layer.status}`;
+
+/**
+ * The seed's eight layers as a stepper, then the handover report. The active layer's controls
+ * and evidence sit beside the stepper, so Run and its result are in view together.
+ */
 export function AcceptancePage() {
+  const t = useT();
   const qc = useQueryClient();
   const state = useQuery({ queryKey: ['acceptance'], queryFn: () => consoleApi.getAcceptance() });
   const [active, setActive] = useState(0);
   const layers = state.data?.layers ?? [];
   const update = (data: AcceptanceState) => qc.setQueryData(['acceptance'], data);
+  const current = layers[active];
   return (
-    <Stepper
-      active={active}
-      onStepClick={setActive}
-      orientation="vertical"
-      allowNextStepsSelect
-      // Mantine dims step descriptions below AA contrast; the status is worth reading.
-      styles={{ stepDescription: { color: 'var(--mantine-color-text)' } }}
-    >
-      {layers.map((layer, i) => (
-        <Stepper.Step
-          key={layer.id}
-          label={layer.title}
-          description={layer.status}
-          color={color[layer.status]}
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stepper
+          active={active}
+          onStepClick={setActive}
+          orientation="vertical"
+          allowNextStepsSelect
+          size="sm"
+          // Mantine dims step descriptions below AA contrast; the status is worth reading.
+          styles={{ stepDescription: { color: 'var(--mantine-color-text)' } }}
         >
-          <LayerStep layer={layer} onDone={update} onNext={() => setActive(i + 1)} />
-        </Stepper.Step>
-      ))}
-      <Stepper.Completed>
-        <ReportStep state={state.data} onDone={update} />
-      </Stepper.Completed>
-    </Stepper>
+          {layers.map((layer, i) => (
+            <Stepper.Step
+              key={layer.id}
+              label={layerTitle(layer.id, layer.title)}
+              description={t(statusKey(layer))}
+              color={color[layer.status]}
+              icon={stepMark(layer.status, i + 1)}
+              completedIcon={stepMark(layer.status, i + 1)}
+            />
+          ))}
+          <Stepper.Step
+            label={t('reportStep.title')}
+            description={state.data?.report ? t('reportStep.made') : t('reportStep.notMade')}
+            icon={String(layers.length + 1)}
+            completedIcon={String(layers.length + 1)}
+          />
+        </Stepper>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        {current ? (
+          <LayerStep
+            key={current.id}
+            layer={current}
+            onDone={update}
+            onNext={() => setActive(active + 1)}
+          />
+        ) : (
+          layers.length > 0 && <ReportStep state={state.data} onDone={update} />
+        )}
+      </Grid.Col>
+    </Grid>
   );
 }
 
@@ -70,6 +110,7 @@ function LayerStep({
   onDone: (s: AcceptanceState) => void;
   onNext: () => void;
 }) {
+  const t = useT();
   const [input, setInput] = useState<LayerInput>({});
   const [photo, setPhoto] = useState<File | null>(null);
   const [who, setWho] = useState('');
@@ -86,6 +127,9 @@ function LayerStep({
     mutationFn: () => consoleApi.confirmLayer(layer.id, who, note),
     onSuccess: onDone,
   });
+  const title = layerTitle(layer.id, layer.title);
+  // Only automated checks that held can be completed by hand; a failure cannot be confirmed away.
+  const refusal = layer.manualPrompt && !layer.manual ? confirmRefusal(layer) : null;
   const field = (name: keyof LayerInput, label: string) => (
     <TextInput
       label={label}
@@ -99,49 +143,47 @@ function LayerStep({
     central: null,
     data: (
       <Group>
-        {field('organization', 'Organization')}
-        {field('space', 'Space')}
-        {field('person', 'Person (name or ID number)')}
+        {field('organization', t('acceptance.fields.organization'))}
+        {field('space', t('acceptance.fields.space'))}
+        {field('person', t('acceptance.fields.person'))}
       </Group>
     ),
     discovery: null,
-    terminals: (
-      <Text size="sm">
-        Push the central address from the Terminals tab first; its proof is the evidence here.
-      </Text>
-    ),
+    terminals: <Text size="sm">{t('acceptance.needs.terminals')}</Text>,
     sync: (
       <Group>
-        {field('space', 'Space for the test person')}
+        {field('space', t('acceptance.fields.testSpace'))}
         <FileInput
-          label="Test person's photo (JPEG)"
+          label={t('acceptance.fields.photo')}
           accept="image/jpeg"
           value={photo}
           onChange={setPhoto}
         />
       </Group>
     ),
-    recognition: (
-      <Text size="sm">Have a known person recognized by a device, then run this check.</Text>
-    ),
+    recognition: <Text size="sm">{t('acceptance.needs.recognition')}</Text>,
   };
   return (
-    <section aria-label={`${layer.title} layer`}>
+    <section aria-label={t('acceptance.layer', { title })}>
       <Stack>
         {needs[layer.id]}
         <Group>
           <Button onClick={() => run.mutate()} loading={run.isPending}>
-            Run {layer.title} check
+            {t('acceptance.run', { title })}
           </Button>
-          <Badge color={color[layer.status]}>{layer.status}</Badge>
+          <Badge color={color[layer.status]}>{t(statusKey(layer))}</Badge>
         </Group>
         {run.error && <Alert color="red">{run.error.message}</Alert>}
         {layer.error && <Alert color="red">{layer.error}</Alert>}
         {layer.evidence.length > 0 && (
-          <List aria-label={`${layer.title} evidence`} size="sm">
+          <List aria-label={t('acceptance.evidence', { title })} size="sm">
             {layer.evidence.map((e, i) => (
               <List.Item key={i}>
-                {e.ok ? '✔' : '✘'} {e.label}: {e.value}
+                {t('acceptance.fact', {
+                  mark: !e.ok ? '✘' : e.warning ? '⚠' : '✔',
+                  label: e.label,
+                  value: e.value,
+                })}
               </List.Item>
             ))}
           </List>
@@ -154,106 +196,53 @@ function LayerStep({
             }}
           >
             <Text size="sm" fw={600}>
-              Confirm by hand: {layer.manualPrompt}
+              {t('acceptance.confirm.prompt', {
+                prompt: t(`layerPrompts.${layer.id}`, { defaultValue: layer.manualPrompt }),
+              })}
             </Text>
-            <Group align="end">
+            {refusal && (
+              <Text size="sm" c={layer.status === 'failed' ? 'red.9' : undefined}>
+                {refusal}
+              </Text>
+            )}
+            <Group align="end" hidden={refusal !== null}>
               <TextInput
-                label="Confirmed by"
+                label={t('acceptance.confirm.who')}
                 value={who}
                 onChange={(e) => setWho(e.currentTarget.value)}
                 required
               />
               <Textarea
-                label="Note"
+                label={t('acceptance.confirm.note')}
                 value={note}
                 onChange={(e) => setNote(e.currentTarget.value)}
+                autosize
+                minRows={1}
               />
               <Button type="submit" variant="default">
-                Record confirmation
+                {t('acceptance.confirm.record')}
               </Button>
             </Group>
+            {confirm.error && (
+              <Alert color="red" mt="sm">
+                {confirm.error.message}
+              </Alert>
+            )}
             {layer.manual && (
               <Text size="sm">
-                Confirmed by {layer.manual.who} at {layer.manual.at}
+                {t('acceptance.confirm.done', {
+                  who: layer.manual.who,
+                  at: localTime(layer.manual.at),
+                })}
               </Text>
             )}
           </form>
         )}
         <Group>
           <Button variant="subtle" onClick={onNext}>
-            Next layer
+            {t('acceptance.next')}
           </Button>
         </Group>
-      </Stack>
-    </section>
-  );
-}
-
-function ReportStep({
-  state,
-  onDone,
-}: {
-  state: AcceptanceState | undefined;
-  onDone: (s: AcceptanceState) => void;
-}) {
-  const [technician, setTechnician] = useState('');
-  const [site, setSite] = useState('');
-  const finish = useMutation({
-    mutationFn: () => consoleApi.finishAcceptance(technician, site),
-    onSuccess: onDone,
-  });
-  const save = (format: 'html' | 'json' | 'pdf') =>
-    void consoleApi
-      .getReport(format)
-      .then((f) => download(f.filename, f.mime, { base64: f.base64 }));
-  const report = state?.report;
-  return (
-    <section aria-label="Handover report">
-      <Stack>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            finish.mutate();
-          }}
-        >
-          <Group align="end">
-            <TextInput
-              label="Technician"
-              value={technician}
-              onChange={(e) => setTechnician(e.currentTarget.value)}
-              required
-            />
-            <TextInput
-              label="Site"
-              value={site}
-              onChange={(e) => setSite(e.currentTarget.value)}
-              required
-            />
-            <Button type="submit" loading={finish.isPending}>
-              Finish acceptance
-            </Button>
-          </Group>
-        </form>
-        {finish.error && <Alert color="red">{finish.error.message}</Alert>}
-        {report && (
-          <>
-            <Text>
-              Report SHA-256: <code>{report.sha256}</code>
-            </Text>
-            {report.recordedAt ? (
-              <Alert color="green">
-                Digest recorded in the central audit log at {report.recordedAt}
-              </Alert>
-            ) : (
-              <Alert color="red">Digest not recorded: {report.recordError}</Alert>
-            )}
-            <Group>
-              <Button onClick={() => save('html')}>Download HTML</Button>
-              <Button onClick={() => save('json')}>Download JSON</Button>
-              <Button onClick={() => save('pdf')}>Download PDF</Button>
-            </Group>
-          </>
-        )}
       </Stack>
     </section>
   );

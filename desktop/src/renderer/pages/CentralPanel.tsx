@@ -1,37 +1,71 @@
 import { STATUS_COLOR } from './colors.js';
-import { Alert, Badge, Button, Group, Paper, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, PasswordInput, Text, TextInput } from '@mantine/core';
+import { centralHealth, roleName } from '../../core/texts.js';
+import { PasswordChange } from './PasswordChange.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { CentralState } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
+import { useT } from '../i18n.js';
+
+const HEALTH_COLOR = {
+  ok: STATUS_COLOR.ok,
+  warn: STATUS_COLOR.warn,
+  bad: STATUS_COLOR.bad,
+  none: undefined,
+} as const;
 
 /** The central address (typed, or picked from `central` datagrams heard) and the sign-in. */
 export function CentralPanel() {
+  const t = useT();
   const qc = useQueryClient();
   const central = useQuery({ queryKey: ['central'], queryFn: () => consoleApi.getCentral() });
   const heard = useQuery({
     queryKey: ['centrals'],
-    queryFn: () => consoleApi.listCentrals(),
+    queryFn: async () => {
+      const centrals = await consoleApi.listCentrals();
+      // A central service speaks only when probed, and what it said is forgotten after the
+      // discovery timeout: with none chosen and none heard, ask the LAN again.
+      if (centrals.length > 0 || qc.getQueryData<CentralState>(['central'])?.url) return centrals;
+      await consoleApi.probe();
+      // Answers on the LAN come within milliseconds; list them with this look, not the next.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return consoleApi.listCentrals();
+    },
     refetchInterval: 5000,
   });
   const [url, setUrl] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const done = (data: Awaited<ReturnType<typeof consoleApi.getCentral>>) =>
     qc.setQueryData(['central'], data);
   const setCentral = useMutation({
     mutationFn: (u: string) => consoleApi.setCentral(u),
-    onSuccess: done,
+    onSuccess: (data) => {
+      done(data);
+      // Another site: its own acceptance and pushes.
+      void qc.invalidateQueries({ queryKey: ['acceptance'] });
+      void qc.invalidateQueries({ queryKey: ['pushes'] });
+    },
   });
   const signIn = useMutation({
-    mutationFn: () => consoleApi.signIn(username, password),
+    mutationFn: () =>
+      code.trim() && central.data?.codeRequired
+        ? consoleApi.signIn(username, password, code.trim())
+        : consoleApi.signIn(username, password),
     onSuccess: (data) => {
-      setPassword('');
+      // Asked for the second factor: the password stays typed until the code goes with it.
+      if (!data.codeRequired) setPassword('');
+      setCode('');
       done(data);
       void qc.invalidateQueries({ queryKey: ['acceptance'] });
     },
   });
   const signOut = useMutation({ mutationFn: () => consoleApi.signOut(), onSuccess: done });
   const c = central.data;
+  const health = centralHealth(c);
+  const field = { base: '100%', sm: 260 } as const;
   return (
     <Paper withBorder p="md">
       <form
@@ -42,23 +76,25 @@ export function CentralPanel() {
       >
         <Group align="end">
           <TextInput
-            label="Central address"
+            label={t('central.address')}
             placeholder="http://192.168.1.10"
             value={url}
             onChange={(e) => setUrl(e.currentTarget.value)}
             w={320}
+            maw="100%"
           />
-          <Button type="submit">Use this central service</Button>
+          <Button type="submit">{t('central.use')}</Button>
           {heard.data?.map((h) => (
             <Button
               key={h.url}
               variant="default"
+              maw="100%"
               onClick={() => {
                 setUrl(h.url);
                 setCentral.mutate(h.url);
               }}
             >
-              Heard: {h.url}
+              {t('central.heard', { url: h.url })}
             </Button>
           ))}
         </Group>
@@ -69,22 +105,29 @@ export function CentralPanel() {
         </Alert>
       )}
       {c?.url && (
-        <Group mt="sm" aria-label="Central status">
-          <Text>Central: {c.url}</Text>
-          {c.heartbeat ? (
-            <Badge color={c.heartbeat.state === 1 ? STATUS_COLOR.ok : STATUS_COLOR.bad}>
-              heartbeat state={c.heartbeat.state}, {c.heartbeat.responseTimeMs} ms
-            </Badge>
-          ) : (
-            <Badge color={STATUS_COLOR.bad}>unreachable{c.error ? `: ${c.error}` : ''}</Badge>
-          )}
+        <Group mt="sm" aria-label={t('central.state')}>
+          <Text style={{ overflowWrap: 'anywhere' }}>{t('central.current', { url: c.url })}</Text>
+          <Text fw={600} c={HEALTH_COLOR[health.health]} style={{ overflowWrap: 'anywhere' }}>
+            {health.text}
+          </Text>
           {c.user && (
             <Text>
-              Signed in as {c.user.username} ({c.user.role})
+              {t('signIn.signedInAs', { user: c.user.username, role: roleName(c.user.role) })}
             </Text>
           )}
         </Group>
       )}
+      {c?.url && c.advice && (
+        <Alert color="red" mt="sm" title={t('central.whatToCheck')}>
+          {c.advice}
+        </Alert>
+      )}
+      {c?.user && c.user.limits.length > 0 && (
+        <Alert color="yellow" mt="sm" title={t('central.cannotDo')}>
+          {c.user.limits.join(' ')}
+        </Alert>
+      )}
+      {c?.user?.mustChangePassword && <PasswordChange onDone={done} />}
       {c?.url && !c.user && (
         <form
           onSubmit={(e) => {
@@ -94,22 +137,41 @@ export function CentralPanel() {
         >
           <Group align="end" mt="sm">
             <TextInput
-              label="User name"
+              label={t('signIn.username')}
+              w={field}
               autoComplete="username"
               value={username}
               onChange={(e) => setUsername(e.currentTarget.value)}
             />
             <PasswordInput
-              label="Password"
+              label={t('signIn.password')}
+              w={field}
               autoComplete="current-password"
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
             />
+            {c.codeRequired && (
+              <TextInput
+                label={t('signIn.code')}
+                w={field}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                // Shown because the technician just asked to sign in: the code is what comes next.
+                autoFocus
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
+            )}
             <Button type="submit" loading={signIn.isPending}>
-              Sign in
+              {t('signIn.submit')}
             </Button>
           </Group>
-          <Text size="xs">The console never stores credentials.</Text>
+          {c.codeRequired && (
+            <Text size="sm" role="status">
+              {t('signIn.codeAsked')}
+            </Text>
+          )}
+          <Text size="xs">{t('signIn.noCredentialsKept')}</Text>
         </form>
       )}
       {signIn.error && (
@@ -119,7 +181,7 @@ export function CentralPanel() {
       )}
       {c?.user && (
         <Button mt="sm" variant="subtle" onClick={() => signOut.mutate()}>
-          Sign out
+          {t('signIn.signOut')}
         </Button>
       )}
     </Paper>

@@ -1,12 +1,29 @@
 import { Alert, Button, Group, List, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { consoleApi } from '../api/console-api.js';
+import { localTime } from '../../core/texts.js';
+import { useT } from '../i18n.js';
 
 /** "Why don't I see my terminal?" — findings from facts measured on this laptop. */
 export function DiagnosticsPage() {
+  const t = useT();
+  const qc = useQueryClient();
   const [expected, setExpected] = useState('');
   const run = useMutation({ mutationFn: () => consoleApi.diagnose(expected.trim() || null) });
+  // Opens the discovery port again, then measures again: the finding goes once the port is ours.
+  const listen = useMutation({
+    mutationFn: () => consoleApi.listenAgain(),
+    onSuccess: (status) => {
+      qc.setQueryData(['status'], status);
+      run.mutate();
+    },
+  });
+  // The findings' facts hold what a terminal just did: probing asks them all to announce now.
+  const probe = useMutation({
+    mutationFn: () => consoleApi.probe(),
+    onSuccess: () => run.mutate(),
+  });
   const r = run.data;
   return (
     <Stack>
@@ -18,23 +35,36 @@ export function DiagnosticsPage() {
       >
         <Group align="end">
           <TextInput
-            label="Terminal address (optional, from its label)"
+            label={t('diagnostics.page.address')}
             placeholder="192.168.1.50"
             value={expected}
             onChange={(e) => setExpected(e.currentTarget.value)}
           />
           <Button type="submit" loading={run.isPending}>
-            Run diagnostics
+            {t('diagnostics.page.run')}
+          </Button>
+          <Button variant="default" onClick={() => probe.mutate()} loading={probe.isPending}>
+            {t('terminals.probe.button')}
           </Button>
         </Group>
       </form>
       {run.error && <Alert color="red">{run.error.message}</Alert>}
       {r && (
-        <section aria-label="Findings">
-          <Text>
-            UDP {r.port}: {r.listening ? 'listening' : 'not listening'} · measured {r.at}
-          </Text>
-          {r.findings.length === 0 && <Alert color="green">Nothing looks wrong.</Alert>}
+        <section aria-label={t('diagnostics.page.findings')}>
+          <Group>
+            <Text>
+              {t(r.listening ? 'diagnostics.page.listening' : 'diagnostics.page.notListening', {
+                port: r.port,
+                at: localTime(r.at),
+              })}
+            </Text>
+            {!r.listening && (
+              <Button onClick={() => listen.mutate()} loading={listen.isPending}>
+                {t('terminals.listenAgain')}
+              </Button>
+            )}
+          </Group>
+          {r.findings.length === 0 && <Alert color="green">{t('diagnostics.page.nothing')}</Alert>}
           {r.findings.map((f) => (
             <Alert
               key={f.code + f.title}
@@ -48,7 +78,7 @@ export function DiagnosticsPage() {
                 ))}
               </List>
               <Text size="sm" fw={600} mt="xs">
-                What to do
+                {t('diagnostics.page.whatToDo')}
               </Text>
               <List size="sm">
                 {f.advice.map((x) => (
@@ -58,28 +88,30 @@ export function DiagnosticsPage() {
             </Alert>
           ))}
           <Title order={2} size="h4" mt="md">
-            Interfaces of this laptop
+            {t('diagnostics.page.interfaces')}
           </Title>
-          <Table aria-label="Interfaces">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Address</Table.Th>
-                <Table.Th>Mask</Table.Th>
-                <Table.Th>Subnet</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {r.interfaces.map((i) => (
-                <Table.Tr key={i.name + i.address}>
-                  <Table.Td>{i.name}</Table.Td>
-                  <Table.Td>{i.address}</Table.Td>
-                  <Table.Td>{i.netmask}</Table.Td>
-                  <Table.Td>{i.cidr}</Table.Td>
+          <Table.ScrollContainer minWidth={360}>
+            <Table aria-label={t('diagnostics.page.interfacesTable')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('diagnostics.page.name')}</Table.Th>
+                  <Table.Th>{t('diagnostics.page.ip')}</Table.Th>
+                  <Table.Th>{t('diagnostics.page.mask')}</Table.Th>
+                  <Table.Th>{t('diagnostics.page.subnet')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {r.interfaces.map((i) => (
+                  <Table.Tr key={i.name + i.address}>
+                    <Table.Td>{i.name}</Table.Td>
+                    <Table.Td>{i.address}</Table.Td>
+                    <Table.Td>{i.netmask}</Table.Td>
+                    <Table.Td>{i.cidr}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </section>
       )}
     </Stack>

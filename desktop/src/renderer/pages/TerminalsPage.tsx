@@ -1,70 +1,85 @@
-import { STATUS_COLOR } from './colors.js';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  PasswordInput,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { PushRequestInput, PushResult } from '../../core/api.js';
-import { pushRequest } from '../../core/ipc.js';
+import type { ConsoleTerminal, PushResult } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
+import { TERMINAL_WORDS, changedSince, localTime } from '../../core/texts.js';
+import { useT } from '../i18n.js';
 import { download } from './download.js';
+import { PushPanel } from './PushPanel.js';
+import { ProofBadge, ProofBadges } from './ProofBadge.js';
 
-const mark = (ok: boolean, label: string) => (
-  <Badge color={ok ? STATUS_COLOR.ok : STATUS_COLOR.bad}>{ok ? label : `not ${label}`}</Badge>
-);
+const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** The terminal announces a saved central address other than the one this console works with. */
+function otherCentral(t: ConsoleTerminal, central: string | null): boolean {
+  return !!central && !!t.central && !sameUrl(t.central, central);
+}
+
+/** Each terminal's latest push on this site. */
+function latestPushes(pushes: PushResult[]): Map<string, PushResult> {
+  const latest = new Map<string, PushResult>();
+  for (const p of pushes) latest.set(p.id, p);
+  return latest;
+}
+
+/** A push whose every proof holds, for a terminal that still announces what was proven. */
+const holds = (t: ConsoleTerminal, p: PushResult | undefined): boolean =>
+  !!p && p.ok && !changedSince(t, p);
+
+/** The list's columns, what a technician looks for first on the left (a phone shows those). */
+const COLUMNS = [
+  'id',
+  'kind',
+  'online',
+  'proof',
+  'address',
+  'port',
+  'heardOn',
+  'central',
+  'name',
+  'model',
+  'version',
+  'lastSeen',
+] as const;
 
 export function TerminalsPage() {
+  const t = useT();
+  const qc = useQueryClient();
   const terminals = useQuery({
     queryKey: ['terminals'],
     queryFn: () => consoleApi.listTerminals(),
   });
   const central = useQuery({ queryKey: ['central'], queryFn: () => consoleApi.getCentral() });
+  const pushes = useQuery({ queryKey: ['pushes'], queryFn: () => consoleApi.listPushes() });
+  const status = useQuery({
+    queryKey: ['status'],
+    queryFn: () => consoleApi.getStatus(),
+    refetchInterval: 5000,
+  });
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [centralUrl, setCentralUrl] = useState('');
-  const [panelUrl, setPanelUrl] = useState('');
-  const [key, setKey] = useState('');
-  const probe = useMutation({ mutationFn: () => consoleApi.probe() });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const push = useMutation({
-    mutationFn: (request: PushRequestInput) => consoleApi.push(request),
-    onSuccess: () => setKey(''),
+  const probe = useMutation({
+    mutationFn: () => consoleApi.probe(),
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['status'] }),
   });
-  // Checked with the schema the core checks with (the shared centralUrl rule), field by field.
-  const submitPush = () => {
-    const parsed = pushRequest.safeParse({
-      ids: [...selected],
-      centralUrl: centralUrl || central.data?.url || '',
-      ...(panelUrl && { panelUrl }),
-      ...(key && { key }),
-    });
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setErrors({});
-    push.mutate(parsed.data);
-  };
+  const listen = useMutation({
+    mutationFn: () => consoleApi.listenAgain(),
+    onSuccess: (s) => qc.setQueryData(['status'], s),
+  });
+  const centralUrl = central.data?.url ?? null;
+  const all = terminals.data ?? [];
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();
-    return (terminals.data ?? []).filter(
-      (t) =>
+    return all.filter(
+      (term) =>
         !f ||
-        [t.id, t.kind, t.name, t.model, t.address, t.heardOn].some((v) =>
+        [term.id, term.kind, term.name, term.model, term.address, term.heardOn].some((v) =>
           v?.toLowerCase().includes(f),
         ),
     );
-  }, [terminals.data, filter]);
+  }, [all, filter]);
+  const latest = latestPushes(pushes.data ?? []);
   const toggle = (id: string) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -72,15 +87,42 @@ export function TerminalsPage() {
       else next.add(id);
       return next;
     });
+  const allShownSelected = shown.length > 0 && shown.every((term) => selected.has(term.id));
+  const selectAll = () =>
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const term of shown) {
+        if (allShownSelected) next.delete(term.id);
+        else next.add(term.id);
+      }
+      return next;
+    });
+  const proven = all.filter((term) => holds(term, latest.get(term.id))).length;
   return (
     <Stack>
+      {status.data && !status.data.listening && (
+        <Alert color="red" title={t('terminals.notListening.title')}>
+          <Stack gap="xs">
+            <Text size="sm">
+              {status.data.lastError
+                ? t('terminals.notListening.why', { error: status.data.lastError })
+                : t('terminals.notListening.text')}
+            </Text>
+            <Group>
+              <Button onClick={() => listen.mutate()} loading={listen.isPending}>
+                {t('terminals.listenAgain')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
       <Group>
         <Button onClick={() => probe.mutate()} loading={probe.isPending}>
-          Probe now
+          {t('terminals.probe.button')}
         </Button>
         <TextInput
-          aria-label="Filter terminals"
-          placeholder="Filter"
+          aria-label={t('terminals.filterLabel')}
+          placeholder={t('terminals.filter')}
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
         />
@@ -92,127 +134,153 @@ export function TerminalsPage() {
               .then((text) => download('terminals.csv', 'text/csv', { text }))
           }
         >
-          Export CSV
+          {t('terminals.exportCsv')}
         </Button>
         {probe.data && (
           <Text size="sm">
-            {probe.data.error ?? `probe sent to ${probe.data.outcomes.length} address(es)`}
+            {probe.data.error ?? t('terminals.probe.sent', { count: probe.data.outcomes.length })}
           </Text>
         )}
       </Group>
-      <Table.ScrollContainer minWidth={900}>
-        <Table aria-label="Terminals" striped>
+      {all.length > 0 && (
+        <Text fw={600} aria-label={t('terminals.summaryLabel')}>
+          {t('terminals.summary', { proven, total: all.length })}
+        </Text>
+      )}
+      <Text size="xs" hiddenFrom="md">
+        {t('terminals.scrolls')}
+      </Text>
+      <Table.ScrollContainer minWidth={1000}>
+        <Table aria-label={t('terminals.table')} striped>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Select</Table.Th>
-              {[
-                'Kind',
-                'ID',
-                'Name',
-                'Model',
-                'Version',
-                'Address',
-                'Port',
-                'Heard on',
-                'Central announced',
-                'Last seen',
-                'Online',
-              ].map((h) => (
-                <Table.Th key={h}>{h}</Table.Th>
+              <Table.Th>
+                <Checkbox
+                  aria-label={t('terminals.selectAll')}
+                  checked={allShownSelected}
+                  indeterminate={!allShownSelected && shown.some((term) => selected.has(term.id))}
+                  onChange={selectAll}
+                />
+              </Table.Th>
+              {COLUMNS.map((c) => (
+                <Table.Th key={c}>{t(`terminals.columns.${c}`)}</Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {shown.map((t) => (
-              <Table.Tr key={t.id}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={`Select ${t.id}`}
-                    checked={selected.has(t.id)}
-                    onChange={() => toggle(t.id)}
-                  />
-                </Table.Td>
-                <Table.Td>{t.kind}</Table.Td>
-                <Table.Td>{t.id}</Table.Td>
-                <Table.Td>{t.name ?? ''}</Table.Td>
-                <Table.Td>{t.model ?? ''}</Table.Td>
-                <Table.Td>{t.version ?? ''}</Table.Td>
-                <Table.Td>{t.address}</Table.Td>
-                <Table.Td>{t.port}</Table.Td>
-                <Table.Td>{t.heardOn ?? 'no local subnet'}</Table.Td>
-                <Table.Td>{t.central === null ? '' : t.central || '(none)'}</Table.Td>
-                <Table.Td>{t.lastSeen}</Table.Td>
-                <Table.Td>{t.online ? 'online' : 'offline'}</Table.Td>
-              </Table.Tr>
+            {shown.map((term) => (
+              <TerminalRow
+                key={term.id}
+                term={term}
+                selected={selected.has(term.id)}
+                onToggle={() => toggle(term.id)}
+                otherCentral={otherCentral(term, centralUrl)}
+                push={latest.get(term.id)}
+              />
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {shown.length === 0 && <Text>No terminal heard yet. See Diagnostics if one is missing.</Text>}
-      <Title order={2} size="h4">
-        Push the central address
-      </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submitPush();
-        }}
-      >
-        <Group align="end">
-          <TextInput
-            label="Central address to push"
-            placeholder={central.data?.url ?? 'http://192.168.1.10'}
-            value={centralUrl}
-            onChange={(e) => setCentralUrl(e.currentTarget.value)}
-            error={errors.centralUrl}
-          />
-          <TextInput
-            label="Panel address (displays)"
-            value={panelUrl}
-            onChange={(e) => setPanelUrl(e.currentTarget.value)}
-            error={errors.panelUrl}
-          />
-          <PasswordInput
-            label="Terminal key (if set)"
-            value={key}
-            onChange={(e) => setKey(e.currentTarget.value)}
-          />
-          <Button type="submit" disabled={selected.size === 0} loading={push.isPending}>
-            Push to {selected.size} selected
-          </Button>
-        </Group>
-      </form>
-      {push.error && <Alert color="red">{push.error.message}</Alert>}
-      {push.data && <PushResults results={push.data} />}
+      {shown.length === 0 && <Text>{t('terminals.none')}</Text>}
+      <PushPanel selected={[...selected]} centralUrl={centralUrl} />
     </Stack>
   );
 }
 
-function PushResults({ results }: { results: PushResult[] }) {
+function TerminalRow({
+  term,
+  selected,
+  onToggle,
+  otherCentral: other,
+  push,
+}: {
+  term: ConsoleTerminal;
+  selected: boolean;
+  onToggle: () => void;
+  otherCentral: boolean;
+  push: PushResult | undefined;
+}) {
+  const t = useT();
+  const flagged = other || term.conflict !== null;
   return (
-    <Table aria-label="Push results">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Terminal</Table.Th>
-          <Table.Th>Saved</Table.Th>
-          <Table.Th>Read back</Table.Th>
-          <Table.Th>Checked in</Table.Th>
-          <Table.Th>Details</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {results.map((r) => (
-          <Table.Tr key={r.id}>
-            <Table.Td>{r.id}</Table.Td>
-            <Table.Td>{mark(r.saved.ok, 'saved')}</Table.Td>
-            <Table.Td>{mark(r.readBack.ok, 'read back')}</Table.Td>
-            <Table.Td>{mark(r.checkedIn.ok, 'checked in')}</Table.Td>
-            <Table.Td>
-              {[r.saved, r.readBack, r.checkedIn].map((s) => s.detail).join(' · ')}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <Table.Tr
+      data-flagged={flagged || undefined}
+      style={flagged ? { background: 'var(--mantine-color-yellow-1)' } : undefined}
+    >
+      <Table.Td>
+        <Checkbox
+          aria-label={t('terminals.select', { id: term.id })}
+          checked={selected}
+          onChange={onToggle}
+        />
+      </Table.Td>
+      <Table.Td>
+        {term.id}
+        {term.conflict && (
+          <Text size="xs" c="red.9" fw={600}>
+            {t('terminals.conflict', { address: term.conflict.address })}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>{t(`terminals.kind.${term.kind}`)}</Table.Td>
+      <Table.Td>{term.online ? t('terminals.online') : t('terminals.offline')}</Table.Td>
+      <Table.Td miw={220} maw={320} style={{ overflowWrap: 'anywhere' }}>
+        <ProofCell term={term} push={push} />
+      </Table.Td>
+      <Table.Td>{term.address}</Table.Td>
+      <Table.Td>{term.port}</Table.Td>
+      <Table.Td>{term.heardOn ?? t('terminals.noSubnet')}</Table.Td>
+      <Table.Td>
+        {term.central === null ? '' : term.central || t('terminals.noCentral')}
+        {other && term.central && (
+          <Text size="xs" c="orange.9" fw={600}>
+            {t('terminals.otherCentral', { url: term.central })}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>{term.name ?? ''}</Table.Td>
+      <Table.Td>{term.model ?? ''}</Table.Td>
+      <Table.Td>{term.version ?? ''}</Table.Td>
+      <Table.Td>{localTime(term.lastSeen)}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * What the terminal's latest push proved: saved, read back, checked in, or the step that
+ * failed and why; a proof the terminal no longer matches (it announces another address since)
+ * is not shown as one.
+ */
+function ProofCell({ term, push }: { term: ConsoleTerminal; push: PushResult | undefined }) {
+  const t = useT();
+  if (!push) return <Text size="sm">{t('proof.notPushed')}</Text>;
+  if (push.ok && changedSince(term, push)) {
+    return (
+      <Stack gap={2} aria-label={t('proof.of', { id: term.id })}>
+        <ProofBadge ok={false} label={t('proof.proof')} failed={t('proof.changed')} />
+        <Text size="xs" c="red.9">
+          {TERMINAL_WORDS.changedSince(push.centralUrl, term.central ?? '')}
+        </Text>
+      </Stack>
+    );
+  }
+  const failed = [push.saved, push.readBack, push.checkedIn].find((s) => !s.ok && !s.skipped);
+  return (
+    <Stack gap={2} aria-label={t('proof.of', { id: term.id })}>
+      <ProofBadges push={push} />
+      {push.via === 'direct' && (
+        <Text size="xs" c="orange.9">
+          {t('push.viaDirect')}
+        </Text>
+      )}
+      {failed && (
+        <Text size="xs" c="red.9">
+          {failed.detail}
+        </Text>
+      )}
+      {push.ok && push.checkedIn.at && (
+        <Text size="xs">{t('proof.checkedInAt', { at: localTime(push.checkedIn.at) })}</Text>
+      )}
+    </Stack>
   );
 }

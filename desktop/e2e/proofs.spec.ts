@@ -1,0 +1,359 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
+import { demoRegion } from '../../web/tests/support/faces';
+import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import { CentralAdmin } from './support/central-admin.js';
+import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { ProofsPage } from './support/proofs-page.js';
+
+/**
+ * Proofs that are never better than the facts: a push central refuses, the display the panel
+ * route names, a device's own error, a silent or cloned terminal, a held discovery port, the
+ * live header, and proof badges read whole. One central service, simulated hardware.
+ */
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function chooseFile(page: Page, label: string, file: string): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByLabel(label).click();
+  await (await chooser).setFiles(file);
+}
+
+test.describe('proofs that are true, through the browser shell', () => {
+  const discoveryPort = 33000 + (process.pid % 20000);
+  let central: CentralProcess;
+  let consoleProc: ConsoleProcess;
+  let admin: CentralAdmin;
+  let device: DeviceHandle;
+  let spaceId = '';
+  const terminals: Record<string, TerminalHandle> = {};
+  let runDir: string;
+  // One page for the console's whole run: its link is good once.
+  let page: Page;
+
+  const terminal = async (id: string, kind: 'enrollment' | 'display', extra: object = {}) => {
+    const t = await startTerminal({
+      id,
+      kind,
+      httpPort: 0,
+      discoveryPort,
+      bindAddress: '127.0.0.1',
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 2000,
+      checkinIntervalMs: 0,
+      ...extra,
+    });
+    terminals[`${id}@${(extra as { bindAddress?: string }).bindAddress ?? '127.0.0.1'}`] = t;
+    return t;
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    runDir = mkdtempSync(path.join(os.tmpdir(), 'svc-console-proofs-'));
+    central = await startCentral({
+      discoveryPort,
+      env: { SVC_PUSH_WORKER: '1', HEARTBEAT_TIMEOUT: '60' },
+    });
+    await terminal('ENR-P', 'enrollment');
+    await terminal('DSP-A', 'display');
+    await terminal('DSP-B', 'display');
+    // A terminal that runs but never announces, on an address of this laptop's loopback subnet.
+    const mute = await terminal('ENR-MUTE', 'enrollment', {
+      bindAddress: '127.0.0.3',
+      faults: { mute: true },
+    });
+    // One id, two terminals: a cloned configuration.
+    await terminal('DSP-CLONE', 'display', { bindAddress: '127.0.0.4' });
+    device = await startDevice({
+      sn: 'DEV-P',
+      bindAddress: '127.0.0.1',
+      httpPort: 0,
+      heartbeatIntervalMs: 2000,
+    });
+    consoleProc = await startConsole({
+      DISCOVERY_PORT: String(discoveryPort),
+      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+      TERMINAL_MANAGEMENT_PORTS: `${new URL(mute.url).port},${await closedPort()}`,
+    });
+    admin = new CentralAdmin(central.url);
+    await admin.signIn(central.username, central.password);
+    spaceId = ((await admin.call('POST', '/api/spaces', { name: 'Gate P' })) as { id: string }).id;
+    const registered = (await admin.call('POST', '/api/devices', {
+      sn: 'DEV-P',
+      name: 'Gate P device',
+      baseUrl: device.url,
+      spaceId,
+    })) as { key: string };
+    await device.setConnection({ key: registered.key, centralUrl: central.url });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(consoleProc.url);
+  });
+  test.afterAll(async () => {
+    await page?.close();
+    await consoleProc?.stop();
+    for (const t of Object.values(terminals)) await t.stop();
+    await device?.stop();
+    await central?.stop();
+    rmSync(runDir, { recursive: true, force: true });
+  });
+
+  test('a push central refuses is never green; a direct push is its own, labelled action', async () => {
+    const ui = new ProofsPage(page);
+    const temporary = await admin.createAdministrator('field-operator', 'operator');
+    await ui.useCentral(central.url);
+    await ui.signIn('field-operator', temporary);
+    await expect(ui.terminalRow('ENR-P')).toBeVisible();
+    await expect(page.getByLabel('Proof summary')).toHaveText(/^0 of \d+ proven$/);
+    await ui.select('ENR-P');
+    await ui.pushThroughCentral(1, central.url);
+    const row = ui.pushRow('ENR-P');
+    await expect(row).toContainText('✘ not saved');
+    await expect(row).toContainText('refused by the central service');
+    await expect(row).toContainText('change its password');
+    await expect(row).not.toContainText('✔');
+    // The live header says so too: the central service refused this console.
+    await expect(ui.header()).toContainText('refused: this account must change its password');
+    expect(terminals['ENR-P@127.0.0.1']!.config().centralUrl).toBe('');
+    // Said at sign-in: what the account cannot do, and the password change offered there.
+    await expect(page.getByText('must change its password first')).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Change password' })).toBeVisible();
+
+    // The password change, offered at the sign-in; then the operator's own limit.
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill(temporary);
+    await form.getByLabel('New password').fill(`Qz9!${temporary}#Lm`);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByText('An operator can only read')).toBeVisible();
+    await ui.pushThroughCentral(1, central.url);
+    await expect(row).toContainText('an operator');
+    await expect(row).toContainText('✘ not saved');
+    await expect(row).not.toContainText('✔');
+    expect(terminals['ENR-P@127.0.0.1']!.config().centralUrl).toBe('');
+
+    // Pushing straight to the terminal is a separate action, and says what it is.
+    await ui.pushDirectly(1);
+    await expect(row).toContainText('pushed directly: not authorized at central');
+    await expect(row).toContainText('✔ saved');
+    await expect(row).toContainText('✔ read back');
+    expect(terminals['ENR-P@127.0.0.1']!.config().centralUrl).toBe(central.url);
+
+    // Proof badges are read whole, at a desk and on a phone; nothing is wider than the phone.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(ui.pushRow('ENR-P')).toBeVisible();
+      const badges = await ui.badgeWidths();
+      expect(badges.length).toBe(3);
+      for (const b of badges) {
+        expect(b.scroll, b.text).toBeLessThanOrEqual(b.client);
+        expect(b.overflowsCell, b.text).toBe(false);
+      }
+      if (width === 390) {
+        expect(
+          await page.evaluate<number>('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(390);
+      }
+      await page.screenshot({ path: test.info().outputPath(`push-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  test('the terminal list says what each push proved, and drops a proof the terminal left', async () => {
+    const ui = new ProofsPage(page);
+    await ui.useCentral(central.url);
+    await ui.signIn(central.username, central.password);
+    const enrollment = terminals['ENR-P@127.0.0.1']!;
+    const display = terminals['DSP-A@127.0.0.1']!;
+    // DSP-A saves another address than the one pushed: the central service reports it.
+    await display.setFaults({ saveDifferent: true });
+    try {
+      await ui.select('ENR-P', 'DSP-A');
+      await ui.pushThroughCentral(2, central.url);
+      await expect(ui.pushRow('ENR-P')).toContainText('✔ checked in', { timeout: 60_000 });
+      await expect(ui.pushRow('DSP-A')).toContainText('✘ not saved');
+    } finally {
+      await display.setFaults({});
+    }
+    const proof = (id: string) => page.getByLabel(`Proof of ${id}`);
+    await expect(proof('ENR-P')).toContainText('✔ saved✔ read back✔ checked in');
+    await expect(proof('DSP-A')).toContainText('✘ not saved– read back– checked in');
+    await expect(proof('DSP-A')).toContainText('saved central address');
+    await expect(proof('DSP-A')).not.toContainText('✔');
+    await expect(proof('DSP-B')).toHaveCount(0);
+    await expect(ui.terminalRow('DSP-B')).toContainText('not pushed yet');
+    await expect(page.getByLabel('Proof summary')).toHaveText(/^1 of \d+ proven$/);
+
+    // Someone changes ENR-P at the terminal afterwards: its proof no longer holds.
+    const changed = await fetch(`${enrollment.url}/api/config`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ centralUrl: 'http://10.9.9.9' }),
+    });
+    expect(changed.status).toBe(200);
+    await enrollment.announceNow();
+    await expect(proof('ENR-P')).toContainText('changed since the push');
+    await expect(proof('ENR-P')).toContainText('it now announces http://10.9.9.9');
+    await expect(proof('ENR-P')).not.toContainText('✔');
+    await expect(page.getByLabel('Proof summary')).toHaveText(/^0 of \d+ proven$/);
+    await ui.tab('Acceptance').click();
+    await ui.openLayer('Terminal configuration');
+    const layer = await ui.runLayer('Terminal configuration');
+    await expect(layer.getByLabel('Terminal configuration evidence')).toContainText(
+      '✘ ENR-P: changed since the push',
+    );
+    await ui.tab('Terminals').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  test('the recognition loop checks the display the panel route names, of two', async () => {
+    const ui = new ProofsPage(page);
+    const displayB = terminals['DSP-B@127.0.0.1']!;
+    await admin.call('POST', '/api/panel/route', {
+      mode: 'local',
+      url: `${displayB.url}/api/recognition`,
+    });
+    await device.emitEvent({ personId: null, score: 0.41 });
+    await expect.poll(() => displayB.lastEvent()?.device.sn ?? null).toBe('DEV-P');
+    await ui.useCentral(central.url);
+    await ui.signIn(central.username, central.password);
+    await ui.tab('Acceptance').click();
+    await page
+      .getByRole('button', {
+        name: /Recognition loop (not run|waiting for a hand confirmation|passed|failed)$/,
+      })
+      .click();
+    const layer = await ui.runLayer('Recognition loop');
+    const evidence = layer.getByLabel('Recognition loop evidence');
+    await expect(evidence).toContainText('✔ display DSP-B shows: stranger at DEV-P');
+    await expect(evidence).toContainText('(display DSP-B)');
+    await expect(evidence).toContainText('✔ same device');
+    await expect(evidence).not.toContainText('✘');
+    // Run and its evidence are in view together at 1280×800, beside the stepper.
+    await expect(
+      layer.getByRole('button', { name: 'Run Recognition loop check' }),
+    ).toBeInViewport();
+    await expect(evidence).toBeInViewport();
+    await page.screenshot({ path: test.info().outputPath('acceptance-1280.png') });
+
+    // A display that refuses is named, with what was read and what to try.
+    await displayB.setFaults({ refuse: true });
+    try {
+      await layer.getByRole('button', { name: 'Run Recognition loop check' }).click();
+      await expect(evidence).toContainText(
+        /✘ display DSP-B shows: could not read what display DSP-B \(127\.0\.0\.1:\d+\) shows: connection refused.*run Diagnostics with 127\.0\.0\.1/,
+      );
+      await expect(page.getByRole('button', { name: /^✘ Recognition loop failed/ })).toBeVisible();
+    } finally {
+      await displayB.setFaults({});
+    }
+  });
+
+  test('a device that answers 500 is named with its error and what happens next; no test person is left', async () => {
+    const ui = new ProofsPage(page);
+    await ui.useCentral(central.url);
+    await ui.signIn(central.username, central.password);
+    await ui.tab('Acceptance').click();
+    await page
+      .getByRole('button', {
+        name: /Synchronization (not run|waiting for a hand confirmation|passed|failed)$/,
+      })
+      .click();
+    const sync = page.getByLabel('Synchronization layer');
+    await sync.getByLabel('Space for the test person').fill('Gate P');
+
+    // A photo the central service refuses: the layer fails, and the test person is gone.
+    const bad = path.join(runDir, 'not-a-photo.jpg');
+    writeFileSync(bad, 'not a photo at all');
+    await chooseFile(page, "Test person's photo (JPEG)", bad);
+    await ui.runLayer('Synchronization');
+    const evidence = sync.getByLabel('Synchronization evidence');
+    await expect(evidence).toContainText('✘ synchronized: the central service refused the photo');
+    await expect(evidence).toContainText('✔ test person erased at central');
+    expect(await admin.peopleNamed('Acceptance test')).toEqual([]);
+
+    // The device answers 500: its error, and the central service's next attempt, in words.
+    await device.setFaults({ status500: true });
+    const photo = path.join(runDir, 'test-person.jpg');
+    writeFileSync(photo, await demoRegion(4, 1205, 46, 290, 464, 'jpeg'));
+    await chooseFile(page, "Test person's photo (JPEG)", photo);
+    await sync.getByRole('button', { name: 'Run Synchronization check' }).click();
+    await expect(evidence).toContainText('✘ device DEV-P', { timeout: 60_000 });
+    await expect(evidence).toContainText('the device answered:');
+    await expect(evidence).toContainText(/tries again at \d\d:\d\d:\d\d/);
+    await expect(evidence).not.toContainText('is a device registered');
+    await expect(evidence).toContainText('✔ test person erased at central');
+    expect(await admin.peopleNamed('Acceptance test')).toEqual([]);
+    await device.setFaults({});
+  });
+
+  test('a silent terminal on this laptop’s subnet and a cloned id are diagnosed', async () => {
+    const ui = new ProofsPage(page);
+    await ui.tab('Terminals').click();
+    // The clone: one id from two addresses, flagged in the list.
+    const clone = await terminal('DSP-CLONE', 'display', { bindAddress: '127.0.0.5' });
+    await clone.announceNow();
+    await expect(ui.terminalRow('DSP-CLONE')).toContainText(
+      /ID conflict: also announced from 127\.0\.0\.[45]/,
+    );
+    const findings = await ui.diagnose('127.0.0.3');
+    await expect(findings).toContainText('No announce came from 127.0.0.3');
+    await expect(findings).toContainText('a terminal, central address none');
+    await expect(findings).toContainText('a terminal runs there, but its announces do not reach');
+    await expect(findings).not.toContainText('Nothing looks wrong');
+    await expect(findings).toContainText(/DSP-CLONE is announced from two addresses/);
+  });
+
+  test('listen again: the console opens the discovery port once another program lets it go', async ({
+    page: other,
+  }) => {
+    const held = await closedPort();
+    const holder: Socket = createSocket({ type: 'udp4' }); // no SO_REUSEADDR: nobody may share
+    await new Promise<void>((resolve) => holder.bind(held, '0.0.0.0', resolve));
+    const second = await startConsole({
+      DISCOVERY_PORT: String(held),
+      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+    });
+    try {
+      await other.goto(second.url);
+      const alert = other.getByRole('alert').filter({ hasText: 'Not listening for terminals' });
+      await expect(alert).toContainText('EADDRINUSE');
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await alert.getByRole('button', { name: 'Listen again' }).click();
+      await expect(alert).toHaveCount(0);
+      const findings = await new ProofsPage(other).diagnose('127.0.0.1');
+      await expect(findings).toContainText(`UDP ${held}: listening`);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  // Last: it stops the central service.
+  test('the live header turns red within 10 s after the central service stops', async () => {
+    const ui = new ProofsPage(page);
+    await ui.useCentral(central.url);
+    await expect(ui.header()).toContainText(/Central service answering · round trip \d+ ms/);
+    await central.stop();
+    const stopped = Date.now();
+    await expect(ui.header()).toContainText('Central service not answering', {
+      timeout: 10_000,
+    });
+    expect(Date.now() - stopped).toBeLessThan(10_000);
+    await page.screenshot({ path: test.info().outputPath('header-red-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: test.info().outputPath('header-red-390.png'), fullPage: true });
+  });
+});

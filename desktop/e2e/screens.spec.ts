@@ -1,0 +1,173 @@
+import { createSocket } from 'node:dgram';
+import { createServer, type Server } from 'node:http';
+import net from 'node:net';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ConsolePage } from './support/console-page.js';
+import { startConsole, type ConsoleProcess } from './support/console-process.js';
+
+/**
+ * The console's own screens at a laptop's and a phone's width, with no site behind them: a
+ * central address where nothing answers, and a central service that refuses the sign-in.
+ */
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A central service that answers its heartbeat and refuses every sign-in. */
+async function refusingCentral(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/api/heartbeat') {
+        return json(200, {
+          state: 1,
+          service: 'svc',
+          time: new Date().toISOString(),
+          responseTimeMs: 1,
+          version: '0.1.0',
+          uptimeSeconds: 1,
+          database: { state: 'up', dialect: 'sqlite' },
+          workers: {},
+          warnings: [],
+        });
+      }
+      if (req.url === '/api/auth/csrf') return json(200, { token: 'csrf-token-for-the-test' });
+      if (req.url === '/api/auth/login') {
+        return json(401, {
+          error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
+        });
+      }
+      json(404, { error: { code: 'not_found', message: 'Not found.' } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, server };
+}
+
+/** What the check reads of an element (the e2e code is typed without the DOM's library). */
+interface Measured {
+  scrollWidth: number;
+  clientWidth: number;
+  scrollHeight: number;
+  clientHeight: number;
+  getBoundingClientRect(): { bottom: number; right: number };
+  closest(selector: string): Measured | null;
+}
+
+/** True when the element's text runs past its own box or out of the header holding it. */
+function clipped(status: Locator): Promise<boolean> {
+  return status.evaluate((node) => {
+    const el = node as unknown as Measured;
+    const header = el.closest('header')!.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return (
+      el.scrollWidth > el.clientWidth ||
+      el.scrollHeight > el.clientHeight ||
+      box.bottom > header.bottom + 0.5 ||
+      box.right > header.right + 0.5
+    );
+  });
+}
+
+/**
+ * A central service's discovery side: it answers each probe on the discovery port with a
+ * `central` datagram (PROTOCOL §1), broadcast on loopback so the console's socket gets it.
+ */
+async function centralAnswering(port: number, url: string) {
+  const socket = createSocket({ type: 'udp4', reuseAddr: true });
+  let probes = 0;
+  socket.on('message', (message) => {
+    if (!message.toString().includes('"probe"')) return;
+    probes += 1;
+    const reply = JSON.stringify({ svc: 'discovery', v: 1, type: 'central', url, name: 'svc' });
+    socket.send(reply, port, '127.255.255.255');
+  });
+  await new Promise<void>((resolve) => socket.bind(port, '0.0.0.0', resolve));
+  socket.setBroadcast(true);
+  return { probes: () => probes, close: () => new Promise<void>((r) => socket.close(r)) };
+}
+
+test.describe('the console screens at 1280 and 390 px', () => {
+  let consoleProc: ConsoleProcess;
+  let page: Page;
+  let central: { url: string; server: Server };
+
+  const discoveryPort = 35000 + (process.pid % 20000);
+  let answering: Awaited<ReturnType<typeof centralAnswering>>;
+
+  test.beforeAll(async ({ browser }) => {
+    central = await refusingCentral();
+    answering = await centralAnswering(discoveryPort, central.url);
+    // A short discovery timeout: what a central service said is forgotten within seconds (longer
+    // than the panel's 5 s look, as the default 45 s is).
+    consoleProc = await startConsole({
+      DISCOVERY_PORT: String(discoveryPort),
+      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+      DISCOVERY_TIMEOUT: '6',
+    });
+    page = await browser.newPage();
+    await page.goto(consoleProc.url);
+  });
+  test.afterAll(async () => {
+    await answering?.close();
+    await page?.close();
+    await consoleProc?.stop();
+    await new Promise((resolve) => central?.server.close(resolve));
+  });
+
+  test('a central service heard on the LAN stays on offer: the console asks again', async () => {
+    const heard = page.getByRole('button', { name: `Heard: ${central.url}` });
+    await expect(heard).toBeVisible();
+    // Forgotten after the 6 s timeout, the answer comes back because the console probes again.
+    await expect.poll(() => answering.probes(), { timeout: 40_000 }).toBeGreaterThan(2);
+    await expect(heard).toBeVisible();
+  });
+
+  for (const width of [1280, 390]) {
+    test(`a wrong central address says what to check, whole, at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      const ui = new ConsolePage(page);
+      const port = await closedPort();
+      await ui.useCentral(`http://127.0.0.1:${port}`);
+      const status = ui.header();
+      await expect(status).toContainText(
+        `Central service not answering: nothing answers at 127.0.0.1:${port} (connection refused)`,
+      );
+      expect(await clipped(status)).toBe(false);
+      const advice = page.getByRole('alert').filter({ hasText: 'What to check' });
+      await expect(advice).toContainText('Check the address and port');
+      await expect(page.locator('body')).not.toContainText(/ECONNREFUSED|fetch failed|HTTP \d/);
+
+      // The sign-in's password field is as wide as the user name's (the whole row on a phone).
+      const user = (await page.getByLabel('User name').boundingBox())!;
+      const password = (await page.getByLabel('Password', { exact: true }).boundingBox())!;
+      // (Mantine draws the password's border on a wrapper: 2 px.)
+      expect(Math.abs(password.width - user.width)).toBeLessThanOrEqual(2);
+      if (width === 390) expect(password.width).toBeGreaterThan(300);
+    });
+
+    test(`the header gives the reason of a refused sign-in at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      const ui = new ConsolePage(page);
+      await ui.useCentral(central.url);
+      await page.getByLabel('User name').fill('tess');
+      await page.getByLabel('Password', { exact: true }).fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'wrong' })).toHaveText(
+        'the user name or password is wrong',
+      );
+      const status = ui.header();
+      await expect(status).toContainText('refused: the user name or password is wrong');
+      expect(await clipped(status)).toBe(false);
+    });
+  }
+});

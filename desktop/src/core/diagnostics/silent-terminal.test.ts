@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import dgram from 'node:dgram';
+import { once } from 'node:events';
+import net from 'node:net';
+import { startTerminal } from '@svc/sim';
+import { createConsoleService } from '../api.js';
+import { TerminalDirectory } from '../terminal-directory.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { announce, closeSocket, nextChange, sendTo } from '../testing/udp.js';
+import { openNodeUdpSocket } from '../udp.js';
+import { askManagementPorts } from './management-port.js';
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const undo of cleanups.splice(0).reverse()) await undo();
+});
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function senderOn(address: string): Promise<dgram.Socket> {
+  const socket = dgram.createSocket({ type: 'udp4' });
+  await new Promise<void>((resolve) => socket.bind(0, address, resolve));
+  cleanups.push(() => closeSocket(socket));
+  return socket;
+}
+
+async function listeningDirectory(clock = new FakeClock()) {
+  const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port: 0 });
+  await directory.start();
+  cleanups.push(() => directory.close());
+  return { directory, port: directory.status().local!.port, clock };
+}
+
+describe('a silent terminal on this laptop’s own subnet', () => {
+  it('says no announce came from it, asks its management port and says what the answer means', async () => {
+    const terminal = await startTerminal({
+      id: 'ENR-MUTE',
+      kind: 'enrollment',
+      httpPort: 0,
+      discoveryPort: await closedPort(),
+      bindAddress: '127.0.0.1',
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 0,
+      checkinIntervalMs: 0,
+      faults: { mute: true },
+    });
+    cleanups.push(() => terminal.stop());
+    const mgmt = Number(new URL(terminal.url).port);
+    const nothing = await closedPort();
+    const { directory } = await listeningDirectory();
+    const service = createConsoleService({
+      directory,
+      askPorts: (address) => askManagementPorts(address, { ports: [mgmt, nothing] }),
+    });
+    const report = await service.diagnose('127.0.0.1');
+    const finding = report.findings.find((f) => f.code === 'not_heard');
+    expect(finding?.title).toBe('No announce came from 127.0.0.1');
+    expect(finding?.facts).toContain(`management port ${mgmt}: a terminal, central address none`);
+    expect(finding?.facts).toContain(`management port ${nothing}: connection refused`);
+    expect(finding?.advice.join('\n')).toMatch(
+      /a terminal runs there, but its announces do not reach this laptop/,
+    );
+  });
+
+  it('a refused port means nothing listens there: said in words', async () => {
+    const nothing = await closedPort();
+    const [answer] = await askManagementPorts('127.0.0.1', { ports: [nothing] });
+    expect(answer).toEqual({ port: nothing, kind: 'refused', detail: 'connection refused' });
+  });
+
+  it('ports that answer alike get one piece of advice, not the same one twice', async () => {
+    const [a, b] = [await closedPort(), await closedPort()];
+    const { directory } = await listeningDirectory();
+    const service = createConsoleService({
+      directory,
+      askPorts: (address) => askManagementPorts(address, { ports: [a, b] }),
+    });
+    const finding = (await service.diagnose('127.0.0.1')).findings.find(
+      (f) => f.code === 'not_heard',
+    );
+    const refused = finding?.advice.filter((line) => line.includes('no terminal listens'));
+    expect(refused).toEqual([
+      `Ports ${a}, ${b}: a host answers at that address, but no terminal listens on this port: the terminal software may not run, or it uses another port.`,
+    ]);
+  });
+});
+
+describe('one terminal id announced from two addresses', () => {
+  it('keeps the first address, shows the other as a conflict in the list and in diagnostics', async () => {
+    const { directory, port } = await listeningDirectory();
+    const first = await senderOn('127.0.0.1');
+    const clone = await senderOn('127.0.0.2');
+    const online = nextChange(directory, 'terminal-online');
+    await sendTo(first, announce({ id: 'DSP-CLONE', kind: 'display', port: 8181 }), port);
+    await online;
+    const updated = nextChange(directory, 'terminal-updated');
+    await sendTo(clone, announce({ id: 'DSP-CLONE', kind: 'display', port: 8181 }), port);
+    await updated;
+    const service = createConsoleService({ directory, askPorts: () => Promise.resolve([]) });
+    const [entry] = await service.listTerminals();
+    expect(entry).toMatchObject({ address: '127.0.0.1', conflict: { address: '127.0.0.2' } });
+    const finding = (await service.diagnose(null)).findings.find((f) => f.code === 'id_conflict');
+    expect(finding?.title).toBe(
+      'DSP-CLONE is announced from two addresses: 127.0.0.1 and 127.0.0.2',
+    );
+  });
+});
+
+describe('listen again', () => {
+  it('opens the discovery port once the program that held it lets it go', async () => {
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        "const s=require('dgram').createSocket('udp4');s.bind(0,'0.0.0.0',()=>console.log(s.address().port));process.stdin.on('data',()=>process.exit(0))",
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(holder.stdout, 'data')) as [Buffer];
+    const port = Number(line.toString().trim());
+    const directory = new TerminalDirectory(
+      { openSocket: openNodeUdpSocket, clock: new FakeClock() },
+      { port },
+    );
+    cleanups.push(() => directory.close());
+    await expect(directory.start()).rejects.toThrow(/EADDRINUSE/);
+    const service = createConsoleService({ directory });
+    expect((await service.listenAgain()).listening).toBe(false);
+    holder.stdin.end('bye\n');
+    await once(holder, 'exit');
+    expect(await service.listenAgain()).toMatchObject({ listening: true, lastError: null });
+  });
+
+  it('a probe tries the port again before it sends', async () => {
+    const holder = dgram.createSocket({ type: 'udp4' });
+    await new Promise<void>((resolve) => holder.bind(0, '0.0.0.0', resolve));
+    const port = holder.address().port;
+    const clock = new FakeClock();
+    const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port });
+    cleanups.push(() => directory.close());
+    await expect(directory.start()).rejects.toThrow(/EADDRINUSE/);
+    const service = createConsoleService({
+      directory,
+      clock,
+      probeAddresses: () => ['127.0.0.1'],
+    });
+    expect((await service.probe()).error).toMatch(/not open/);
+    await closeSocket(holder);
+    clock.advance(1000); // past the probe throttle
+    const report = await service.probe();
+    expect(report.error).toBeNull();
+    expect(directory.status().listening).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+import { i18n, tIn, type Params } from '../i18n.js';
+import type { Language } from '../language.js';
+
+/** The words of the handover report's HTML and PDF in one language (the JSON keeps codes). */
+export function reportWords(lang: Language = 'en') {
+  const t = (key: string, params?: Params) => tIn(lang, `report.${key}`, params);
+  const list = (titles: readonly string[]) => titles.join(t('listSeparator'));
+  return {
+    lang,
+    reportTitle: t('title'),
+    fields: {
+      site: t('fields.site'),
+      release: t('fields.release'),
+      host: t('fields.host'),
+      centralUrl: t('fields.centralUrl'),
+      date: t('fields.date'),
+      technician: t('fields.technician'),
+      result: t('fields.result'),
+    },
+    /** A layer's title by its stable id; a layer the catalog does not know keeps its own. */
+    layerTitle: (id: string, title: string): string =>
+      i18n.exists(`layers.${id}`, { lng: lang }) ? i18n.t(`layers.${id}`, { lng: lang }) : title,
+    result: (passed: number, layers: number) => t('result', { passed, layers }),
+    failedList: (titles: readonly string[]) => t('failedList', { titles: list(titles) }),
+    pendingList: (titles: readonly string[]) => t('pendingList', { titles: list(titles) }),
+    notRunList: (titles: readonly string[]) => t('notRunList', { titles: list(titles) }),
+    warningCount: (count: number) => t('warningCount', { count }),
+    partSeparator: t('partSeparator'),
+    status: {
+      passed: t('status.passed'),
+      failed: t('status.failed'),
+      pending: t('status.pending'),
+      notRun: t('status.notRun'),
+    },
+    mark: { ok: t('mark.ok'), warning: t('mark.warning'), failed: t('mark.failed') },
+    columns: {
+      layer: t('columns.layer'),
+      check: t('columns.check'),
+      evidence: t('columns.evidence'),
+      result: t('columns.result'),
+    },
+    layerHeading: (title: string, status: string) => t('layerHeading', { title, status }),
+    notRunNote: t('notRunNote'),
+    confirmedByHand: (who: string, at: string, note: string) =>
+      note ? t('confirmedByHandNote', { who, at, note }) : t('confirmedByHand', { who, at }),
+    error: (message: string) => t('error', { message }),
+    digestLine: (digest: string) => t('digestLine', { digest }),
+    /** "SHA-256 of report.json: <digest> — recorded in the central audit log." */
+    digestRecorded: (digest: string) => t('digestRecorded', { digest }),
+    pageOf: (n: number, of: number) => t('pageOf', { n, of }),
+    /** An instant as people read it here: local time with its zone ("2026/11/28 14:05:03 UTC"). */
+    when: (iso: string) => {
+      const d = new Date(iso);
+      return Number.isNaN(d.getTime())
+        ? iso
+        : d.toLocaleString(lang, {
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+            hourCycle: 'h23',
+            timeZoneName: 'short',
+          });
+    },
+    signatures: t('signatures'),
+    verdict: { accepted: t('verdict.accepted'), notAccepted: t('verdict.notAccepted') },
+    verdictLine: (verdict: string, result: string) => t('verdictLine', { verdict, result }),
+    /** What the signatures confirm: an acceptance, or only that the checks ran (`reasons`). */
+    signatureIntro: (reasons: string | null) =>
+      reasons === null ? t('signatureIntroAccepted') : t('signatureIntroNotAccepted', { reasons }),
+    signatureRoles: [t('signatureRoles.technician'), t('signatureRoles.siteManager')] as const,
+    signatureFields: [
+      t('signatureFields.name'),
+      t('signatureFields.date'),
+      t('signatureFields.signature'),
+    ] as const,
+  };
+}
+export type ReportWords = ReturnType<typeof reportWords>;

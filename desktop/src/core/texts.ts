@@ -1,0 +1,244 @@
+import type { CentralState } from './api.js';
+import { language, list, t } from './i18n.js';
+
+/**
+ * The console's sentences built from state and codes, for the core and the renderer alike. The
+ * words themselves live in the catalogs (`src/locales/{en,zh-CN}.json`, through `t`); this
+ * module only chooses which sentence fits and fills in its values. It imports nothing but the
+ * catalogs and a type, so the renderer can use it too.
+ */
+
+/** A layer's title in the console's language, by its stable id. */
+export function layerTitle(id: string, fallback = id): string {
+  return t(`layers.${id}`, { defaultValue: fallback });
+}
+
+// --- The report step. ---
+
+export const OUTDATED = {
+  layerRun: (id: string) => t('reportStep.outdated.layerRun', { title: layerTitle(id) }),
+  confirmed: (id: string) => t('reportStep.outdated.confirmed', { title: layerTitle(id) }),
+  download: () => t('reportStep.outdated.download'),
+};
+
+/** Layers never run, named when Finish is refused (the technician has not agreed yet). */
+export const notRunRefused = (ids: readonly string[]) =>
+  t('reportStep.notRunRefused', { titles: list(ids.map((id) => layerTitle(id))) });
+
+// --- The central service: refusals, account limits, reachability. ---
+
+/** What the central service's refusal codes mean for the technician, in the console's words. */
+const CENTRAL_REFUSALS = new Set([
+  'password_change_required',
+  'forbidden',
+  'session_expired',
+  'unauthorized',
+  'untrusted_network',
+  'csrf',
+  'invalid_credentials',
+  'two_factor_invalid',
+  'rate_limited',
+]);
+
+/** Removes the API paths some central messages carry ("(POST /api/auth/password)"). */
+export function withoutApiPaths(message: string): string {
+  return message
+    .replace(/\s*\((?:GET|POST|PUT|PATCH|DELETE)?\s*\/api\/[^)]*\)/g, '')
+    .replace(/(?:GET|POST|PUT|PATCH|DELETE)\s+\/api\/\S+/g, t('central.theService'))
+    .trim();
+}
+
+/** Whether the console has its own sentence for this refusal code. */
+export function knownRefusal(code: string | null): boolean {
+  return code !== null && CENTRAL_REFUSALS.has(code);
+}
+
+/** A central refusal in words: the console's sentence for a known code, else its own message. */
+export function centralRefusal(code: string | null, message: string): string {
+  return code !== null && knownRefusal(code)
+    ? t(`central.refusals.${code}`)
+    : withoutApiPaths(message);
+}
+
+/**
+ * Why the central address gives no usable answer, in words: what happened (short, for the
+ * header) and what to check (for the central panel). `reached`: something answered, but not
+ * as an svc central service does.
+ */
+export function centralUnreachable(
+  host: string,
+  cause: string,
+  reached: boolean,
+): { reason: string; advice: string } {
+  return reached
+    ? {
+        reason: t('central.unreachable.otherReason', { host }),
+        advice: t('central.unreachable.otherAdvice', { cause }),
+      }
+    : {
+        reason: t('central.unreachable.noneReason', { host, cause }),
+        advice: t('central.unreachable.noneAdvice'),
+      };
+}
+
+/** A heartbeat's state 0 in words: what the central service says is wrong. */
+export function centralProblem(hb: {
+  database: { state: string; message?: string | undefined };
+  workers: Record<string, string>;
+  warnings: string[];
+}): string {
+  const state = t(`evidence.states.${hb.database.state}`, { defaultValue: hb.database.state });
+  const stopped = Object.entries(hb.workers)
+    .filter(([, state]) => state === 'stopped')
+    .map(([name]) => name);
+  return [
+    hb.database.state !== 'up'
+      ? hb.database.message
+        ? t('central.problem.databaseWhy', { state, message: hb.database.message })
+        : t('central.problem.database', { state })
+      : null,
+    stopped.length > 0 ? t('central.problem.stopped', { names: list(stopped) }) : null,
+    ...hb.warnings,
+  ]
+    .filter((p): p is string => p !== null)
+    .join(t('report.partSeparator'));
+}
+
+/** What an account of this role (or with a pending password change) cannot do from the console. */
+export function accountLimits(user: { role: string; mustChangePassword: boolean }): string[] {
+  if (user.mustChangePassword) return [t('central.limits.mustChangePassword')];
+  if (user.role === 'operator') return [t('central.limits.operator')];
+  return [];
+}
+
+/** A role's name in the console's language (an unknown role keeps its code). */
+export const roleName = (role: string) => t(`roles.${role}`, { defaultValue: role });
+
+/**
+ * Why a hand confirmation cannot be recorded on this layer now, or null when it can: only a
+ * layer with a manual part whose automated checks ran and held.
+ */
+export function confirmRefusal(layer: {
+  id: string;
+  manualPrompt: string | null;
+  ranAt: string | null;
+  error: string | null;
+  evidence: { ok: boolean }[];
+}): string | null {
+  const title = layerTitle(layer.id);
+  if (layer.manualPrompt === null) return t('acceptance.confirm.nothing', { title });
+  if (layer.ranAt === null) return t('acceptance.confirm.runFirst', { title });
+  if (layer.error !== null || layer.evidence.length === 0 || !layer.evidence.every((e) => e.ok)) {
+    return t('acceptance.confirm.failed', { title });
+  }
+  return null;
+}
+
+// --- Times. ---
+
+/** A time of day on this laptop's clock ("14:03:05"), for sentences. */
+export function localClock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** An ISO instant in the laptop's local time, to the second ("2026/11/28 14:03:05" in zh-CN). */
+export function localTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(language(), {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+}
+
+/** A time of day only ("14:03:05"), for things that happened today. */
+export function localTimeOfDay(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleTimeString(language(), {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      });
+}
+
+// --- The push. ---
+
+export const PUSH_WORDS = {
+  notTried: () => t('push.notTried'),
+  notSignedIn: (url: string) => t('push.notSignedIn', { url }),
+  refused: (reason: string) => t('push.refused', { reason }),
+  centralFailed: (reason: string) => t('push.centralFailed', { reason }),
+  noAnswer: () => t('push.noAnswer'),
+  savedThroughCentral: (url: string) => t('push.savedThroughCentral', { url }),
+  savedDirect: (at: string | null) =>
+    at ? t('push.savedDirectAt', { at: localClock(at) }) : t('push.savedDirect'),
+  readsBack: (url: string) => t('push.readsBack', { url }),
+  centralDiffers: (read: string, pushed: string) => t('push.centralDiffers', { read, pushed }),
+  panelDiffers: (read: string, pushed: string) => t('push.panelDiffers', { read, pushed }),
+  readBackFailed: (reason: string) => t('push.readBackFailed', { reason }),
+  cannotProve: () => t('push.cannotProve'),
+  checkedInAt: (at: string) => t('push.checkedInAt', { at: localClock(at) }),
+  notListed: () => t('push.notListed'),
+  olderCheckin: (at: string) => t('push.olderCheckin', { at: localClock(at) }),
+  noCheckinYet: () => t('push.noCheckinYet'),
+  nodeListFailed: (reason: string) => t('push.nodeListFailed', { reason }),
+  noCheckin: (seconds: number, last: string) => t('push.noCheckin', { seconds, last }),
+};
+
+// --- The live header. ---
+
+export type Health = 'ok' | 'warn' | 'bad' | 'none';
+
+/** The live header's words for the central service: state, round trip and refusal in plain words. */
+export function centralHealth(c: CentralState | undefined): { health: Health; text: string } {
+  if (!c?.url) return { health: 'none', text: t('central.health.none') };
+  if (!c.heartbeat) {
+    return {
+      health: 'bad',
+      text: c.error
+        ? t('central.health.notAnsweringWhy', { reason: c.error })
+        : t('central.health.notAnswering'),
+    };
+  }
+  const ms = c.heartbeat.roundTripMs;
+  if (c.heartbeat.state !== 1) {
+    return {
+      health: 'bad',
+      text: c.problem
+        ? t('central.health.problemWhy', { problem: c.problem, ms })
+        : t('central.health.problem', { ms }),
+    };
+  }
+  if (c.refusal) {
+    return { health: 'warn', text: t('central.health.refused', { ms, reason: c.refusal.reason }) };
+  }
+  return { health: 'ok', text: t('central.health.ok', { ms }) };
+}
+
+// --- The terminal list. ---
+
+const sameAddress = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** The terminal announces a saved central address other than the one its push proved. */
+export function changedSince(
+  terminal: { central: string | null },
+  push: { centralUrl: string },
+): boolean {
+  return terminal.central !== null && !sameAddress(terminal.central, push.centralUrl);
+}
+
+export const TERMINAL_WORDS = {
+  changedSince: (proven: string, now: string) =>
+    now ? t('proof.changedSince', { proven, now }) : t('proof.changedSinceNone', { proven }),
+};

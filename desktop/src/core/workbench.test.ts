@@ -1,0 +1,309 @@
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { handoverReport } from '@svc/shared';
+import { SessionStore } from './acceptance/session-store.js';
+import { createTerminalClient } from './clients/terminal-client.js';
+import { FakeClock } from './testing/fake-clock.js';
+import { Workbench } from './workbench.js';
+
+/** A central service stand-in: heartbeat (healthy or not), sign-in, and the report upload. */
+function stubCentral() {
+  const state = { healthy: true, uploads: [] as string[] };
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const json = (status: number, value: unknown, cookie?: string) => {
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          ...(cookie && { 'set-cookie': cookie }),
+        });
+        res.end(JSON.stringify(value));
+      };
+      if (req.url === '/api/heartbeat') {
+        return json(state.healthy ? 200 : 503, {
+          state: state.healthy ? 1 : 0,
+          service: 'svc',
+          time: new Date().toISOString(),
+          responseTimeMs: 1,
+          version: '0.1.0',
+          uptimeSeconds: 1,
+          database: { state: state.healthy ? 'up' : 'down', dialect: 'sqlite' },
+          workers: {},
+          warnings: [],
+        });
+      }
+      if (req.url === '/api/auth/csrf') return json(200, { token: 'csrf-Tok3n-0123456789abcdef' });
+      if (req.url === '/api/auth/login' && body.includes('wrong')) {
+        return json(401, {
+          error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
+        });
+      }
+      if (req.url === '/api/auth/login') {
+        return json(
+          200,
+          {
+            user: {
+              id: 'a1',
+              username: 'tess',
+              displayName: 'Tess',
+              role: 'admin',
+              organizationId: 'o1',
+              mustChangePassword: false,
+            },
+          },
+          'sid=SessionCookieValue42; HttpOnly',
+        );
+      }
+      if (req.url === '/api/acceptance/reports') {
+        const report = (JSON.parse(body) as { report: string }).report;
+        state.uploads.push(report);
+        return json(201, {
+          sha256: createHash('sha256').update(report).digest('hex'),
+          recordedAt: '2026-11-28T04:00:00.000Z',
+          recordedBy: 'tess',
+          title: 't',
+          layers: 8,
+          passed: 1,
+          created: true,
+        });
+      }
+      json(404, { error: { code: 'not_found', message: 'no' } });
+    });
+  });
+  return { server, state };
+}
+
+describe('the acceptance session', () => {
+  let dir: string;
+  let central: ReturnType<typeof stubCentral>;
+  let url: string;
+  beforeAll(async () => {
+    central = stubCentral();
+    await new Promise<void>((resolve) => central.server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(central.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => central.server.close(resolve));
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'svc-session-'));
+    central.state.healthy = true;
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const bench = () =>
+    new Workbench({
+      clock: new FakeClock(),
+      terminalClient: createTerminalClient(),
+      terminals: () => [],
+      release: '0.1.0',
+      store: new SessionStore(dir),
+    });
+
+  it('asks before a report with layers never run, and names them in it', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await wb.runLayer('central', {});
+    await expect(wb.finish({ technician: 'Tess', site: 'North' })).rejects.toThrow(
+      /never run: Services, Web site, Data/,
+    );
+    const state = await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(state.report?.summary.notRun).toHaveLength(7);
+    expect(state.report?.summary.passed).toBe(1);
+    const json = handoverReport.parse(
+      JSON.parse(Buffer.from((await wb.reportFile('json')).base64, 'base64').toString()),
+    );
+    expect(json.summary.notRun).toContain('Recognition loop');
+  });
+
+  it('outdates the report on a change after Finish; a failed re-run drops the hand confirmation', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await wb.runLayer('services', {});
+    await wb.confirmLayer('services', { who: 'Tess', note: 'status.sh all up' });
+    expect(wb.acceptance().layers[0]?.status).toBe('passed');
+    await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    await expect(wb.reportFile('pdf')).resolves.toMatchObject({ mime: 'application/pdf' });
+    central.state.healthy = false;
+    const after = await wb.runLayer('services', {});
+    expect(after.layers[0]).toMatchObject({ status: 'failed', manual: null });
+    expect(after.report?.outdated).toBe('Services was run again after Finish');
+    for (const format of ['json', 'html', 'pdf'] as const) {
+      await expect(wb.reportFile(format)).rejects.toThrow(/outdated/);
+    }
+    const again = await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(again.report).toMatchObject({ outdated: null, summary: { passed: 0, failed: 1 } });
+    expect(again.report?.summary.failedTitles).toEqual(['Services']);
+  });
+
+  it('keeps the session on disk without credentials, and resumes it after a restart', async () => {
+    const password = 'Str0ng pass for gate';
+    const first = bench();
+    await first.setCentral(url);
+    await first.signIn('tess', password);
+    await first.runLayer('services', {});
+    await first.confirmLayer('services', { who: 'Tess', note: `typed ${password} by mistake` });
+    await first.push({ ids: [], centralUrl: url, keys: { 'ENR-X': 'terminal-key-123' } });
+    const done = await first.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(done.report?.recorded?.sha256).toBe(done.report?.sha256);
+    expect(central.state.uploads.at(-1)).not.toContain(password);
+
+    const files = readdirSync(path.join(dir, 'sites'));
+    const onDisk = files.map((f) => readFileSync(path.join(dir, 'sites', f), 'utf8')).join('');
+    for (const secret of [password, 'SessionCookieValue42', 'csrf-Tok3n-0123456789abcdef']) {
+      expect(onDisk).not.toContain(secret);
+    }
+
+    const second = bench();
+    await second.resume();
+    expect((await second.centralState()).url).toBe(url);
+    expect((await second.centralState()).user).toBeNull(); // the sign-in is not kept
+    const resumed = second.acceptance();
+    expect(resumed.layers[0]).toMatchObject({ status: 'passed', manual: { who: 'Tess' } });
+    expect(resumed.report).toEqual(done.report);
+    await expect(second.reportFile('json')).resolves.toMatchObject({ mime: 'application/json' });
+  });
+
+  it('keeps the last site when a mistyped central address is tried, across a restart', async () => {
+    const first = bench();
+    await first.setCentral(url);
+    await first.runLayer('central', {});
+    // A typo: nothing answers there. It must neither get a site file nor become "the last".
+    await first.setCentral('http://127.0.0.1:1');
+    expect(first.acceptance().layers.every((l) => l.ranAt === null)).toBe(true);
+    expect(readdirSync(path.join(dir, 'sites'))).toHaveLength(1);
+
+    const second = bench();
+    await second.resume();
+    expect((await second.centralState()).url).toBe(url);
+    expect(second.acceptance().layers.find((l) => l.id === 'central')).toMatchObject({
+      status: 'passed',
+    });
+  });
+
+  it('never writes an empty session over a site file, even one it could not read', async () => {
+    const first = bench();
+    await first.setCentral(url);
+    await first.runLayer('central', {});
+    const [file] = readdirSync(path.join(dir, 'sites'));
+    const sitePath = path.join(dir, 'sites', file!);
+    const kept = readFileSync(sitePath, 'utf8');
+
+    // Opening the site again (a restart, another window) leaves the file as it was.
+    const again = bench();
+    await again.setCentral(url);
+    expect(readFileSync(sitePath, 'utf8')).toBe(kept);
+
+    // A file this release cannot read (a newer format, a disk error) is set aside, not lost.
+    const unreadable = kept.replace('"v":1', '"v":99');
+    writeFileSync(sitePath, unreadable);
+    const third = bench();
+    await third.setCentral(url);
+    expect(readFileSync(sitePath, 'utf8')).toBe(unreadable);
+    await third.runLayer('web', {});
+    const aside = readdirSync(path.join(dir, 'sites')).filter((f) => f !== file);
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(path.join(dir, 'sites', aside[0]!), 'utf8')).toBe(unreadable);
+  });
+
+  it('refuses a hand confirmation over a failed layer, or one never run', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await expect(wb.confirmLayer('services', { who: 'Tess', note: '' })).rejects.toThrow(
+      /run the check first/i,
+    );
+    central.state.healthy = false;
+    await wb.runLayer('services', {});
+    await expect(wb.confirmLayer('services', { who: 'Tess', note: 'looks fine' })).rejects.toThrow(
+      /failed.*cannot make it pass/i,
+    );
+    expect(wb.acceptance().layers[0]).toMatchObject({ status: 'failed', manual: null });
+    await expect(wb.confirmLayer('central', { who: 'Tess', note: '' })).rejects.toThrow(
+      /nothing to confirm by hand/i,
+    );
+  });
+
+  it('says in words what to check for an address where nothing, or something else, answers', async () => {
+    const wb = bench();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const none = await wb.setCentral(`http://127.0.0.1:${port}`);
+    expect(none.error).toBe(`nothing answers at 127.0.0.1:${port} (connection refused)`);
+    expect(none.advice).toMatch(/^Check the address and port .*the central service runs/);
+    expect(JSON.stringify(none)).not.toMatch(/HTTP|ECONN|fetch failed|\/api\//);
+
+    const other = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>router login</h1>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const state = await wb.setCentral(`http://${host}`);
+      expect(state.error).toBe(
+        `something answers at ${host}, but it is not an svc central service`,
+      );
+      expect(state.advice).toMatch(/Check the address and port/);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('keeps the reason of a refused sign-in for the live header, until a sign-in succeeds', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await expect(wb.signIn('tess', 'wrong password')).rejects.toThrow(
+      /^the user name or password is wrong$/,
+    );
+    expect((await wb.centralState()).refusal?.reason).toBe('the user name or password is wrong');
+    await wb.signIn('tess', 'Str0ng pass for gate');
+    expect((await wb.centralState()).refusal).toBeNull();
+  });
+
+  it('resumes a session holding a refused push (nothing pushed) after a restart', async () => {
+    const first = bench();
+    await first.setCentral(url);
+    await first.runLayer('central', {});
+    const workbenchWithTerminal = new Workbench({
+      clock: new FakeClock(),
+      terminalClient: createTerminalClient(),
+      terminals: () => [
+        {
+          id: 'ENR-R',
+          kind: 'enrollment',
+          name: null,
+          model: null,
+          version: null,
+          address: '127.0.0.1',
+          port: 9,
+          sourcePort: 20785,
+          configUrl: 'http://127.0.0.1:9/api/config',
+          central: '',
+          firstSeen: new Date().toISOString(),
+          lastSeen: new Date().toISOString(),
+          announces: 1,
+          conflict: null,
+        },
+      ],
+      release: '0.1.0',
+      store: new SessionStore(dir),
+    });
+    await workbenchWithTerminal.setCentral(url);
+    // Not signed in: the push stops before the terminal, and is kept as such.
+    const [refused] = await workbenchWithTerminal.push({ ids: ['ENR-R'], centralUrl: url });
+    expect(refused).toMatchObject({ via: 'none', ok: false, readBack: { skipped: true } });
+
+    const second = bench();
+    await second.resume();
+    expect(second.pushes()).toEqual([expect.objectContaining({ id: 'ENR-R', via: 'none' })]);
+    expect(second.pushes()[0]?.checkedIn.skipped).toBe(true);
+    expect(second.acceptance().layers.find((l) => l.id === 'central')?.status).toBe('passed');
+  });
+});

@@ -1,0 +1,52 @@
+import { Group, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { consoleApi } from '../api/console-api.js';
+import { centralHealth, localTimeOfDay } from '../../core/texts.js';
+import { STATUS_COLOR } from './colors.js';
+import { useT } from '../i18n.js';
+
+/** How often the live header asks the central service's heartbeat. */
+export const HEARTBEAT_REFRESH_MS = 3_000;
+
+/** The live header: whether the central service answers, in words, refreshed every few seconds. */
+export function CentralHeartbeat() {
+  const t = useT();
+  const central = useQuery({
+    queryKey: ['central'],
+    queryFn: () => consoleApi.getCentral(),
+    refetchInterval: HEARTBEAT_REFRESH_MS,
+  });
+  const { health, text } = centralHealth(central.data);
+  const color =
+    health === 'ok'
+      ? STATUS_COLOR.ok
+      : health === 'bad'
+        ? STATUS_COLOR.bad
+        : health === 'warn'
+          ? STATUS_COLOR.warn
+          : STATUS_COLOR.neutral;
+  // The whole reason stays readable: the text wraps (never cut with an ellipsis).
+  return (
+    <Group gap="xs" wrap="nowrap" role="status" aria-label={t('central.status')} miw={0}>
+      <span
+        aria-hidden
+        style={{ width: 12, height: 12, borderRadius: 6, background: color, flexShrink: 0 }}
+      />
+      <Text
+        size="sm"
+        c={color}
+        fw={600}
+        data-health={health}
+        style={{ overflowWrap: 'anywhere' }}
+        lh={1.3}
+      >
+        {text}
+        {central.data?.checkedAt && (
+          <Text span size="xs" c="var(--mantine-color-text)" fw={400} visibleFrom="sm">
+            {t('central.checkedAt', { at: localTimeOfDay(central.data.checkedAt) })}
+          </Text>
+        )}
+      </Text>
+    </Group>
+  );
+}
