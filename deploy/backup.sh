@@ -43,7 +43,7 @@ grep -q '^-- Dump completed' "$work/db.sql" || die "the database dump is incompl
 db_name=$(docker exec "$db_cid" sh -c 'printf %s "$MYSQL_DATABASE"')
 
 info "copying the svc_server_data volume (read-only mount, $server_image)"
-docker run --rm --network none -v svc_server_data:/data:ro --entrypoint tar "$server_image" \
+docker run --rm --network none -v "$SVC_SERVER_VOLUME:/data:ro" --entrypoint tar "$server_image" \
   -cf - -C /data . >"$work/server-data.tar" || die "copying svc_server_data failed; no archive was written"
 
 {

@@ -16,22 +16,32 @@ set +x
 SVC_DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 SVC_PKG_DIR=$(cd "$SVC_DEPLOY_DIR/.." && pwd -P)
 SVC_COMPOSE_FILE="$SVC_PKG_DIR/compose.yaml"
-SVC_PROJECT=svc
+# The compose project and the prefix of its data volumes. A site keeps `svc`; another name is a
+# second installation on the same engine with volumes of its own (the engine test uses one).
+SVC_PROJECT=${SVC_PROJECT:-svc}
+[[ $SVC_PROJECT =~ ^[a-z0-9][a-z0-9_-]{0,39}$ ]] ||
+  { printf 'ERROR: SVC_PROJECT must be lower-case letters, digits, "_" or "-" (at most 40), got %s\n' "'$SVC_PROJECT'" >&2 && exit 1; }
+# compose.yaml names the volumes from it.
+export SVC_PROJECT
 # shellcheck disable=SC2034 # used by status.sh
 SVC_SERVICES=(svc_db svc_server svc_web)
 # Services compose.yaml runs on the host network (see the top of compose.yaml).
 # shellcheck disable=SC2034 # used by status.sh
 SVC_HOST_NETWORK_SERVICES=(svc_server svc_web)
-SVC_VOLUMES=(svc_db_data svc_server_data)
+SVC_VOLUMES=("${SVC_PROJECT}_db_data" "${SVC_PROJECT}_server_data")
+SVC_SERVER_VOLUME=${SVC_PROJECT}_server_data
 
 # Defaults equal to compose.yaml's; used for checks and URLs only, never exported.
 WEB_PORT=${WEB_PORT:-80}
 DB_PORT=${DB_PORT:-3306}
 DISCOVERY_PORT=${DISCOVERY_PORT:-20785}
 WEB_HTTPS_PORT=${WEB_HTTPS_PORT:-443}
-# svc_server's HTTP port on the host's loopback, fixed in compose.yaml (HTTP_PORT, svc_web's
-# upstream, the healthcheck): svc_server and svc_web use the host network.
-SVC_SERVER_HTTP_PORT=8000
+# svc_server's HTTP port on the host's loopback (compose.yaml: HTTP_PORT, svc_web's upstream and
+# the healthcheck): svc_server and svc_web use the host network.
+SVC_SERVER_HTTP_PORT=${SERVER_HTTP_PORT:-8000}
+# svc_server's own database account (compose.yaml creates it on a fresh volume).
+SVC_DB_USER=${DB_USER:-svc}
+SVC_DB_DATABASE=${DB_DATABASE:-face_tp}
 
 # Bounded waits: tries x interval seconds.
 SVC_POLL_INTERVAL=${SVC_POLL_INTERVAL:-3}
@@ -56,6 +66,7 @@ redact() {
   local line
   while IFS= read -r line || [[ -n $line ]]; do
     if [[ -n ${DB_ROOT_PASSWORD:-} ]]; then line=${line//"$DB_ROOT_PASSWORD"/[redacted]}; fi
+    if [[ -n ${DB_PASSWORD:-} ]]; then line=${line//"$DB_PASSWORD"/[redacted]}; fi
     if [[ -n ${ADMIN_INITIAL_PASSWORD:-} ]]; then line=${line//"$ADMIN_INITIAL_PASSWORD"/[redacted]}; fi
     printf '%s\n' "$line"
   done
@@ -74,6 +85,10 @@ allow_read_only_compose() {
   if [[ -z ${DB_ROOT_PASSWORD:-} ]]; then
     DB_ROOT_PASSWORD=$SVC_READ_ONLY_STAND_IN
     export DB_ROOT_PASSWORD
+  fi
+  if [[ -z ${DB_PASSWORD:-} ]]; then
+    DB_PASSWORD=$SVC_READ_ONLY_STAND_IN
+    export DB_PASSWORD
   fi
 }
 
@@ -104,6 +119,15 @@ require_db_password() {
        If the svc_db_data volume already exists, it must be the password that volume was
        initialized with. It is never stored in a file by these scripts."
   fi
+  if [[ -z ${DB_PASSWORD:-} ]]; then
+    die "DB_PASSWORD is not set. It is the password of svc_server's own database account
+       ('$SVC_DB_USER', rights on $SVC_DB_DATABASE only; the root password stays with the
+       database and the scripts). Export it in this shell first, without echoing it, e.g.
+         read -rs DB_PASSWORD && export DB_PASSWORD
+       On a volume from before that account, this start creates it with this password."
+  fi
+  [[ $DB_PASSWORD != "$DB_ROOT_PASSWORD" ]] ||
+    die "DB_PASSWORD must differ from DB_ROOT_PASSWORD: svc_server's account must not open the root account"
 }
 
 check_port_value() { # name value
@@ -125,8 +149,8 @@ check_tls() {
     [[ -f $f && -s $f && -r $f ]] || die "TLS file not found, empty or not readable: $f"
   done
   check_port_value WEB_HTTPS_PORT "$WEB_HTTPS_PORT"
-  if ((10#$WEB_HTTPS_PORT == 10#$WEB_PORT || 10#$WEB_HTTPS_PORT == 10#$DB_PORT || 10#$WEB_HTTPS_PORT == SVC_SERVER_HTTP_PORT)); then
-    die "WEB_HTTPS_PORT ($WEB_HTTPS_PORT) must differ from WEB_PORT, DB_PORT and $SVC_SERVER_HTTP_PORT: all are bound on this host"
+  if ((10#$WEB_HTTPS_PORT == 10#$WEB_PORT || 10#$WEB_HTTPS_PORT == 10#$DB_PORT || 10#$WEB_HTTPS_PORT == 10#$SVC_SERVER_HTTP_PORT)); then
+    die "WEB_HTTPS_PORT ($WEB_HTTPS_PORT) must differ from WEB_PORT, DB_PORT and SERVER_HTTP_PORT ($SVC_SERVER_HTTP_PORT): all are bound on this host"
   fi
   info "HTTPS on $WEB_HTTPS_PORT with $WEB_TLS_CERT; HTTP on $WEB_PORT redirects (machine endpoints excepted)"
 }
@@ -135,10 +159,15 @@ check_parameters() {
   check_port_value WEB_PORT "$WEB_PORT"
   check_port_value DB_PORT "$DB_PORT"
   check_port_value DISCOVERY_PORT "$DISCOVERY_PORT"
+  check_port_value SERVER_HTTP_PORT "$SVC_SERVER_HTTP_PORT"
+  [[ $SVC_DB_USER =~ ^[A-Za-z0-9_]{1,32}$ && $SVC_DB_USER != root ]] ||
+    die "DB_USER must be 1 to 32 letters, digits or underscores, and not root, got '$SVC_DB_USER'"
+  [[ $SVC_DB_DATABASE =~ ^[A-Za-z0-9_]{1,64}$ ]] ||
+    die "DB_DATABASE must be 1 to 64 letters, digits or underscores, got '$SVC_DB_DATABASE'"
   # All three TCP ports are bound on the host itself (host network, loopback mapping), so they
   # must differ from each other.
-  if ((10#$WEB_PORT == SVC_SERVER_HTTP_PORT || 10#$DB_PORT == SVC_SERVER_HTTP_PORT)); then
-    die "WEB_PORT and DB_PORT must not be $SVC_SERVER_HTTP_PORT: svc_server's HTTP listens on 127.0.0.1:$SVC_SERVER_HTTP_PORT of this host"
+  if ((10#$WEB_PORT == 10#$SVC_SERVER_HTTP_PORT || 10#$DB_PORT == 10#$SVC_SERVER_HTTP_PORT)); then
+    die "WEB_PORT and DB_PORT must not be $SVC_SERVER_HTTP_PORT: svc_server's HTTP listens on 127.0.0.1:$SVC_SERVER_HTTP_PORT of this host (SERVER_HTTP_PORT)"
   fi
   if ((10#$WEB_PORT == 10#$DB_PORT)); then
     die "WEB_PORT and DB_PORT must differ (both are $WEB_PORT): both are bound on this host"
@@ -274,9 +303,27 @@ port_listeners() { # tcp|udp port
   ss "$flag" "sport = :$2" 2>/dev/null || true
 }
 
+# True when a socket with SO_REUSEADDR can bind UDP port $1 beside whatever listens on it now:
+# svc_server binds the discovery port that way, so it shares the port with such a listener (the
+# project's simulator on the same host, as in the README's demo) and both hear the broadcasts.
+# Status 2 when it cannot be tried here (no python3).
+udp_port_shareable() {
+  command -v python3 >/dev/null 2>&1 || return 2
+  python3 - "$1" <<'PY' 2>/dev/null
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("0.0.0.0", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+PY
+}
+
 # The ports must be free before the first start; once svc runs they are its own. svc_server
 # and svc_web bind theirs on the host itself (host network), svc_db's is its loopback mapping.
-# Any listener on a port counts, whatever its address: a wildcard one blocks loopback too.
+# Any TCP listener on a port counts, whatever its address: a wildcard one blocks loopback too.
+# The UDP discovery port may be shared with a listener that allows it (udp_port_shareable).
 check_ports_free() {
   if ! command -v ss >/dev/null 2>&1; then
     info "NOTE: 'ss' not found: skipping the free-port check (Web $WEB_PORT/tcp, 127.0.0.1:$DB_PORT/tcp, 127.0.0.1:$SVC_SERVER_HTTP_PORT/tcp, $DISCOVERY_PORT/udp)"
@@ -286,28 +333,40 @@ check_ports_free() {
     info "svc containers are already running: free-port check skipped (it applies before the first start)"
     return 0
   fi
-  local busy=0 spec proto port label lines specs
+  local busy=0 spec proto port label lines specs rc
   specs=("tcp $WEB_PORT Web port (WEB_PORT)"
     "tcp $DB_PORT database loopback port (DB_PORT)"
-    "tcp $SVC_SERVER_HTTP_PORT server loopback HTTP port (fixed)"
+    "tcp $SVC_SERVER_HTTP_PORT server loopback HTTP port (SERVER_HTTP_PORT)"
     "udp $DISCOVERY_PORT discovery port (DISCOVERY_PORT)")
   if tls_configured; then specs+=("tcp $WEB_HTTPS_PORT HTTPS port (WEB_HTTPS_PORT)"); fi
   for spec in "${specs[@]}"; do
     read -r proto port label <<<"$spec"
     lines=$(port_listeners "$proto" "$port")
-    if [[ -n $lines ]]; then
-      error "$label $port/$proto is in use:"
-      printf '%s\n' "$lines" | sed 's/^/         /' >&2
-      busy=1
+    [[ -n $lines ]] || continue
+    if [[ $proto == udp ]]; then
+      rc=0
+      udp_port_shareable "$port" || rc=$?
+      if ((rc != 1)); then
+        local why="it allows sharing (SO_REUSEADDR, like the project's simulator)"
+        ((rc == 0)) || why="python3 is missing here, so whether it allows sharing was not tried; svc_server restarts with EADDRINUSE in its log if it does not"
+        warn "$label $port/$proto has a listener already; svc_server shares the port with it and both receive the terminals' broadcasts: $why
+$(printf '%s\n' "$lines" | sed 's/^/         /')"
+        continue
+      fi
     fi
+    error "$label $port/$proto is in use:"
+    printf '%s\n' "$lines" | sed 's/^/         /' >&2
+    busy=1
   done
-  ((busy == 0)) || die "free the port(s) above or choose others (WEB_PORT, DB_PORT, DISCOVERY_PORT; $SVC_SERVER_HTTP_PORT/tcp is fixed and must be freed) before the first start"
+  ((busy == 0)) || die "free the port(s) above or choose others (WEB_PORT, DB_PORT, SERVER_HTTP_PORT, DISCOVERY_PORT) before the first start"
   info "ports free: $WEB_PORT/tcp, $DB_PORT/tcp (loopback), $SVC_SERVER_HTTP_PORT/tcp (loopback), $DISCOVERY_PORT/udp"
 }
 
 # ---- volumes and images ---------------------------------------------------------------------
 # Creates the external data volumes that are missing. Existing ones are used as they are:
-# nothing here removes or clears a volume.
+# nothing here removes or clears a volume. A new files volume means the service seeds its first
+# administrator on this start (SVC_FIRST_START; restore.sh fills the volume instead).
+SVC_FIRST_START=0
 ensure_volumes() {
   local v
   for v in "${SVC_VOLUMES[@]}"; do
@@ -316,6 +375,7 @@ ensure_volumes() {
     else
       docker volume create --label "svc.volume=$v" "$v" >/dev/null || die "could not create volume $v"
       info "volume $v created (empty: the service initializes it on first start)"
+      [[ $v != "$SVC_SERVER_VOLUME" ]] || SVC_FIRST_START=1
     fi
   done
 }
@@ -346,6 +406,97 @@ SVC_DB_PASSWORD_HINT="DB_ROOT_PASSWORD does not match the svc_db_data volume: th
        The password was fixed when that volume was first initialized; export that one, e.g.
          read -rs DB_ROOT_PASSWORD && export DB_ROOT_PASSWORD
        and start again. Nothing was changed on the volume."
+
+# ---- database passwords and svc_server's account ----------------------------------------------
+# Signs in to the database in container $1 as user $2 with the password on stdin, from inside
+# the container (so the password is never a process argument). Status 0 signed in, 1 refused
+# ("Access denied"), 2 anything else (the server not answering yet).
+db_sign_in() { # container user  (password on stdin)
+  local out
+  # shellcheck disable=SC2016 # expanded inside the container
+  if out=$(docker exec -i "$1" sh -c 'IFS= read -r p; MYSQL_PWD="$p" exec mysqladmin --protocol=tcp -h 127.0.0.1 -u "$1" status' _ "$2" 2>&1); then
+    return 0
+  fi
+  [[ $out == *"Access denied"* ]] && return 1
+  return 2
+}
+
+# Runs SQL from stdin as root inside container $1, with the root password the container was
+# started with (the one its healthcheck proved).
+db_root_sql() { # container [mysql options...]
+  local cid=$1
+  shift
+  # shellcheck disable=SC2016 # expanded inside the container
+  docker exec -i "$cid" sh -c 'MYSQL_PWD="$MYSQL_ROOT_PASSWORD" exec mysql -uroot "$@"' _ "$@"
+}
+
+# The running svc_db's container id, or nothing.
+running_db_container() {
+  compose ps -q --status running svc_db 2>/dev/null | head -n 1 || true
+}
+
+SVC_DB_USER_HINT="DB_PASSWORD does not match the database account '$SVC_DB_USER' (Access denied).
+       It was fixed when that account was created (a fresh volume, or the first start of a
+       release with it); export that one, e.g.
+         read -rs DB_PASSWORD && export DB_PASSWORD
+       and start again. Nothing was changed."
+
+# On a running stack compose would recreate svc_db (and svc_server) with whatever passwords are
+# exported now, and a mistyped one would then lock the scripts out until someone re-ran them
+# with the right one. So the passwords are tried against the running database first, and a
+# wrong one stops here, before anything is recreated.
+check_running_db_passwords() {
+  local cid rc=0
+  cid=$(running_db_container)
+  [[ -n $cid ]] || return 0
+  printf '%s\n' "$DB_ROOT_PASSWORD" | db_sign_in "$cid" root || rc=$?
+  if ((rc == 1)); then
+    error "${SVC_DB_PASSWORD_HINT/Nothing was changed on the volume./Nothing was changed: the running services were left as they are.}"
+    exit 1
+  fi
+  ((rc == 0)) || { warn "the running svc_db did not answer a sign-in check (it may be starting); the passwords are checked again once it is healthy"; return 0; }
+  if [[ $(db_account_exists "$cid") == 1 ]]; then
+    rc=0
+    printf '%s\n' "$DB_PASSWORD" | db_sign_in "$cid" "$SVC_DB_USER" || rc=$?
+    if ((rc == 1)); then
+      error "${SVC_DB_USER_HINT/Nothing was changed./Nothing was changed: the running services were left as they are.}"
+      exit 1
+    fi
+  fi
+  info "passwords match the running database"
+}
+
+db_account_exists() { # container -> prints 1 or 0
+  db_root_sql "$1" -N -B -e "SELECT COUNT(*) FROM mysql.user WHERE user = '$SVC_DB_USER'" 2>/dev/null | tr -d '[:space:]'
+}
+
+# svc_server signs in with its own account, never root. The database image creates it on a fresh
+# volume (compose.yaml: MYSQL_USER); a volume from an earlier release gets it here, once. An
+# existing account must take DB_PASSWORD.
+ensure_db_account() {
+  local cid count rc=0 pw sql
+  cid=$(compose ps -q svc_db) || true
+  [[ -n $cid ]] || die "svc_db has no container"
+  count=$(db_account_exists "$cid") || true
+  if [[ $count == 0 ]]; then
+    # SQL string literal: backslashes and quotes escaped; sent on stdin, never as an argument.
+    pw=${DB_PASSWORD//\\/\\\\}
+    pw=${pw//\'/\\\'}
+    sql="CREATE USER '$SVC_DB_USER'@'%' IDENTIFIED BY '$pw';"$'\n'
+    sql+="GRANT ALL PRIVILEGES ON \`$SVC_DB_DATABASE\`.* TO '$SVC_DB_USER'@'%';"
+    printf '%s\n' "$sql" | db_root_sql "$cid" ||
+      die "could not create the database account '$SVC_DB_USER' (see the message above)"
+    info "database account '$SVC_DB_USER' created with rights on $SVC_DB_DATABASE only: svc_server no longer signs in as root"
+  elif [[ $count != 1 ]]; then
+    die "could not read the database accounts of svc_db (as root): '$count'"
+  fi
+  printf '%s\n' "$DB_PASSWORD" | db_sign_in "$cid" "$SVC_DB_USER" || rc=$?
+  if ((rc == 1)); then
+    error "$SVC_DB_USER_HINT"
+    exit 1
+  fi
+  ((rc == 0)) || die "svc_db did not answer the sign-in check of '$SVC_DB_USER'"
+}
 
 wait_db_healthy() {
   local cid state status restarts health i
@@ -393,6 +544,7 @@ start_services() {
   info "starting svc_db"
   compose up -d --no-build svc_db || die "compose could not start svc_db (see its message above)"
   wait_db_healthy
+  ensure_db_account
 
   info "starting svc_server and svc_web (compose waits for each to be healthy before the next)"
   if ! compose up -d --no-build; then
@@ -412,8 +564,12 @@ start_services() {
   compose ps
   info ""
   info "svc is up: http://${DISCOVERY_HOST:-${SVC_LAN_ADDRESS:-<this host>}}:$WEB_PORT/"
-  info "Next: run deploy/status.sh; sign in and change the seeded administrator's password at once."
-  info "On a fresh volume the svc_server log names the 0600 file holding that first password."
+  if ((SVC_FIRST_START)); then
+    info "Next: run deploy/status.sh; sign in and change the seeded administrator's password at once."
+    info "On this fresh volume the svc_server log names the 0600 file holding that first password."
+  else
+    info "Next: run deploy/status.sh."
+  fi
 }
 
 # Everything before the start, in order: cheap checks first, so a missing password or tool

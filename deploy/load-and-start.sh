@@ -11,6 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 IMAGE_ARCHIVE=${IMAGE_ARCHIVE:-$SVC_PKG_DIR/svc-images.tar.gz}
 
 preflight
+check_running_db_passwords
 [[ -f $IMAGE_ARCHIVE && -r $IMAGE_ARCHIVE ]] ||
   die "image archive not found or not readable: $IMAGE_ARCHIVE (put svc-images.tar.gz in $SVC_PKG_DIR or set IMAGE_ARCHIVE)"
 # Before the load: loading the archive takes minutes, and a busy port should stop the start at once.

@@ -43,10 +43,12 @@ done
 check_ports_free
 check_images
 ensure_volumes
+# Restored, not seeded: the administrator and passwords are the backup's.
+SVC_FIRST_START=0
 
 server_image=$(compose config --images | grep '^svc/server:') || die "compose.yaml names no svc/server image"
-info "unpacking the files into svc_server_data"
-docker run --rm -i --network none --user 0 -v svc_server_data:/data --entrypoint tar "$server_image" \
+info "unpacking the files into $SVC_SERVER_VOLUME"
+docker run --rm -i --network none --user 0 -v "$SVC_SERVER_VOLUME:/data" --entrypoint tar "$server_image" \
   --numeric-owner -xpf - -C /data <"$work/server-data.tar" || die "unpacking the files failed"
 
 info "starting svc_db on the new svc_db_data volume"

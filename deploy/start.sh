@@ -11,6 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 preflight
+check_running_db_passwords
 check_ports_free
 check_images
 ensure_volumes

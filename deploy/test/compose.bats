@@ -9,9 +9,11 @@ load helpers
 setup() {
   command -v docker-compose >/dev/null 2>&1 || skip "docker-compose not installed"
   python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
-  unset DB_PORT WEB_PORT WEB_HTTPS_PORT WEB_TLS_CERT WEB_TLS_KEY DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE DB_IMAGE
+  unset DB_PORT WEB_PORT WEB_HTTPS_PORT WEB_TLS_CERT WEB_TLS_KEY DISCOVERY_PORT SVC_SUBNET SVC_VERSION DB_DATABASE DB_BUFFER_POOL_SIZE DB_IMAGE \
+    SERVER_HTTP_PORT SVC_PROJECT DB_USER DB_MEMORY_LIMIT SERVER_MEMORY_LIMIT WEB_MEMORY_LIMIT LOG_MAX_SIZE LOG_MAX_FILES
   DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  export DB_ROOT_PASSWORD
+  DB_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  export DB_ROOT_PASSWORD DB_PASSWORD
   CONFIG="$BATS_TEST_TMPDIR/config.yaml"
 }
 
@@ -95,7 +97,7 @@ PY
 
 @test "server environment carries every seed parameter with the seed defaults" {
   compose_config >"$CONFIG"
-  check 'all(k in c["services"]["svc_server"]["environment"] for k in "DB_ROOT_PASSWORD DB_DATABASE DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL DISCOVERY_PORT DISCOVERY_TIMEOUT SVC_PUSH_WORKER SVC_PUSH_INTERVAL SVC_DISCOVERY_WORKER PANEL_URL HEARTBEAT_TIMEOUT WEB_PORT DB_HOST DB_PORT DATA_DIR TRUSTED_NETWORKS TRUSTED_PROXIES ADMIN_INITIAL_PASSWORD LOG_LEVEL".split())'
+  check 'all(k in c["services"]["svc_server"]["environment"] for k in "DB_USER DB_PASSWORD DB_DATABASE DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL DISCOVERY_PORT DISCOVERY_TIMEOUT SVC_PUSH_WORKER SVC_PUSH_INTERVAL SVC_DISCOVERY_WORKER PANEL_URL HEARTBEAT_TIMEOUT WEB_PORT DB_HOST DB_PORT DATA_DIR TRUSTED_NETWORKS TRUSTED_PROXIES ADMIN_INITIAL_PASSWORD LOG_LEVEL".split())'
   check 'c["services"]["svc_server"]["environment"]["DB_DATABASE"] == "face_tp"'
   check 'c["services"]["svc_db"]["environment"]["MYSQL_DATABASE"] == "face_tp"'
   check 'c["services"]["svc_server"]["environment"]["DISCOVERY_TIMEOUT"] == "45"'
@@ -164,10 +166,70 @@ PY
   assert_output_has "DB_ROOT_PASSWORD is not set - export it in this shell"
 }
 
-@test "the password reaches the containers only through the environment" {
+@test "the passwords reach the containers only through the environment" {
   compose_config >"$CONFIG"
   check 'c["services"]["svc_db"]["environment"]["MYSQL_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
-  check 'c["services"]["svc_server"]["environment"]["DB_ROOT_PASSWORD"] == __import__("os").environ["DB_ROOT_PASSWORD"]'
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_PASSWORD"] == __import__("os").environ["DB_PASSWORD"]'
+  check 'c["services"]["svc_server"]["environment"]["DB_PASSWORD"] == __import__("os").environ["DB_PASSWORD"]'
+}
+
+@test "svc_server signs in with its own account on DB_DATABASE, never root" {
+  compose_config >"$CONFIG"
+  check '"DB_ROOT_PASSWORD" not in c["services"]["svc_server"]["environment"]'
+  check 'c["services"]["svc_server"]["environment"]["DB_USER"] == "svc"'
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_USER"] == "svc"'
+  check 'c["services"]["svc_db"]["environment"]["MYSQL_DATABASE"] == c["services"]["svc_server"]["environment"]["DB_DATABASE"]'
+  check 'not any(__import__("os").environ["DB_ROOT_PASSWORD"] in str(v) for v in c["services"]["svc_server"].values())'
+  unset DB_PASSWORD
+  run compose_config
+  assert_failure
+  assert_output_has "DB_PASSWORD is not set - export the password of the svc database account"
+}
+
+@test "SERVER_HTTP_PORT moves the server's port, svc_web's upstream and the healthcheck together" {
+  SERVER_HTTP_PORT=18123 compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["environment"]["HTTP_PORT"] == "18123"'
+  check 'c["services"]["svc_web"]["environment"]["SVC_SERVER_UPSTREAM"] == "127.0.0.1:18123"'
+  check '"http://127.0.0.1:18123/api/heartbeat" in " ".join(c["services"]["svc_server"]["healthcheck"]["test"])'
+  # Nowhere else: 8000 left in the file would be a second, forgotten copy of the port.
+  python3 - "$CONFIG" <<'PY' || fail_with "8000 is still written somewhere in compose.yaml's services"
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+sys.exit(1 if "8000" in yaml.safe_dump(c["services"]) else 0)
+PY
+}
+
+@test "hardened: no new privileges everywhere; server and web drop every capability but nginx's few" {
+  compose_config >"$CONFIG"
+  check 'all(s["security_opt"] == ["no-new-privileges:true"] for s in c["services"].values())'
+  check 'c["services"]["svc_server"]["cap_drop"] == ["ALL"] and "cap_add" not in c["services"]["svc_server"]'
+  check 'c["services"]["svc_web"]["cap_drop"] == ["ALL"]'
+  check 'sorted(c["services"]["svc_web"]["cap_add"]) == ["CHOWN", "NET_BIND_SERVICE", "SETGID", "SETUID"]'
+  check 'c["services"]["svc_server"]["read_only"] is True and c["services"]["svc_web"]["read_only"] is True'
+  check '[t.split(":")[0] for t in c["services"]["svc_server"]["tmpfs"]] == ["/tmp"]'
+  # Where nginx writes: its rendered configuration, HTTPS snippet, pid, temporary files.
+  check 'set(t.split(":")[0] for t in c["services"]["svc_web"]["tmpfs"]) >= {"/etc/nginx/conf.d", "/etc/nginx/svc-tls.d", "/run", "/var/cache/nginx", "/tmp"}'
+}
+
+@test "hardened: rotated logs and memory limits for every service, each changed by a variable" {
+  compose_config >"$CONFIG"
+  check 'all(s["logging"] == {"driver": "json-file", "options": {"max-size": "20m", "max-file": "5"}} for s in c["services"].values())'
+  check '[c["services"][s]["mem_limit"] for s in ("svc_db", "svc_server", "svc_web")] == ["2g", "2g", "256m"]'
+  LOG_MAX_SIZE=5m LOG_MAX_FILES=2 DB_MEMORY_LIMIT=6g SERVER_MEMORY_LIMIT=3g WEB_MEMORY_LIMIT=128m compose_config >"$CONFIG"
+  check 'all(s["logging"]["options"] == {"max-size": "5m", "max-file": "2"} for s in c["services"].values())'
+  check '[c["services"][s]["mem_limit"] for s in ("svc_db", "svc_server", "svc_web")] == ["6g", "3g", "128m"]'
+}
+
+@test "SVC_PROJECT names the volumes of a second installation; a site keeps svc_*" {
+  SVC_PROJECT=svc-e2e-1 compose_config >"$CONFIG"
+  check 'sorted(v["name"] for v in c["volumes"].values()) == ["svc-e2e-1_db_data", "svc-e2e-1_server_data"]'
+}
+
+@test "the server image is built with the release version (the heartbeat reports it)" {
+  SVC_VERSION=1.4.0 compose_config >"$CONFIG"
+  check 'c["services"]["svc_server"]["build"]["args"] == {"SVC_VERSION": "1.4.0"}'
+  grep -qE '^ARG SVC_VERSION' "$REPO_ROOT/server/Dockerfile" || fail_with "server/Dockerfile takes no SVC_VERSION"
+  grep -q 'release.json' "$REPO_ROOT/server/Dockerfile" || fail_with "server/Dockerfile does not write release.json"
 }
 
 @test "svc_db gets a buffer pool for a million people, sized by DB_BUFFER_POOL_SIZE" {

@@ -12,7 +12,8 @@ STUBS="$TEST_DIR/stubs"
 setup_package() {
   # Parameters from the caller's environment must not leak into a test.
   unset WEB_PORT WEB_HTTPS_PORT WEB_TLS_CERT WEB_TLS_KEY DB_PORT DISCOVERY_PORT DISCOVERY_HOST DISCOVERY_HTTP_BASE_URL IMAGE_ARCHIVE \
-    ADMIN_INITIAL_PASSWORD SVC_VERSION SVC_SUBNET TRUSTED_NETWORKS COMPOSE_PROJECT_NAME \
+    ADMIN_INITIAL_PASSWORD SVC_VERSION SVC_SUBNET TRUSTED_NETWORKS COMPOSE_PROJECT_NAME SVC_PROJECT \
+    SERVER_HTTP_PORT DB_USER DB_DATABASE DB_PASSWORD \
     SVC_MAX_RESTARTS SVC_LOG_TAIL DB_IMAGE
   unset "${!STUB_@}"
 
@@ -31,8 +32,10 @@ setup_package() {
   export SVC_POLL_INTERVAL=0 SVC_DB_WAIT_TRIES=5 SVC_HEARTBEAT_TRIES=3
 
   DB_ROOT_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  export DB_ROOT_PASSWORD
+  DB_PASSWORD="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  export DB_ROOT_PASSWORD DB_PASSWORD
   SECRET=$DB_ROOT_PASSWORD
+  SECRET2=$DB_PASSWORD
 }
 
 # Lines of the stub call log matching an extended regex.
@@ -65,4 +68,6 @@ refute_started() {
 assert_secret_kept() {
   [[ $output != *"$SECRET"* ]] || fail_with "DB_ROOT_PASSWORD appears in the output"
   if grep -rqF -- "$SECRET" "$BATS_TEST_TMPDIR"; then fail_with "DB_ROOT_PASSWORD appears in a file under the test directory"; fi
+  [[ $output != *"$SECRET2"* ]] || fail_with "DB_PASSWORD appears in the output"
+  if grep -rqF -- "$SECRET2" "$BATS_TEST_TMPDIR"; then fail_with "DB_PASSWORD appears in a file under the test directory"; fi
 }

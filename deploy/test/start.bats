@@ -180,23 +180,59 @@ start() { run "$PKG/deploy/start.sh"; }
   assert_output_has "stub log line of svc_server"
 }
 
+# A real UDP socket on a free port, held by a background python3 until the test ends; prints
+# the port. With "reuse" it sets SO_REUSEADDR, as svc_server and the simulator do.
+udp_listener() { # reuse|exclusive
+  local ready=$BATS_TEST_TMPDIR/udp.port
+  python3 - "$1" "$ready" <<'PY' >/dev/null 2>&1 &
+import socket, sys, time, os
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+if sys.argv[1] == "reuse":
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 0))
+open(sys.argv[2] + ".tmp", "w").write(str(s.getsockname()[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+time.sleep(120)
+PY
+  echo $! >"$BATS_TEST_TMPDIR/udp.pid"
+  local i
+  for ((i = 0; i < 100; i++)); do [[ -s $ready ]] && break; sleep 0.05; done
+  cat "$ready"
+}
+teardown() {
+  if [[ -s $BATS_TEST_TMPDIR/udp.pid ]]; then kill "$(cat "$BATS_TEST_TMPDIR/udp.pid")" 2>/dev/null || true; fi
+}
+
 @test "busy ports stop the first start before anything changes" {
-  export STUB_SS_BUSY="tcp:80 tcp:3306 tcp:8000 udp:20785"
+  DISCOVERY_PORT=$(udp_listener exclusive)
+  export DISCOVERY_PORT STUB_SS_BUSY="tcp:80 tcp:3306 tcp:8000 udp:$DISCOVERY_PORT"
   start
   assert_failure
   assert_output_has "Web port (WEB_PORT) 80/tcp is in use"
   assert_output_has "database loopback port (DB_PORT) 3306/tcp is in use"
-  assert_output_has "server loopback HTTP port (fixed) 8000/tcp is in use"
-  assert_output_has "discovery port (DISCOVERY_PORT) 20785/udp is in use"
+  assert_output_has "server loopback HTTP port (SERVER_HTTP_PORT) 8000/tcp is in use"
+  assert_output_has "discovery port (DISCOVERY_PORT) $DISCOVERY_PORT/udp is in use"
   refute_started
+}
+
+@test "a discovery port shared with a SO_REUSEADDR listener (the simulator) warns and starts" {
+  command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
+  DISCOVERY_PORT=$(udp_listener reuse)
+  export DISCOVERY_PORT STUB_SS_BUSY="udp:$DISCOVERY_PORT"
+  start
+  assert_status 0
+  assert_output_has "discovery port (DISCOVERY_PORT) $DISCOVERY_PORT/udp has a listener already; svc_server shares the port"
+  assert_output_has "it allows sharing (SO_REUSEADDR"
+  refute_output_has "is in use"
+  assert_called 'compose .* up -d --no-build$'
 }
 
 @test "the server's loopback port 8000 alone being busy stops the start" {
   export STUB_SS_BUSY="tcp:8000"
   start
   assert_failure
-  assert_output_has "server loopback HTTP port (fixed) 8000/tcp is in use"
-  assert_output_has "8000/tcp is fixed and must be freed"
+  assert_output_has "server loopback HTTP port (SERVER_HTTP_PORT) 8000/tcp is in use"
+  assert_output_has "choose others (WEB_PORT, DB_PORT, SERVER_HTTP_PORT, DISCOVERY_PORT)"
   refute_output_has "Web port (WEB_PORT) 80/tcp is in use"
   refute_started
 }
@@ -222,6 +258,101 @@ start() { run "$PKG/deploy/start.sh"; }
     assert_output_has "WEB_PORT and DB_PORT $message"
     refute_started
   done
+}
+
+@test "SERVER_HTTP_PORT moves the server port the checks use" {
+  export SERVER_HTTP_PORT=18123 STUB_SS_BUSY="tcp:8000"
+  start
+  assert_status 0
+  assert_called '^ss -Hlnt sport = :18123$'
+  refute_called '^ss -Hlnt sport = :8000$'
+  export WEB_PORT=18123
+  start
+  assert_failure
+  assert_output_has "WEB_PORT and DB_PORT must not be 18123"
+}
+
+@test "running stack, a mistyped DB_ROOT_PASSWORD is refused before anything is recreated" {
+  export STUB_RUNNING=1 STUB_DB_ROOT_WRONG=1
+  start
+  assert_failure
+  assert_output_has "DB_ROOT_PASSWORD does not match the svc_db_data volume"
+  assert_output_has "the running services were left as they are"
+  refute_called 'compose .* up'
+  refute_called 'volume create'
+  # The password went to the database on stdin, never as an argument.
+  assert_called '^docker exec -i cid_svc_db sh -c .*mysqladmin.* _ root$'
+  assert_secret_kept
+}
+
+@test "running stack, a mistyped DB_PASSWORD is refused before anything is recreated" {
+  export STUB_RUNNING=1 STUB_DB_USER_WRONG=1
+  start
+  assert_failure
+  assert_output_has "DB_PASSWORD does not match the database account 'svc'"
+  refute_called 'compose .* up'
+  assert_secret_kept
+}
+
+@test "running stack, right passwords: checked, then started as before" {
+  export STUB_RUNNING=1
+  start
+  assert_status 0
+  assert_output_has "passwords match the running database"
+  assert_called 'compose .* up -d --no-build$'
+}
+
+@test "missing DB_PASSWORD, or the root password again, is refused before any docker call" {
+  unset DB_PASSWORD
+  start
+  assert_failure
+  assert_output_has "DB_PASSWORD is not set"
+  assert_output_has "read -rs DB_PASSWORD"
+  [[ ! -s $STUB_LOG ]] || fail_with "docker was called"
+  export DB_PASSWORD=$DB_ROOT_PASSWORD
+  start
+  assert_failure
+  assert_output_has "DB_PASSWORD must differ from DB_ROOT_PASSWORD"
+}
+
+@test "a volume from before the svc account: created once with rights on DB_DATABASE only" {
+  printf '%s\n' svc_db_data svc_server_data >"$STUB_STATE_DIR/volumes"
+  export STUB_DB_ACCOUNT=0 DB_DATABASE=site_db
+  start
+  assert_status 0
+  assert_output_has "database account 'svc' created with rights on site_db only"
+  grep -qxF "CREATE USER 'svc'@'%' IDENTIFIED BY '<pw>';" "$STUB_STATE_DIR/sql" || fail_with "no CREATE USER: $(cat "$STUB_STATE_DIR/sql")"
+  grep -qxF "GRANT ALL PRIVILEGES ON \`site_db\`.* TO 'svc'@'%';" "$STUB_STATE_DIR/sql" || fail_with "grant not limited to site_db"
+  # Before the services that use it.
+  local created up
+  created=$(grep -n '^docker exec -i cid_svc_db sh -c .*mysql -uroot' "$STUB_LOG" | grep -v SELECT | head -n 1 | cut -d: -f1)
+  up=$(grep -n 'compose .* up -d --no-build$' "$STUB_LOG" | head -n 1 | cut -d: -f1)
+  [[ -n $created && -n $up ]] && ((created < up)) || fail_with "account created at line $created, services up at $up"
+  assert_secret_kept
+  # The next start finds it and creates nothing.
+  : >"$STUB_STATE_DIR/sql"
+  start
+  assert_status 0
+  refute_output_has "created with rights"
+  [[ ! -s $STUB_STATE_DIR/sql ]] || fail_with "SQL ran again: $(cat "$STUB_STATE_DIR/sql")"
+}
+
+@test "an existing svc account that refuses DB_PASSWORD stops the start with the hint" {
+  printf '%s\n' svc_db_data svc_server_data >"$STUB_STATE_DIR/volumes"
+  export STUB_DB_USER_WRONG=1
+  start
+  assert_failure
+  assert_output_has "DB_PASSWORD does not match the database account 'svc'"
+  [[ $(call_count 'compose .* up -d --no-build$') -eq 0 ]] || fail_with "all services were started"
+}
+
+@test "the first-password message only when the files volume is new" {
+  start
+  assert_status 0
+  assert_output_has "change the seeded administrator's password at once"
+  start
+  assert_status 0
+  refute_output_has "seeded administrator"
 }
 
 @test "running services: the free-port check is skipped" {

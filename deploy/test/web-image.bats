@@ -27,8 +27,8 @@ resolvers_after() {
 render() { # listen upstream resolvers
   mkdir -p "$BATS_TEST_TMPDIR/tls.d"
   SVC_WEB_LISTEN=$1 SVC_SERVER_UPSTREAM=$2 NGINX_LOCAL_RESOLVERS=$3 SVC_WEB_ROOT=$BATS_TEST_TMPDIR \
-    SVC_WEB_TLS_DIR=$BATS_TEST_TMPDIR/tls.d \
-    envsubst '${SVC_WEB_LISTEN} ${SVC_SERVER_UPSTREAM} ${SVC_WEB_ROOT} ${NGINX_LOCAL_RESOLVERS} ${SVC_WEB_TLS_DIR}' \
+    SVC_WEB_TLS_DIR=$BATS_TEST_TMPDIR/tls.d SVC_WEB_HTTP_KEPT=$REPO_ROOT/web/nginx-http-kept.map \
+    envsubst '${SVC_WEB_LISTEN} ${SVC_SERVER_UPSTREAM} ${SVC_WEB_ROOT} ${NGINX_LOCAL_RESOLVERS} ${SVC_WEB_TLS_DIR} ${SVC_WEB_HTTP_KEPT}' \
     <"$REPO_ROOT/web/nginx.conf.template" >"$BATS_TEST_TMPDIR/site.conf"
   local t=$BATS_TEST_TMPDIR
   # As root, workers would run as nobody, who cannot read the test's directory.
@@ -104,7 +104,7 @@ need_nginx() {
   local port cmd listen config="$BATS_TEST_TMPDIR/config.yaml"
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   sed '/^name:/d' "$REPO_ROOT/compose.yaml" |
-    WEB_PORT=$port DB_ROOT_PASSWORD=not-used docker-compose -p svc --project-directory "$REPO_ROOT" -f - config >"$config"
+    WEB_PORT=$port DB_ROOT_PASSWORD=not-used DB_PASSWORD=not-used docker-compose -p svc --project-directory "$REPO_ROOT" -f - config >"$config"
   cmd=$(python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["services"]["svc_web"]["healthcheck"]["test"][1].replace("$$", "$"))' "$config")
   listen=$(python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["services"]["svc_web"]["environment"]["SVC_WEB_LISTEN"])' "$config")
   [[ $listen == "$port" ]] || fail_with "SVC_WEB_LISTEN is '$listen', not WEB_PORT $port"
@@ -115,6 +115,39 @@ need_nginx() {
   # The same check against a port nothing listens on fails: it really asks the listen port.
   run env SVC_WEB_LISTEN="127.0.0.1:1" sh -c "$cmd"
   [[ $status -ne 0 ]] || fail_with "healthcheck passed without a listener"
+}
+
+@test "several replicas (compose.ha.yaml): one refusing is passed over, the request served by the other" {
+  need_nginx
+  command -v curl >/dev/null 2>&1 || skip "curl not installed"
+  local up="$REPO_ROOT/web/docker-entrypoint.d/18-svc-upstreams.envsh" dead live listen upstream
+  grep -qxF 'COPY web/docker-entrypoint.d/18-svc-upstreams.envsh /docker-entrypoint.d/' "$REPO_ROOT/web/Dockerfile" ||
+    fail_with "web/Dockerfile does not copy 18-svc-upstreams.envsh"
+  read -r dead live listen < <(python3 -c 'import socket
+ss = [socket.socket() for _ in range(3)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])')
+  mkdir -p "$BATS_TEST_TMPDIR/www/api"
+  echo '{"state":1}' >"$BATS_TEST_TMPDIR/www/api/heartbeat"
+  python3 -m http.server "$live" --bind 127.0.0.1 --directory "$BATS_TEST_TMPDIR/www" >/dev/null 2>&1 &
+  local backend=$!
+  upstream=$(SVC_UPSTREAMS_CONF=$BATS_TEST_TMPDIR/upstreams.conf SVC_SERVER_UPSTREAMS="127.0.0.1:$dead,127.0.0.1:$live" \
+    sh -euc '. "$1" >/dev/null; printf "%s" "$SVC_SERVER_UPSTREAM"' _ "$up")
+  [[ $upstream == svc_servers ]] || fail_with "SVC_SERVER_UPSTREAM is '$upstream', not the group"
+  render "127.0.0.1:$listen" "$upstream" 127.0.0.1
+  cat "$BATS_TEST_TMPDIR/upstreams.conf" "$BATS_TEST_TMPDIR/site.conf" >"$BATS_TEST_TMPDIR/both.conf"
+  mv "$BATS_TEST_TMPDIR/both.conf" "$BATS_TEST_TMPDIR/site.conf"
+  nginx -e "$BATS_TEST_TMPDIR/error.log" -c "$BATS_TEST_TMPDIR/nginx.conf" -p "$BATS_TEST_TMPDIR"
+  for _ in $(seq 50); do curl -fsS -o /dev/null "http://127.0.0.1:$live/api/heartbeat" && break; sleep 0.1; done
+  local i
+  for i in 1 2 3 4 5 6; do
+    run curl -fsS "http://127.0.0.1:$listen/api/heartbeat"
+    [[ $status -eq 0 && $output == *'"state":1'* ]] || { kill "$backend"; fail_with "request $i failed: $output"; }
+  done
+  kill "$backend"
+  # A name that is not host:port is refused before nginx sees it.
+  run env SVC_UPSTREAMS_CONF="$BATS_TEST_TMPDIR/x.conf" SVC_SERVER_UPSTREAMS='a;b' sh -euc '. "$1"' _ "$up"
+  [[ $status -ne 0 ]] || fail_with "an upstream with ';' was accepted"
 }
 
 # The image's HTTPS step (web/docker-entrypoint.d/17-svc-tls.sh) with the given files.
@@ -142,7 +175,7 @@ tls_step() { # cert key
   [[ ! -e $BATS_TEST_TMPDIR/tls.d/tls.conf ]] || fail_with "snippet written"
 }
 
-@test "TLS step with a generated certificate: nginx serves HTTPS with HSTS, HTTP redirects, machine endpoints stay" {
+@test "TLS step with a generated certificate: nginx serves HTTPS with HSTS, HTTP redirects, the generated machine routes stay" {
   need_nginx
   command -v openssl >/dev/null 2>&1 || skip "openssl not installed"
   command -v curl >/dev/null 2>&1 || skip "curl not installed"
@@ -168,13 +201,22 @@ tls_step() { # cert key
   [[ $output == 308 ]] || fail_with "sign-in over HTTP not redirected"
   run curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/healthz"
   [[ $output == 200 ]] || fail_with "health check redirected"
-  # Machine endpoints go to the upstream (none here: 502), never to a redirect.
-  local p
-  for p in "GET /api/heartbeat" "POST /api/heartbeat" "GET /api/device/online-count" "GET /api/discovery/nodes" \
-    "POST /api/device/heartbeat" "POST /api/recognition/events" "POST /api/enrollment/persons"; do
+  # Machine endpoints go to the upstream (none here: 502), never to a redirect: the terminals'
+  # check-in among them (terminals are told an http:// address and cannot follow a redirect to
+  # a self-signed certificate), and every route of the generated list.
+  local p kept=()
+  mapfile -t kept < <(sed -n 's/^"\([A-Z]* \/api\/[^"]*\)" 1;$/\1/p' "$REPO_ROOT/web/nginx-http-kept.map")
+  ((${#kept[@]} >= 8)) || fail_with "the generated list has ${#kept[@]} plain routes"
+  [[ " ${kept[*]} " == *" POST /api/terminal/checkin "* ]] || fail_with "check-in missing from the generated list"
+  for p in "${kept[@]}"; do
     run curl -sS -o /dev/null -w '%{http_code}' -X "${p%% *}" "http://127.0.0.1:$http_port${p#* }"
     [[ $output == 502 ]] || fail_with "$p over HTTP answered $output"
   done
+  # The same method on a path beside a kept one is redirected (no prefix match).
+  run curl -sS -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$http_port/api/terminal/checkin/x"
+  [[ $output == 308 ]] || fail_with "a path beside the check-in answered $output"
+  run curl -sS -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$http_port/api/discovery/configure"
+  [[ $output == 308 ]] || fail_with "pushing to terminals over HTTP answered $output"
   run curl -sS --cacert "$t/cert.pem" -D - -o /dev/null "https://127.0.0.1:$https_port/people"
   assert_output_has "HTTP/1.1 200"
   assert_output_has "Strict-Transport-Security: max-age=31536000"
