@@ -33,6 +33,7 @@ export type SimEvent =
   | { type: 'checkin'; node: string; url: string; status: number | null; error?: string }
   | { type: 'enroll'; node: string; url: string; status: number | null; error?: string }
   | { type: 'panel-event'; node: string; eventId: string }
+  | { type: 'panel-repeat'; node: string; eventId: string }
   | { type: 'heartbeat'; node: string; url: string; status: number | null; error?: string }
   | { type: 'person'; node: string; action: 'put' | 'delete' | 'lose'; personId: string }
   | { type: 'event-sent'; node: string; eventId: string; status: number | null; error?: string }

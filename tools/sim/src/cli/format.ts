@@ -42,6 +42,8 @@ export function formatEvent(event: SimEvent, now: Date): string {
       return `${prefix} enroll ${outcome(event.status, event.error)} ${event.url}`;
     case 'panel-event':
       return `${prefix} shows event ${event.eventId}`;
+    case 'panel-repeat':
+      return `${prefix} event ${event.eventId} delivered again: already shown, not shown twice`;
     case 'heartbeat':
       return `${prefix} heartbeat ${outcome(event.status, event.error)} ${event.url}`;
     case 'person':

@@ -217,6 +217,40 @@ describe('display terminal', () => {
     });
   });
 
+  it('shows an event delivered twice once, and answers both deliveries 200', async () => {
+    const seen: string[] = [];
+    const terminal = await startTerminal(
+      {
+        id: 'DSP-ONCE',
+        kind: 'display',
+        bindAddress: '127.0.0.1',
+        httpPort: 0,
+        discoveryPort: discovery.port,
+        broadcastAddresses: ['127.255.255.255'],
+        announceIntervalMs: 0,
+      },
+      {
+        onEvent: (e) => {
+          if (e.type === 'panel-event' || e.type === 'panel-repeat')
+            seen.push(`${e.type} ${e.eventId}`);
+        },
+      },
+    );
+    running.push(terminal);
+    const url = `${terminal.url}/api/recognition`;
+    const answers = [
+      await request(url, { method: 'POST', body: event }),
+      await request(url, { method: 'POST', body: { ...event, eventId: 'evt-2' } }),
+      await request(url, { method: 'POST', body: event }),
+    ];
+    expect(answers.map((a) => [a.status, a.json])).toEqual(
+      Array.from({ length: 3 }, () => [200, { shown: true }]),
+    );
+    expect(seen).toEqual(['panel-event evt-1', 'panel-event evt-2', 'panel-repeat evt-1']);
+    // The repeat did not replace what the display shows.
+    expect(terminal.lastEvent()?.eventId).toBe('evt-2');
+  });
+
   it('rejects an invalid panel event and leaves the last one in place', async () => {
     const terminal = await start({ id: 'DSP-BAD', kind: 'display' });
     await request(`${terminal.url}/api/recognition`, { method: 'POST', body: event });

@@ -23,9 +23,12 @@ import { SIM_VERSION, nodeUrl } from '../node-common.js';
 import { startAnnouncer } from './announcer.js';
 import type { AnnounceRecord, Announcer, CentralHeard } from './announcer.js';
 import { openConfigStore } from './config-store.js';
+import { RecentIds } from './recent-ids.js';
 import { terminalRoutes } from './routes.js';
 
 const shortText = z.string().max(64);
+/** Event ids a display remembers, to show a repeated delivery once. */
+const SHOWN_IDS_KEPT = 10_000;
 
 export const terminalOptionsSchema = z.object({
   id: nodeId,
@@ -112,6 +115,7 @@ export async function startTerminal(
   let lastCheckin: CallResult | null = null;
   const outbound = createOutbound(deps.fetch, () => deps.clock.now());
   let lastEvent: PanelEvent | null = null;
+  const shown = new RecentIds(SHOWN_IDS_KEPT);
   let checkins: Cancel | undefined;
   let announcer: Announcer | undefined;
   let url = '';
@@ -171,6 +175,12 @@ export async function startTerminal(
     },
     status: () => ({ ...store.config(), lastEvent }),
     show(event) {
+      // Panel delivery is at least once (PROTOCOL §4: a sender that could not record the 2xx
+      // sends again); the event id makes it idempotent here, as a display must.
+      if (!shown.add(event.eventId)) {
+        deps.onEvent({ type: 'panel-repeat', node: id, eventId: event.eventId });
+        return;
+      }
       lastEvent = event;
       deps.onEvent({ type: 'panel-event', node: id, eventId: event.eventId });
     },
