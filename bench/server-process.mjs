@@ -46,8 +46,15 @@ export async function startServer({
       password: process.env.SVC_TEST_MYSQL_PASSWORD ?? '',
       database: database ?? `svc_bench_${name}_${process.pid}`,
     };
+    // A Galera cluster (bench/galera.mjs): DB_HOST names every node; the script's own
+    // connections go to the first, the server moves between them as in production.
+    const nodes = process.env.SVC_BENCH_DB_NODES?.split(',').map((n) => {
+      const [host, port] = n.split(':');
+      return { host, port: Number(port) };
+    });
+    if (nodes?.length) Object.assign(db, { ...nodes[0], nodes });
     Object.assign(env, {
-      DB_HOST: db.host,
+      DB_HOST: nodes?.length ? process.env.SVC_BENCH_DB_NODES : db.host,
       DB_PORT: String(db.port),
       DB_USER: db.user,
       DB_PASSWORD: db.password,
@@ -138,5 +145,10 @@ export async function adminSession(base, password) {
   await json('POST', '/api/auth/password', { currentPassword: password, newPassword: fresh }, 204);
   /** A request with a raw body (an image, FormData); the response as fetch gives it. */
   const send = (method, p, body, type) => call(method, p, undefined, { body, type });
-  return { json, send, password: fresh };
+  /** The cookies and CSRF header of this session, for a request made with fetch directly. */
+  const headers = () => ({
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    'x-csrf-token': csrf,
+  });
+  return { json, send, headers, password: fresh };
 }
