@@ -2,7 +2,32 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import i18next from 'eslint-plugin-i18next';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
+
+// server/src is platform plus features (CONTRIBUTING.md). Every other folder there is a feature,
+// which the platform's HTTP layer may not import (issue 36).
+const PLATFORM = new Set(['cli', 'config', 'db', 'docs', 'http', 'jobs', 'test']);
+const FEATURES = readdirSync(new URL('server/src/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !PLATFORM.has(d.name))
+  .map((d) => `server/src/${d.name}`);
+const SYNC = 'server/src/sync';
+const wing = (target, from, why) => ({
+  target: `${SYNC}/${target}`,
+  from: from.map((f) => `${SYNC}/${f}`),
+  message: `${target}/ may not import ${from.join('/, ')}/: ${why} (sync/README.md, floor plan).`,
+});
+
+// SQL and its result types stay in stores (`<feature>/store.ts`, `<feature>/store/`) and db/.
+// Files still to be moved into a store are listed, each a debt (issue 36, item 5).
+const SQL_OUTSIDE_STORES = [
+  'server/src/people/search.ts',
+  'server/src/discovery/node-store.ts',
+  'server/src/recognition/sql.ts',
+  'server/src/recognition/delivery.ts',
+  'server/src/recognition/delivery-failures.ts',
+];
 
 export default tseslint.config(
   {
@@ -47,6 +72,119 @@ export default tseslint.config(
       ],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // The direction of server/src: worker -> {planning, delivery, reconciliation} -> tasks -> db,
+    // and the platform's HTTP layer above no feature. Type imports count too: a type ties the
+    // two folders as much as a value does. Tests may drive the whole (a wing's end-to-end test
+    // starts the worker).
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            wing('planning', ['delivery', 'worker'], 'it writes tasks, it does not push them'),
+            wing(
+              'delivery',
+              ['planning', 'worker', 'reconciliation'],
+              'it pushes the tasks it reads, whoever wrote them',
+            ),
+            wing('reconciliation', ['delivery', 'worker'], 'it re-queues, delivery pushes'),
+            wing(
+              'tasks',
+              ['planning', 'delivery', 'reconciliation', 'worker'],
+              'the leaf every wing shares imports none of them',
+            ),
+            {
+              target: 'server/src/http',
+              from: FEATURES,
+              message:
+                'http/ is platform and imports no feature: name what it needs as an interface a feature implements (http/guards.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One home for SQL: raw statements (`.query(`) and their `QueryTypes` only in a store or
+    // db/. A feature's other files call its store.
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/**/store.ts',
+      'server/src/**/store/**',
+      'server/src/db/**',
+      'server/src/test/**',
+      'server/src/**/*.test.ts',
+      'server/src/**/*.bench.ts',
+      ...SQL_OUTSIDE_STORES,
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message:
+            'SQL lives in the feature store (<feature>/store.ts or store/) or db/: call a store function.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'sequelize',
+              importNames: ['QueryTypes'],
+              message: 'QueryTypes belongs with the SQL, in a store or db/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Issue 34: no text a person reads outside the catalogs: neither JSX text nor a string in
+    // JSX (a child expression, a label, title, description, placeholder, aria-label, alt), in the
+    // site and in the console's screens.
+    files: ['web/src/**/*.tsx', 'desktop/src/renderer/**/*.tsx'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'should-validate-template': true,
+          'jsx-attributes': {
+            include: [
+              'label',
+              'title',
+              'description',
+              'placeholder',
+              'aria-label',
+              'alt',
+              'confirmLabel',
+              'submitLabel',
+              'copyLabel',
+              'storedLabel',
+              'nothingFoundMessage',
+            ],
+          },
+          // Punctuation, symbols and digits alone ("—", "…", " · ") are not words to translate.
+          words: {
+            exclude: [
+              /^[\p{P}\p{S}\p{N}\s]*$/u,
+              // An example address and file formats are the same in every language.
+              /^https?:\/\/[\w.:/-]+$/u,
+              /^(html|json|pdf)$/u,
+            ],
+          },
+        },
+      ],
+    },
   },
   {
     // jest's asymmetric matchers (expect.any, expect.stringMatching) are typed `any`.
