@@ -77,4 +77,10 @@ test("an organization's administrator is told the panel route is a superadmin's,
   // No failed load of the route shows either: the site does not ask for it.
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expectAccessible(page);
+
+  // Nor does the dashboard's first-session list ask them to test it.
+  await page.goto('/');
+  const steps = page.getByTestId('checklist-step');
+  await expect(steps.last()).toContainText('A recognition seen');
+  await expect(steps.filter({ hasText: 'Panel route' })).toHaveCount(0);
 });

@@ -1,4 +1,5 @@
 import { Alert, Badge, Card, Group, List, Progress, Text, ThemeIcon } from '@mantine/core';
+import { useIsSuperadmin } from '../access';
 import { useT } from '../i18n';
 import { Link } from '../nav';
 import { useApiQuery } from '../query';
@@ -12,9 +13,14 @@ const POLL_MS = 10_000;
  */
 export function FirstSessionChecklist() {
   const t = useT();
-  const steps = useApiQuery(['checklist'], (signal) => loadChecklist(signal), {
-    refetchInterval: POLL_MS,
-  });
+  const superadmin = useIsSuperadmin();
+  const steps = useApiQuery(
+    ['checklist', superadmin],
+    (signal) => loadChecklist(superadmin, signal),
+    {
+      refetchInterval: POLL_MS,
+    },
+  );
   if (steps.error !== null) {
     return (
       <Alert color="red" title={t('checklist.notLoaded')}>

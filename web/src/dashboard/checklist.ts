@@ -26,7 +26,11 @@ export interface Step {
   to: StepPath;
 }
 
-export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
+/**
+ * `superadmin`: only they can set and test the panel route, so only their list has that step;
+ * an organization's administrator would otherwise be told to do what the site refuses them.
+ */
+export async function loadChecklist(superadmin: boolean, signal?: AbortSignal): Promise<Step[]> {
   const [status, orgs, admins, spaces, nodes, devices, panelTests, synced, events] =
     await Promise.all([
       heartbeat(signal),
@@ -38,10 +42,12 @@ export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
       }),
       listNodes(signal),
       listAllDevices(signal),
-      request('GET', withQuery('/api/audit', { action: 'panel.test', outcome: 'success' }), {
-        schema: auditList,
-        signal,
-      }),
+      superadmin
+        ? request('GET', withQuery('/api/audit', { action: 'panel.test', outcome: 'success' }), {
+            schema: auditList,
+            signal,
+          })
+        : null,
       request('GET', withQuery('/api/sync/tasks', { state: 'succeeded', page: 1, pageSize: 1 }), {
         schema: syncTaskList,
         signal,
@@ -52,7 +58,7 @@ export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
       }),
     ]);
   const heard = (kind: string) => nodes.some((n) => n.kind === kind);
-  return [
+  const steps: (Step | null)[] = [
     {
       id: 'service',
       done: status.state === 1,
@@ -79,7 +85,7 @@ export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
       done: nodes.length > 0 && nodes.every((n) => n.lastCheckin !== null),
       to: '/system',
     },
-    {
+    panelTests && {
       id: 'panel',
       done: panelTests.total > 0,
       to: '/system',
@@ -100,4 +106,5 @@ export async function loadChecklist(signal?: AbortSignal): Promise<Step[]> {
       to: '/events',
     },
   ];
+  return steps.filter((step) => step !== null);
 }
