@@ -20,7 +20,7 @@ function Loading() {
   const t = useT();
   return (
     <Center mih="100vh" component="main">
-      <Loader aria-label={t('common.loading')} />
+      <Loader role="status" aria-label={t('common.loading')} />
     </Center>
   );
 }

@@ -9,6 +9,7 @@ import { PersonFormPage } from './data-pages';
 import { ImportPage } from './bulk-pages';
 import { SpacesPage } from './site-pages';
 import { accessibleAtBothWidths, budget, open, signInQuickly } from './support/a11y';
+import { expectAccessible } from './support/checks';
 import { postRecognition, tag } from './support/admin-api';
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, level: 1 });
@@ -217,3 +218,24 @@ testWithSync(
     await accessibleAtBothWidths(page, '/sync, two pages');
   },
 );
+
+test('a spinner is named and allowed while it shows (two-factor status held)', async ({
+  page,
+  admin,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/auth/2fa', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signInQuickly(page, admin);
+  await open(page, '/people', heading(page, 'People'));
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Two-factor sign-in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Two-factor sign-in' });
+  await expect(dialog.getByRole('status', { name: 'Loading' })).toBeVisible();
+  await expectAccessible(page, 'two-factor dialog while loading');
+  release();
+  await expect(dialog.getByRole('status')).toHaveCount(0);
+});

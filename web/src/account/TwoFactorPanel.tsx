@@ -20,7 +20,7 @@ export default function TwoFactorPanel({ onDone }: { onDone: (message: string) =
   }, []);
 
   if (problem !== null) return <Alert color="red">{problem}</Alert>;
-  if (state === null) return <Loader aria-label={t('common.loading')} />;
+  if (state === null) return <Loader role="status" aria-label={t('common.loading')} />;
   if (state.enabled) {
     return (
       <Text data-testid="two-factor-on">

@@ -96,7 +96,7 @@ function Administrators({
         </Alert>
       )}
       {admins.data === null && admins.loading && (
-        <Loader aria-label={t('administrators.loading')} />
+        <Loader role="status" aria-label={t('administrators.loading')} />
       )}
       {admins.data !== null && (
         <Table.ScrollContainer minWidth={640}>

@@ -184,7 +184,7 @@ export function AuditPage() {
           />
           <Group align="end">
             <Button type="submit">{t('audit.searchButton')}</Button>
-            {entries.loading && <Loader size="sm" aria-label={t('audit.loading')} />}
+            {entries.loading && <Loader size="sm" role="status" aria-label={t('audit.loading')} />}
           </Group>
         </SimpleGrid>
       </form>

@@ -75,7 +75,9 @@ export function DevicesPage() {
           {problem}
         </Alert>
       )}
-      {devices.data === null && devices.loading && <Loader aria-label={t('devices.loading')} />}
+      {devices.data === null && devices.loading && (
+        <Loader role="status" aria-label={t('devices.loading')} />
+      )}
       {devices.data !== null && devices.data.length === 0 && (
         <Alert color="blue" title={t('devices.emptyTitle')} data-testid="devices-empty">
           {canEdit ? t('devices.emptyEdit') : t('devices.emptyRead')}

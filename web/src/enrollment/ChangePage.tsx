@@ -61,7 +61,9 @@ export function ChangePage() {
           {change.error}
         </Alert>
       )}
-      {change.data === null && change.loading && <Loader aria-label={t('enrollment.loadingOne')} />}
+      {change.data === null && change.loading && (
+        <Loader role="status" aria-label={t('enrollment.loadingOne')} />
+      )}
       {change.data !== null && (
         <>
           <Group justify="space-between">

@@ -68,7 +68,7 @@ export function ChangesPage() {
           }
           w={220}
         />
-        {changes.loading && <Loader size="sm" aria-label={t('enrollment.loading')} />}
+        {changes.loading && <Loader size="sm" role="status" aria-label={t('enrollment.loading')} />}
       </Group>
       {changes.error !== null && (
         <Alert color="red" title={t('enrollment.notLoaded')} data-testid="changes-error">

@@ -54,7 +54,9 @@ export function EventPage() {
           {event.error}
         </Alert>
       )}
-      {event.data === null && event.loading && <Loader aria-label={t('event.loading')} />}
+      {event.data === null && event.loading && (
+        <Loader role="status" aria-label={t('event.loading')} />
+      )}
       {event.data !== null && <EventDetails event={event.data} />}
     </Stack>
   );

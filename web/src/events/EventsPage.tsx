@@ -106,7 +106,7 @@ export function EventsPage() {
           value={to}
           onChange={(e) => go({ to: e.currentTarget.value }, true)}
         />
-        {events.loading && <Loader size="sm" aria-label={t('events.loading')} />}
+        {events.loading && <Loader size="sm" role="status" aria-label={t('events.loading')} />}
       </Group>
       {events.error !== null && (
         <Alert color="red" title={t('events.notLoaded')} data-testid="events-error">

@@ -106,7 +106,9 @@ export function OrganizationsPage() {
           {orgs.error}
         </Alert>
       )}
-      {orgs.loading && orgs.data === null && <Loader aria-label={t('common.loading')} />}
+      {orgs.loading && orgs.data === null && (
+        <Loader role="status" aria-label={t('common.loading')} />
+      )}
       {orgs.data !== null && (
         <Stack
           component="ul"

@@ -59,7 +59,9 @@ export function ErasurePage() {
           {problem}
         </Alert>
       )}
-      {tasks.data === null && tasks.loading && <Loader aria-label={t('erasure.loading')} />}
+      {tasks.data === null && tasks.loading && (
+        <Loader role="status" aria-label={t('erasure.loading')} />
+      )}
       {progress !== null && (
         <Alert
           role="status"

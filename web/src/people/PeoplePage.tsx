@@ -134,7 +134,7 @@ export function PeoplePage() {
           nothingFoundMessage={t('people.noSuchSpace')}
           w={260}
         />
-        {people.loading && <Loader size="sm" aria-label={t('people.loading')} />}
+        {people.loading && <Loader size="sm" role="status" aria-label={t('people.loading')} />}
       </Group>
 
       {people.error !== null && (

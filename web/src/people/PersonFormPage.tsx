@@ -84,7 +84,7 @@ function PersonFormPage({ id }: { id?: string }) {
     );
   }
   if (person.loading && person.data === null) {
-    return <Loader aria-label={t('people.loadingOne')} />;
+    return <Loader role="status" aria-label={t('people.loadingOne')} />;
   }
   return (
     <PersonForm key={person.data?.id ?? 'new'} person={person.data} spaces={spaces.data ?? []} />

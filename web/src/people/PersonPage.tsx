@@ -47,7 +47,9 @@ export function PersonPage() {
           {person.error}
         </Alert>
       )}
-      {person.data === null && person.loading && <Loader aria-label={t('people.loadingOne')} />}
+      {person.data === null && person.loading && (
+        <Loader role="status" aria-label={t('people.loadingOne')} />
+      )}
       {person.data !== null && (
         <>
           <Group justify="space-between">

@@ -66,7 +66,9 @@ export function SpacesPage() {
           {spaces.error}
         </Alert>
       )}
-      {spaces.data === null && spaces.loading && <Loader aria-label={t('spaces.loading')} />}
+      {spaces.data === null && spaces.loading && (
+        <Loader role="status" aria-label={t('spaces.loading')} />
+      )}
       {spaces.data !== null && all.length === 0 && (
         <Alert color="blue" title={t('spaces.emptyTitle')} data-testid="spaces-empty">
           {canEdit ? t('spaces.emptyEdit') : t('spaces.emptyRead')}

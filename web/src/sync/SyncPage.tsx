@@ -185,7 +185,9 @@ export function SyncPage() {
           clearable
           w={240}
         />
-        {(tasks.loading || counts.loading) && <Loader size="sm" aria-label={t('sync.loading')} />}
+        {(tasks.loading || counts.loading) && (
+          <Loader size="sm" role="status" aria-label={t('sync.loading')} />
+        )}
       </Group>
       {canEdit && (
         <Group gap="sm">

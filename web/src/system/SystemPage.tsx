@@ -39,7 +39,9 @@ export function SystemPage() {
       <Group justify="space-between">
         <Title order={1}>{t('nav.system')}</Title>
       </Group>
-      {beat.data === null && beat.loading && <Loader aria-label={t('common.loading')} />}
+      {beat.data === null && beat.loading && (
+        <Loader role="status" aria-label={t('common.loading')} />
+      )}
       {beat.data !== null && (
         <Card withBorder component="section" aria-labelledby="central-title">
           <Stack gap="xs">
