@@ -170,4 +170,18 @@ test.describe('the console screens at 1280 and 390 px', () => {
       expect(await clipped(status)).toBe(false);
     });
   }
+
+  test('at 390 px a layer’s Run button is in view, and a picker moves between the steps', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const ui = new ConsolePage(page);
+    await ui.tab('Acceptance').click();
+    await expect(page.getByRole('button', { name: 'Run Services check' })).toBeInViewport();
+    const pick = page.getByLabel('Step');
+    await pick.selectOption({ label: '3. Central service: not run' });
+    await expect(page.getByRole('button', { name: 'Run Central service check' })).toBeInViewport();
+    await pick.selectOption({ index: 8 });
+    await expect(page.getByRole('button', { name: 'Finish acceptance' })).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(pick).toBeHidden();
+  });
 });

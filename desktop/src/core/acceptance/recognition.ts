@@ -1,5 +1,6 @@
 import type { DisplayStatus } from '@svc/shared';
 import type { EventLite } from '../clients/central-client.js';
+import { ReachError } from '../clients/http.js';
 import { terminalBase } from '../clients/terminal-client.js';
 import type { TerminalEntry } from '../terminal-directory.js';
 import { t } from '../i18n.js';
@@ -17,9 +18,15 @@ async function displaysToCheck(
   deps: RunnerDeps,
 ): Promise<{ displays: TerminalEntry[]; route: Evidence }> {
   const displays = deps.terminals().filter((t) => t.kind === 'display');
+  // The route is shared by every organization: an organization's administrator may not read
+  // it (403), which says who can, not that the service failed.
+  let refused = false;
   const route = await deps.central.panelRoute().then(
     (r) => r.value,
-    () => null,
+    (err: unknown) => {
+      refused = err instanceof ReachError && err.status === 403;
+      return null;
+    },
   );
   let target: URL | null = null;
   try {
@@ -43,7 +50,9 @@ async function displaysToCheck(
     };
   }
   const why = !route
-    ? t('evidence.routeUnreadable')
+    ? refused
+      ? t('evidence.routeSuperadminOnly')
+      : t('evidence.routeUnreadable')
     : route.mode === 'cloud'
       ? t('evidence.routeCloud')
       : route.url

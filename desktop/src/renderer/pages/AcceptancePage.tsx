@@ -8,6 +8,7 @@ import {
   Grid,
   Group,
   List,
+  NativeSelect,
   Stack,
   Stepper,
   Text,
@@ -55,9 +56,25 @@ export function AcceptancePage() {
   const layers = state.data?.layers ?? [];
   const update = (data: AcceptanceState) => qc.setQueryData(['acceptance'], data);
   const current = layers[active];
+  const reportTitle = t('reportStep.title');
   return (
     <Grid gap="lg">
-      <Grid.Col span={{ base: 12, md: 4 }}>
+      {/* On a phone the vertical stepper would push Run below the fold: a picker instead. */}
+      <Grid.Col span={12} hiddenFrom="md">
+        <NativeSelect
+          label={t('acceptance.pick')}
+          value={String(active)}
+          onChange={(e) => setActive(Number(e.currentTarget.value))}
+          data={[
+            ...layers.map((layer, i) => ({
+              value: String(i),
+              label: `${i + 1}. ${layerTitle(layer.id, layer.title)}: ${t(statusKey(layer))}`,
+            })),
+            { value: String(layers.length), label: `${layers.length + 1}. ${reportTitle}` },
+          ]}
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }} visibleFrom="md">
         <Stepper
           active={active}
           onStepClick={setActive}
