@@ -121,7 +121,9 @@ test('a failing device on /sync, live; retry one and retry all after the fault c
     await audit.search({ Action: 'sync.retry' });
     const retries = audit.table.locator('[data-testid="audit-row"][data-action="sync.retry"]');
     await expect(retries).toHaveCount(1);
-    await expect(retries).toContainText('sync_task');
+    // The target's type in words, not its code.
+    await expect(retries).toContainText('sync task');
+    await expect(retries).not.toContainText('sync_task');
     const retriedAll = audit.table.locator(
       '[data-testid="audit-row"][data-action="sync.retry_failed"]',
     );

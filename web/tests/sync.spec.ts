@@ -10,7 +10,7 @@ test("a person's page shows the synchronization state on each device, with the e
   const t = tag();
   const space = await api.createSpace(`Annex ${t}`);
   const device = await api.createDevice(`Door ${t}`, space.id);
-  // Without a photo the worker fails the task at once, without trying the device.
+  // Without a photo the task waits for one (not failed), without trying the device.
   const person = await api.createPerson({
     name: `Synced ${t}`,
     idNumber: `SY${t}`,
@@ -24,7 +24,7 @@ test("a person's page shows the synchronization state on each device, with the e
   await expect(async () => {
     await detail.refreshSync.click();
     await expect(detail.syncRows).toHaveCount(1, { timeout: 1_000 });
-    await expect(detail.syncRows.getByTestId('sync-state')).toHaveText('failed', {
+    await expect(detail.syncRows.getByTestId('sync-state')).toHaveText('waiting for a photo', {
       timeout: 1_000,
     });
   }).toPass({ timeout: 20_000 });
