@@ -144,14 +144,18 @@ describeCluster('two replicas on a Galera cluster, nodes and a replica killed', 
     outages.watch(a.url, username);
     stops.push(() => void outages.stop());
 
-    const bTag = `${hostname().slice(0, 32)}:${b.child.pid}:%`;
-    const bHolds = async () =>
+    const holdsOf = (pid: number) => async () =>
       (
         await a!.ctx.db.sequelize.query<{ device_id: string }>(
           'SELECT device_id FROM sync_device_leases WHERE owner LIKE :owner AND expires_at > :now',
-          { replacements: { owner: bTag, now: new Date() }, type: QueryTypes.SELECT },
+          {
+            replacements: { owner: `${hostname().slice(0, 32)}:${pid}:%`, now: new Date() },
+            type: QueryTypes.SELECT,
+          },
         )
       ).map((r) => r.device_id);
+    const bHolds = holdsOf(b.child.pid!);
+    const aHolds = holdsOf(process.pid);
     const pushed = () => fleet!.devices.map((d) => d.sim.pushes().length);
     await until(
       'B holds devices and pushes are in flight',
@@ -185,9 +189,19 @@ describeCluster('two replicas on a Galera cluster, nodes and a replica killed', 
     const ticks = setInterval(() => a!.ctx.sync.worker?.kick(), 1_000);
     stops.push(() => clearInterval(ticks));
     const dead = fleet.devices.filter((d) => held.includes(d.id));
+    // Taken over: A holds the lease, and pushes to the device go on unless it already holds
+    // every person (B may have finished a device before it died).
     await until(
       "A takes B's devices",
-      () => dead.every((d) => d.sim.pushes().length > atKill[fleet!.devices.indexOf(d)]!),
+      async () => {
+        const mine = await aHolds();
+        return dead.every(
+          (d) =>
+            mine.includes(d.id) &&
+            (d.sim.pushes().length > atKill[fleet!.devices.indexOf(d)]! ||
+              same(holdings(d.sim), fleet!.expected)),
+        );
+      },
       4 * LEASE_MS,
     );
     const takeoverMs = Date.now() - bKilledAt;
