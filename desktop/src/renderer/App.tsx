@@ -1,5 +1,13 @@
-import { AppShell, Flex, Group, SegmentedControl, Tabs, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import {
+  AppShell,
+  Flex,
+  Group,
+  SegmentedControl,
+  Tabs,
+  Title,
+  useMantineTheme,
+} from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { consoleApi } from './api/console-api.js';
 import { CentralPanel } from './pages/CentralPanel.js';
@@ -34,6 +42,14 @@ function LanguageSwitch() {
 export function App() {
   const t = useT();
   const queryClient = useQueryClient();
+  const theme = useMantineTheme();
+  const tabs = useRef<HTMLDivElement>(null);
+  // On a phone the central service's card fills the first screen: a chosen tab is brought up
+  // under the header, so what the tab holds (a layer's Run button) is in view, not below.
+  const showTab = () => {
+    if (!window.matchMedia(`(max-width: ${theme.breakpoints.md})`).matches) return;
+    requestAnimationFrame(() => tabs.current?.scrollIntoView({ block: 'start' }));
+  };
   // Terminal changes arrive as events; they refresh the list query.
   useEffect(
     () =>
@@ -66,8 +82,11 @@ export function App() {
       </AppShell.Header>
       <AppShell.Main>
         <CentralPanel />
-        <Tabs defaultValue="terminals" mt="md">
-          <Tabs.List>
+        <Tabs defaultValue="terminals" mt="md" onChange={showTab}>
+          <Tabs.List
+            ref={tabs}
+            style={{ scrollMarginTop: 'calc(var(--app-shell-header-height, 0px) + 8px)' }}
+          >
             <Tabs.Tab value="terminals">{t('app.tabs.terminals')}</Tabs.Tab>
             <Tabs.Tab value="diagnostics">{t('app.tabs.diagnostics')}</Tabs.Tab>
             <Tabs.Tab value="acceptance">{t('app.tabs.acceptance')}</Tabs.Tab>
