@@ -12,7 +12,7 @@ import { requireBuild, spawnServer, type Spawned } from '../test/process.js';
 import { LEASE_MS } from './knobs.js';
 import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
 import { Outages, postUntilAccepted } from '../test/galera-probes.js';
-import { until } from '../test/wait.js';
+import { until, waitFor } from '../test/wait.js';
 
 const PEOPLE = 300;
 const DEVICES = 3;
@@ -191,18 +191,19 @@ describeCluster('two replicas on a Galera cluster, nodes and a replica killed', 
     const dead = fleet.devices.filter((d) => held.includes(d.id));
     // Taken over: A holds the lease, and pushes to the device go on unless it already holds
     // every person (B may have finished a device before it died).
-    await until(
-      "A takes B's devices",
+    // Each of B's devices as last polled: the failure's message says which one lagged, how.
+    await waitFor(
       async () => {
         const mine = await aHolds();
-        return dead.every(
-          (d) =>
-            mine.includes(d.id) &&
-            (d.sim.pushes().length > atKill[fleet!.devices.indexOf(d)]! ||
-              same(holdings(d.sim), fleet!.expected)),
-        );
+        return dead.map((d) => ({
+          device: d.id,
+          heldByA: mine.includes(d.id),
+          pushesSinceKill: d.sim.pushes().length - atKill[fleet!.devices.indexOf(d)]!,
+          complete: same(holdings(d.sim), fleet!.expected),
+        }));
       },
-      4 * LEASE_MS,
+      (rows) => rows.every((r) => r.heldByA && (r.pushesSinceKill > 0 || r.complete)),
+      { what: "A takes B's devices", ms: 4 * LEASE_MS, everyMs: 50 },
     );
     const takeoverMs = Date.now() - bKilledAt;
 
