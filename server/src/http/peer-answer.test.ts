@@ -1,7 +1,7 @@
 import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
 import { DeviceCallError, createDeviceClient } from '../devices/client.js';
 import { createTerminalClient } from '../discovery/terminal-client.js';
-import { pipelinedPanelTransport } from '../recognition/panel-client.js';
+import { pipelinedPanelTransport } from '../recognition/panel-outbox/panel-client.js';
 import { keepAliveFetch } from '../sync/delivery/device-fetch.js';
 import { freePort } from '../test/mariadb-instance.js';
 import { ANSWER_TOO_LARGE } from './peer-answer.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PanelEvent, PanelRoute, PanelTestResult } from '@svc/shared';
-import { pipelinedPanelTransport } from '../recognition/panel-client.js';
+import { pipelinedPanelTransport } from '../recognition/panel-outbox/panel-client.js';
 
 const TEST_TIMEOUT_MS = 5_000;
 

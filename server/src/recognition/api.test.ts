@@ -5,7 +5,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { purgeOldEvents } from './retention.js';
+import { purgeOldEvents } from './events/retention.js';
 import { openEventStream } from '../test/sse.js';
 import { recognitionEventList, recognitionEventOut } from './schemas.js';
 import { createPerson, createSpace, postEvent, simulatedDevice } from '../test/recognition.js';

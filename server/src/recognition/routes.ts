@@ -11,11 +11,11 @@ import type { AppContext } from '../context.js';
 import { bearerToken, type Api } from '../http/api.js';
 import { httpErrors } from '../http/errors.js';
 import { auditActor, orgScope, orgWhere, actingOrganization } from '../http/scope.js';
-import { failedTries } from './delivery-failures.js';
-import { exportEvents } from './export.js';
-import { acceptEvent } from './intake.js';
-import { filterWhere, toEventOut } from './records.js';
-import { retentionDays } from './retention.js';
+import { failedTries } from './store/failures.js';
+import { exportEvents } from './events/export.js';
+import { acceptEvent } from './intake/intake.js';
+import { filterWhere, toEventOut } from './events/records.js';
+import { retentionDays } from './events/retention.js';
 import {
   recognitionEventList,
   recognitionEventOut,
@@ -24,7 +24,7 @@ import {
   retentionQuery,
   retentionSetting,
 } from './schemas.js';
-import { serveStream } from './stream.js';
+import { serveStream } from './events/stream.js';
 
 /** A 512 KiB snapshot is ~700 KB of base64; the rest of the event is small. */
 const INTAKE_BODY_LIMIT = '800kb';

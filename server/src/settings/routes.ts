@@ -2,7 +2,7 @@ import { canonicalTimeZone, settingsOut, timeZoneOut, timeZoneSetting } from '@s
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../auth/sessions.js';
-import { retentionDays } from '../recognition/retention.js';
+import { retentionDays } from '../recognition/events/retention.js';
 import { actingOrganization } from '../http/scope.js';
 import { clientIp } from '../auth/middleware.js';
 import { SettingKey } from './runtime-settings.js';

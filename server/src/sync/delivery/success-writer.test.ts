@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { AppContext } from '../../context.js';
 import type { TaskRow } from '../tasks/rows.js';
-import { LiveHub } from '../../recognition/hub.js';
+import { LiveHub } from '../../recognition/events/hub.js';
 import { InFlight } from './inflight.js';
 import { SuccessWriter } from './success-writer.js';
 import { SUCCESS_WRITE_TRIES } from '../knobs.js';

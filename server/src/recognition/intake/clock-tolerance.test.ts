@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { deviceOut, deviceWithKey, recognitionEventList, recognitionEventOut } from '@svc/shared';
-import { ManualClock } from '../clock.js';
-import { EVENT_TIME_TOLERANCE_MS } from '../devices/clock.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { purgeOldEvents } from './retention.js';
-import { postEvent } from '../test/recognition.js';
+import { ManualClock } from '../../clock.js';
+import { EVENT_TIME_TOLERANCE_MS } from '../../devices/clock.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { purgeOldEvents } from '../events/retention.js';
+import { postEvent } from '../../test/recognition.js';
 
 const DAY = 24 * 60 * 60_000;
 const EPOCH = '1970-01-01T00:00:00.000Z';

@@ -1,8 +1,8 @@
 import type { PanelEvent } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
-import type { RecognitionEventRow } from '../db/business-models.js';
-import type { RecognitionEventOut, RecognitionFilter } from './schemas.js';
-import type { EventRecord } from './sql.js';
+import type { RecognitionEventRow } from '../../db/business-models.js';
+import type { RecognitionEventOut, RecognitionFilter } from '../schemas.js';
+import type { EventRecord } from '../store/events.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,8 +1,8 @@
 import { panelRoute, type PanelRoute } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import { hashDeviceKey } from '../devices/keys.js';
-import { SettingKey } from '../settings/runtime-settings.js';
-import { EVENT_TABLE, marks, selectRows } from './sql.js';
+import type { AppContext } from '../../context.js';
+import { hashDeviceKey } from '../../devices/keys.js';
+import { SettingKey } from '../../settings/runtime-settings.js';
+import { EVENT_TABLE, marks, selectRows } from '../store/events.js';
 
 /** Most keys in one IN (…) list. */
 const MAX_KEYS = 500;

@@ -1,7 +1,7 @@
 import { DELIVERY_FAILURES_KEPT, type DeliveryFailure } from '@svc/shared';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
-import { EVENT_TABLE, selectRows } from './sql.js';
+import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
+import { EVENT_TABLE, selectRows } from './events.js';
 
 /**
  * The log of failed delivery tries (table recognition_delivery_failures). Written only when a

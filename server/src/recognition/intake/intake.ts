@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
-import type { AppContext } from '../context.js';
-import { HttpError, httpErrors } from '../http/errors.js';
-import { eventTimes } from '../devices/clock.js';
-import { toEventOut } from './records.js';
+import type { AppContext } from '../../context.js';
+import { HttpError, httpErrors } from '../../http/errors.js';
+import { eventTimes } from '../../devices/clock.js';
+import { toEventOut } from '../events/records.js';
 import { checkSnapshot } from './snapshot.js';
-import type { EventRecord } from './sql.js';
+import type { EventRecord } from '../store/events.js';
 
 /** The person_id column holds our own ids (uuids); a longer id cannot be one of ours. */
 const MAX_PERSON_ID = 36;

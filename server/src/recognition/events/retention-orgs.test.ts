@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { deviceWithKey, retentionSetting, settingsOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { createOrganization, seededOrganizationId, signedInAt } from '../test/org-fixtures.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { createOrganization, seededOrganizationId, signedInAt } from '../../test/org-fixtures.js';
 import { purgeOldEvents } from './retention.js';
-import { postEvent } from '../test/recognition.js';
+import { postEvent } from '../../test/recognition.js';
 
 const DAY = 24 * 3_600_000;
 

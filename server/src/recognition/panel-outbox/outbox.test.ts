@@ -1,12 +1,12 @@
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
-import { ManualClock } from '../clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './delivery.js';
-import { createPerson, panelLoop } from '../test/recognition.js';
-import { waitFor } from '../test/wait.js';
+import { ManualClock } from '../../clock.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { DELIVERY_EXPIRY_MS, DELIVERY_MAX_DELAY_MS, retryDelay } from './outbox.js';
+import { createPerson, panelLoop } from '../../test/recognition.js';
+import { waitFor } from '../../test/wait.js';
 
 describe('retry delay', () => {
   test('grows exponentially with jitter and is capped', () => {

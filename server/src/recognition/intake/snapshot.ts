@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 import { ErrorCode, MAX_SNAPSHOT_BYTES } from '@svc/shared';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../../http/errors.js';
 import {
   INVALID_IMAGE,
   MAX_PHOTO_PIXELS,
   sniff,
   type NormalizedPhoto,
-} from '../photos/normalize.js';
+} from '../../photos/normalize.js';
 
 const invalid = (message: string) => new HttpError(400, INVALID_IMAGE, message);
 

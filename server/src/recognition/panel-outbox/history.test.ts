@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_FAILURES_KEPT, deliveryHistoryOut, recognitionEventOut } from '@svc/shared';
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
-import { ManualClock } from '../clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { FAILURE_TABLE, failedTries, recordFailedTry } from './delivery-failures.js';
-import { DELIVERY_MAX_DELAY_MS } from './delivery.js';
-import { purgeOldEvents } from './retention.js';
-import { panelLoop } from '../test/recognition.js';
-import { waitFor } from '../test/wait.js';
+import { ManualClock } from '../../clock.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { FAILURE_TABLE, failedTries, recordFailedTry } from '../store/failures.js';
+import { DELIVERY_MAX_DELAY_MS } from './outbox.js';
+import { purgeOldEvents } from '../events/retention.js';
+import { panelLoop } from '../../test/recognition.js';
+import { waitFor } from '../../test/wait.js';
 
 const DAY = 24 * 60 * 60_000;
 

@@ -2,11 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { MAX_SNAPSHOT_BYTES } from '@svc/shared';
 import sharp from 'sharp';
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { errorCode, type TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { recognitionEventOut } from './schemas.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { errorCode, type TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { recognitionEventOut } from '../schemas.js';
 import {
   createPerson,
   createSpace,
@@ -14,8 +14,8 @@ import {
   postEvent,
   simulatedDevice,
   simulatedDisplay,
-} from '../test/recognition.js';
-import { waitFor } from '../test/wait.js';
+} from '../../test/recognition.js';
+import { waitFor } from '../../test/wait.js';
 
 describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
   let scratch: ScratchDb;

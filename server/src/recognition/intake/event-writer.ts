@@ -1,6 +1,6 @@
-import type { AppContext } from '../context.js';
-import type { NormalizedPhoto } from '../photos/normalize.js';
-import { insertEvents, type EventRecord } from './sql.js';
+import type { AppContext } from '../../context.js';
+import type { NormalizedPhoto } from '../../photos/normalize.js';
+import { insertEvents, type EventRecord } from '../store/events.js';
 
 type Values = EventRecord;
 

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { deviceWithKey } from '@svc/shared';
 import type { TerminalHandle } from '@svc/sim';
 import { QueryTypes } from 'sequelize';
-import { ManualClock } from '../clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { DELIVERY_MAX_DELAY_MS, PANEL_LANE } from './delivery.js';
+import { ManualClock } from '../../clock.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { DELIVERY_MAX_DELAY_MS, PANEL_LANE } from './outbox.js';
 import { DELIVERY_LEASE_MS, laneLease } from './lease.js';
-import { createPerson, postEvent, simulatedDisplay } from '../test/recognition.js';
-import { waitFor } from '../test/wait.js';
+import { createPerson, postEvent, simulatedDisplay } from '../../test/recognition.js';
+import { waitFor } from '../../test/wait.js';
 
 /**
  * Panel delivery with more than one server process on one database: each event POSTed once,

@@ -1,14 +1,13 @@
 import { panelRoute } from '@svc/shared';
-import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../context.js';
-import type { Job } from '../jobs/registry.js';
-import { SettingKey } from '../settings/runtime-settings.js';
+import type { AppContext } from '../../context.js';
+import type { Job } from '../../jobs/registry.js';
+import { SettingKey } from '../../settings/runtime-settings.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';
-import { recordFailedTry, type FailedTry } from './delivery-failures.js';
-import { toEventOut, toPanelEvent } from './records.js';
-import { EVENT_SELECT, EVENT_TABLE, marks, selectRows, toRecord, type EventRecord } from './sql.js';
-import { sqlDate } from '../db/sql-dates.js';
+import { recordFailedTry, type FailedTry } from '../store/failures.js';
+import { toEventOut, toPanelEvent } from '../events/records.js';
+import type { EventRecord } from '../store/events.js';
+import { anyPending, pendingHead, settleRows, type OutboxChanges } from '../store/outbox.js';
 
 /**
  * How long an event keeps being offered to the panel (counted from its arrival here) before it
@@ -48,12 +47,7 @@ export function retryDelay(
   return Math.round(exp / 2 + (exp / 2) * opts.random());
 }
 
-type Changes = Partial<
-  Pick<
-    EventRecord,
-    'deliveryState' | 'deliveryAttempts' | 'deliveredAt' | 'nextDeliveryAt' | 'deliveryError'
-  >
->;
+type Changes = OutboxChanges;
 
 /**
  * PROTOCOL §4 through a durable outbox: the state lives in recognition_events, so a restart
@@ -162,14 +156,7 @@ export class PanelDelivery implements Job {
   private async pass(): Promise<void> {
     const { settings } = this.ctx;
     // Idle polls cost one indexed read, not a write on the lease.
-    if (!this.heldUntil) {
-      const any = await selectRows(
-        this.ctx.db.sequelize,
-        `SELECT id FROM ${EVENT_TABLE} WHERE delivery_state = 'pending' LIMIT 1`,
-        [],
-      );
-      if (any.length === 0) return;
-    }
+    if (!this.heldUntil && !(await anyPending(this.ctx.db.sequelize))) return;
     const url = (await settings.get(SettingKey.panelRoute, panelRoute))?.url ?? '';
     let done = false;
     try {
@@ -204,15 +191,7 @@ export class PanelDelivery implements Job {
   /** One batch from the head; true when the pass should end (empty, or the head waits). */
   private async round(url: string): Promise<boolean> {
     const { clock } = this.ctx;
-    // Plain SQL and rows (sql.ts): this read and the settle run for every event.
-    const rows = (
-      await selectRows<Record<string, unknown>>(
-        this.ctx.db.sequelize,
-        `SELECT ${EVENT_SELECT} FROM ${EVENT_TABLE} WHERE delivery_state = 'pending'
-           ORDER BY \`time\` ASC, received_at ASC, id ASC LIMIT ${Math.max(1, Math.floor(this.opts.batch))}`,
-        [],
-      )
-    ).map(toRecord);
+    const rows = await pendingHead(this.ctx.db.sequelize, this.opts.batch);
     if (rows.length === 0) return true;
     const now = clock.now();
     const expired: EventRecord[] = [];
@@ -302,25 +281,12 @@ export class PanelDelivery implements Job {
     written?: () => Promise<void>,
   ): Promise<void> {
     if (rows.length === 0) return;
-    const { sequelize } = this.ctx.db;
     const counted = changes.deliveryState === 'delivered';
-    const sets: string[] = [];
-    const values: unknown[] = [];
-    const put = (column: string, v: unknown) => {
-      sets.push(`${column} = ?`);
-      values.push(v instanceof Date ? sqlDate(sequelize, v) : v);
-    };
-    if (changes.deliveryState !== undefined) put('delivery_state', changes.deliveryState);
-    if (changes.deliveryAttempts !== undefined) put('delivery_attempts', changes.deliveryAttempts);
-    if (changes.deliveredAt !== undefined) put('delivered_at', changes.deliveredAt);
-    if (changes.nextDeliveryAt !== undefined) put('next_delivery_at', changes.nextDeliveryAt);
-    if (changes.deliveryError !== undefined) put('delivery_error', changes.deliveryError);
-    if (counted) sets.push('delivery_attempts = delivery_attempts + 1');
-    const ids = rows.map((r) => r.id);
-    await sequelize.query(
-      `UPDATE ${EVENT_TABLE} SET ${sets.join(', ')}
-         WHERE id IN (${marks(ids.length)}) AND delivery_state = 'pending'`,
-      { type: QueryTypes.UPDATE, replacements: [...values, ...ids] },
+    await settleRows(
+      this.ctx.db.sequelize,
+      rows.map((r) => r.id),
+      changes,
+      counted,
     );
     await written?.();
     const hub = this.ctx.live;

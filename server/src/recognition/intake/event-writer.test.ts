@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 
 describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
   let scratch: ScratchDb;

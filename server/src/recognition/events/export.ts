@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import type { AppContext } from '../context.js';
-import type { RecognitionEventRow } from '../db/business-models.js';
-import { csvRow } from '../bulk/csv.js';
+import type { AppContext } from '../../context.js';
+import type { RecognitionEventRow } from '../../db/business-models.js';
+import { csvRow } from '../../bulk/csv.js';
 
 const PAGE = 1000;
 const iso = (d: Date | null) => (d ? d.toISOString() : '');
