@@ -13,7 +13,7 @@ import type { TwoFactor } from './auth/two-factor/service.js';
 import type { CsrfTokens } from './auth/csrf.js';
 import type { DeviceCookies } from './auth/lockout/device-cookie.js';
 import type { HostInfo } from './discovery/address.js';
-import type { NodeStore } from './discovery/node-store.js';
+import type { NodeList } from './discovery/node-list.js';
 import type { TerminalClient } from './discovery/terminal-client.js';
 import type { DiscoveryWorker } from './discovery/worker.js';
 import type { PhotoStore } from './photos/store.js';
@@ -53,7 +53,7 @@ export interface AppContext {
   /** Signs the sign-in device cookies; available once the database is ready, like csrf(). */
   deviceCookies(): DeviceCookies;
   discovery: {
-    store: NodeStore;
+    store: NodeList;
     client: TerminalClient;
     host: HostInfo;
     /** Absent when SVC_DISCOVERY_WORKER=0. */

@@ -29,7 +29,7 @@ import type { Api } from './http/api.js';
 import { closeHttp } from './http/close.js';
 import { VERSION } from './version.js';
 import { addressWarnings, realHost, type HostInfo } from './discovery/address.js';
-import { NodeStore } from './discovery/node-store.js';
+import { NodeList } from './discovery/node-list.js';
 import { createTerminalClient, type TerminalClient } from './discovery/terminal-client.js';
 import { createUdpTransport, type UdpTransport } from './discovery/udp.js';
 import { DiscoveryWorker } from './discovery/worker.js';
@@ -124,7 +124,7 @@ export function buildContext(
     csrf: secrets.csrf,
     deviceCookies: secrets.deviceCookies,
     discovery: {
-      store: new NodeStore({
+      store: new NodeList({
         sequelize: db.sequelize,
         models,
         clock,

@@ -7,11 +7,11 @@ import { HttpError, httpErrors } from '../http/errors.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
 import type { Endpoint } from './identity/claims.js';
 import { choosePushTargets, type PushTarget } from './identity/targets.js';
-import type { NodeStore } from './node-store.js';
+import type { NodeList } from './node-list.js';
 import { TerminalError, type TerminalClient } from './terminal-client.js';
 
 export interface ConfigureDeps {
-  store: NodeStore;
+  store: NodeList;
   client: TerminalClient;
   host: HostInfo;
   audit: AuditLog;

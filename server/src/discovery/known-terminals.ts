@@ -2,8 +2,8 @@ import { Op, type WhereOptions } from 'sequelize';
 import type { KnownTerminal, KnownTerminalList } from '@svc/shared';
 import type { Clock } from '../clock.js';
 import type { DiscoveredNodeRow, Models } from '../db/models.js';
-import type { NodeStore } from './node-store.js';
-import { nodeOut } from './node-rows.js';
+import type { NodeList } from './node-list.js';
+import { nodeOut } from './store/rows.js';
 
 /**
  * Offline terminals listed at most: the most recently heard. Real sites have a few dozen
@@ -13,7 +13,7 @@ import { nodeOut } from './node-rows.js';
 export const OFFLINE_LISTED = 200;
 
 interface Deps {
-  store: NodeStore;
+  store: NodeList;
   models: Models;
   clock: Clock;
   timeoutS: number;

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Job } from '../jobs/registry.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
-import type { NodeStore, Recorded } from './node-store.js';
+import type { NodeList, Recorded } from './node-list.js';
 import {
   ANNOUNCE_REPLIES_PER_S,
   PROBE_ANSWERS_PER_S,
@@ -38,7 +38,7 @@ export interface DiscoveryWorkerDeps {
   config: AddressConfig & { port: number; timeoutS: number };
   clock: Clock;
   logger: Logger;
-  store: NodeStore;
+  store: NodeList;
   audit: AuditLog;
   host: HostInfo;
   createTransport: () => UdpTransport;

@@ -1,5 +1,5 @@
 import type { DiscoveryNode } from '@svc/shared';
-import { isLive, sameEndpoint, type Claimant, type Endpoint } from './identity/claims.js';
+import { isLive, sameEndpoint, type Claimant, type Endpoint } from '../identity/claims.js';
 
 /** A node as this process knows it: the accepted endpoint, what it announced, its claimant. */
 export interface NodeState extends Endpoint {

@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
-import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { AnnounceDatagram, DiscoveryNode } from '@svc/shared';
 import type { Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
 import { isLive, judge, normalizeIp, type Claim, type Endpoint } from './identity/claims.js';
 import {
-  COLUMNS,
-  SELECT_NODES,
   stateOf,
   toCached,
-  toRow,
-  upsertSql,
   type Cached,
-  type NodeRowRaw,
   type NodeState,
   changedAt,
   entryJson,
   sameNode,
-} from './node-rows.js';
+} from './store/rows.js';
+import { NodeRows, type TokenColumns } from './store/nodes.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -38,7 +34,7 @@ const FRESH_MS = 15_000;
 /** Older than this, a request waits for a re-read instead of serving the previous one. */
 const STALE_MS = 60_000;
 
-export interface NodeStoreDeps {
+export interface NodeListDeps {
   sequelize: Sequelize;
   models: Models;
   clock: Clock;
@@ -56,7 +52,7 @@ export interface NodeStoreDeps {
  * refreshed now and then and updated at once by this process's own writes. Both are bounded
  * by DISCOVERY_MAX_NODES, so a flood of invented ids cannot grow them.
  */
-export class NodeStore {
+export class NodeList {
   private pending = new Map<string, Pending>();
   /** Ids in `pending` (or being written) that the snapshot does not hold yet. */
   private newPending = 0;
@@ -66,8 +62,11 @@ export class NodeStore {
   private refreshing: Promise<void> | undefined;
   private sortedIds: string[] | undefined;
   private flushing: Promise<unknown> = Promise.resolve();
+  private readonly rows: NodeRows;
 
-  constructor(private readonly deps: NodeStoreDeps) {}
+  constructor(private readonly deps: NodeListDeps) {
+    this.rows = new NodeRows(deps);
+  }
 
   get maxNodes(): number {
     return this.deps.maxNodes;
@@ -142,7 +141,7 @@ export class NodeStore {
     this.newInFlight = this.newPending;
     this.newPending = 0;
     try {
-      for (let i = 0; i < rows.length; i += CHUNK) await this.upsert(rows.slice(i, i + CHUNK));
+      for (let i = 0; i < rows.length; i += CHUNK) await this.rows.upsert(rows.slice(i, i + CHUNK));
     } catch (err) {
       // Keep what could not be written (newer announces win) so an outage loses nothing.
       for (const row of rows) {
@@ -166,13 +165,6 @@ export class NodeStore {
       }
     }
     return rows.length;
-  }
-
-  private async upsert(rows: Pending[]): Promise<void> {
-    const dialect = this.deps.sequelize.getDialect() === 'mysql' ? 'mysql' : 'sqlite';
-    await this.deps.sequelize.query(upsertSql(dialect, rows.length), {
-      replacements: rows.flatMap((r) => toRow(r, COLUMNS)),
-    });
   }
 
   /** Nodes heard within `timeoutS` (PROTOCOL §1 offline rule), in id order. */
@@ -205,9 +197,7 @@ export class NodeStore {
   private refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       const startedAt = performance.now();
-      const rows = await this.deps.sequelize.query<NodeRowRaw>(SELECT_NODES, {
-        type: QueryTypes.SELECT,
-      });
+      const rows = await this.rows.selectAll();
       const next = new Map<string, Cached>();
       for (const r of rows) {
         // Read before prune() deleted it, and not heard since.
@@ -247,9 +237,7 @@ export class NodeStore {
   async prune(): Promise<number> {
     await this.load();
     const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.timeoutS * 1000);
-    const where = { tokenHash: null, lastSeen: { [Op.lt]: cutoff } };
-    const stale = await this.deps.models.DiscoveredNode.findAll({ attributes: ['id'], where });
-    const ids = stale.map((r) => r.id).filter((id) => !this.pending.has(id));
+    const ids = (await this.rows.staleUntokened(cutoff)).filter((id) => !this.pending.has(id));
     // Out of the snapshot first, so new ids are accepted at once. An id heard again meanwhile
     // has a newer last_seen than the cutoff, which keeps its row.
     for (const id of ids) {
@@ -257,9 +245,7 @@ export class NodeStore {
       if (this.snapshot?.delete(id)) this.sortedIds = undefined;
     }
     for (let i = 0; i < ids.length; i += CHUNK) {
-      await this.deps.models.DiscoveredNode.destroy({
-        where: { ...where, id: { [Op.in]: ids.slice(i, i + CHUNK) } },
-      });
+      await this.rows.deleteStale(ids.slice(i, i + CHUNK), cutoff);
     }
     this.prunedAt = performance.now();
     return ids.length;
@@ -272,9 +258,7 @@ export class NodeStore {
    */
   async forget(id: string, silentBefore: Date): Promise<boolean> {
     await this.load();
-    const removed = await this.deps.models.DiscoveredNode.destroy({
-      where: { id, lastSeen: { [Op.lt]: silentBefore } },
-    });
+    const removed = await this.rows.deleteSilent(id, silentBefore);
     if (removed === 0) return false;
     // As prune() does: a re-read that began before the delete must not bring it back.
     this.pruned.add(id);
@@ -285,9 +269,7 @@ export class NodeStore {
 
   async findOnline(ids: string[], timeoutS: number) {
     const since = new Date(this.deps.clock.now().getTime() - timeoutS * 1000);
-    return this.deps.models.DiscoveredNode.findAll({
-      where: { id: { [Op.in]: ids }, lastSeen: { [Op.gte]: since } },
-    });
+    return this.rows.heardSince(ids, since);
   }
 
   /**
@@ -302,31 +284,20 @@ export class NodeStore {
     organizationId?: string,
     address?: string,
   ): Promise<void> {
-    const to = address ?? (await this.deps.models.DiscoveredNode.findByPk(id))?.address ?? '';
-    await this.deps.models.DiscoveredNode.update(
-      {
-        tokenHash: hashToken(token),
-        tokenIssuedAt: this.deps.clock.now(),
-        tokenAddress: normalizeIp(to),
-        ...(organizationId !== undefined && { organizationId }),
-      },
-      { where: { id } },
-    );
+    const to = address ?? (await this.rows.addressOf(id)) ?? '';
+    await this.rows.setToken(id, {
+      tokenHash: hashToken(token),
+      tokenIssuedAt: this.deps.clock.now(),
+      tokenAddress: normalizeIp(to),
+      ...(organizationId !== undefined && { organizationId }),
+    });
     const cached = this.snapshot?.get(id);
     if (cached && organizationId !== undefined) cached.organizationId = organizationId;
   }
 
   /** Puts back the token a terminal kept because it refused a push. */
-  async restoreToken(
-    id: string,
-    previous: {
-      tokenHash: string | null;
-      tokenIssuedAt: Date | null;
-      tokenAddress: string | null;
-      organizationId: string | null;
-    },
-  ): Promise<void> {
-    await this.deps.models.DiscoveredNode.update(previous, { where: { id } });
+  async restoreToken(id: string, previous: Required<TokenColumns>): Promise<void> {
+    await this.rows.setToken(id, previous);
   }
 
   /**
@@ -339,7 +310,7 @@ export class NodeStore {
     // in one millisecond) as no row at all.
     const node = await this.findByToken(token, sourceIp);
     if (node?.id !== id) return false;
-    await this.deps.models.DiscoveredNode.update({ lastCheckin: at }, { where: { id } });
+    await this.rows.stampCheckin(id, at);
     const cached = this.snapshot?.get(id);
     if (cached) {
       cached.lastCheckin = at;
@@ -350,9 +321,7 @@ export class NodeStore {
 
   /** The terminal a token belongs to, when it is used from the address it was pushed to. */
   findByToken(token: string, sourceIp: string) {
-    return this.deps.models.DiscoveredNode.findOne({
-      where: { tokenHash: hashToken(token), tokenAddress: normalizeIp(sourceIp) },
-    });
+    return this.rows.findByToken(hashToken(token), normalizeIp(sourceIp));
   }
 
   /**
