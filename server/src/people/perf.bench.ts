@@ -17,7 +17,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { createSequelize } from '../db/sequelize.js';
 import { createMigrator } from '../db/migrate.js';
 import { scratchDb, DIALECTS } from '../test/dialects.js';
-import { searchPeople, type PeopleSearch } from './search.js';
+import { searchPeople, type PeopleSearch } from './store/search.js';
 import { nameKey } from './keys.js';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);

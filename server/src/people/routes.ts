@@ -22,7 +22,7 @@ import {
   toPersonOut,
   updatePerson,
 } from './service.js';
-import { searchPeople } from './search.js';
+import { searchPeople } from './store/search.js';
 
 const scopeOf = (req: Request) => orgWhere(req).organizationId ?? null;
 

@@ -6,7 +6,7 @@ import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { secondOrganization } from '../test/factories.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
-import { searchPeople, type PeopleSearch } from './search.js';
+import { searchPeople, type PeopleSearch } from './store/search.js';
 
 interface Page {
   items: PersonOut[];

@@ -1,5 +1,5 @@
 import type { PeopleQuery } from '@svc/shared';
-import { LIKE_ESCAPE, likePrefix, prefixUpperBound } from './keys.js';
+import { LIKE_ESCAPE, likePrefix, prefixUpperBound } from '../keys.js';
 
 /**
  * The SQL text of people searches, for both databases. Only constants and `$n` bind

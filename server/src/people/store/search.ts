@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { idNumber as idNumberSchema, type PeopleQuery } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import { canonicalIdNumber, nameKey } from './keys.js';
+import type { AppContext } from '../../context.js';
+import { canonicalIdNumber, nameKey } from '../keys.js';
 import {
   ID_INDEX,
   TABLE_SCAN,
