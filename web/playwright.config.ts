@@ -10,6 +10,9 @@ export default defineConfig({
   outputDir: './test-results',
   globalSetup: './tests/global-setup.ts',
   fullyParallel: true,
+  // Two stacks at once: the tests mostly wait on their servers, so a second worker shortens
+  // the suite even on two cores (CI's budget; figures in the commit).
+  workers: 2,
   forbidOnly: process.env.CI !== undefined,
   retries: process.env.CI !== undefined ? 1 : 0,
   timeout: 30_000,
