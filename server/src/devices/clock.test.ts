@@ -152,6 +152,21 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     expect(await heartbeatWarnings()).toMatch(/CLOCK-1970 \(\d+ days behind\)/);
   });
 
+  test('a device just added, never heard, has no clock and no clock warning', async () => {
+    const sim = await startDevice({ sn: 'CLOCK-NEW', bindAddress: '127.0.0.1', httpPort: 0 });
+    sims.push(sim);
+    const created = await admin.post('/api/devices', {
+      sn: 'CLOCK-NEW',
+      name: 'CLOCK-NEW',
+      baseUrl: sim.url,
+    });
+    expect(created.status).toBe(201);
+    expect(deviceWithKey.parse(created.body)).toMatchObject({
+      clock: { driftMs: null, checkedAt: null, source: null },
+      warnings: [],
+    });
+  });
+
   test('a heartbeat without time (as before) is still accepted and measures nothing', async () => {
     const { id, key } = await device('CLOCK-NONE', 0);
     const reply = await fetch(`${server.url}/api/device/heartbeat`, {

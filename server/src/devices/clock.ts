@@ -52,7 +52,8 @@ export function driftWarning(
   device: Pick<DeviceRow, 'sn' | 'clockDriftMs'>,
 ): { code: 'clock_drift'; message: string } | null {
   const drift = device.clockDriftMs;
-  if (drift === null || Math.abs(drift) <= CLOCK_DRIFT_WARNING_MS) return null;
+  // A device row just created carries no clock columns at all (undefined, not null).
+  if (drift == null || Math.abs(drift) <= CLOCK_DRIFT_WARNING_MS) return null;
   return {
     code: 'clock_drift',
     message: `The clock of device ${device.sn} is ${describe(drift)} the central service's: its event times are off by as much; set its time (NTP).`,
