@@ -313,7 +313,14 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
 
   return (
     <form
-      onSubmit={form.onSubmit((values) => void submit(values))}
+      onSubmit={form.onSubmit(
+        (values) => void submit(values),
+        // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+        () => {
+          setProblem(null);
+          setTheirChanges(null);
+        },
+      )}
       noValidate
       aria-label={t('events.person')}
     >
