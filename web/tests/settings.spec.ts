@@ -26,7 +26,27 @@ test('settings: the event retention is changed with the shared rule, audited; se
   await settings.save.click();
   expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(before);
 
-  const next = before === 45 ? 46 : 45;
+  // Not a whole number: kept as typed and refused in words, never rewritten (1.5 is not 15).
+  const wholeNumber = 'Enter a whole number of days from 1 to 3650, such as 30';
+  for (const typed of ['1.5', '-5']) {
+    await settings.retention.fill(typed);
+    await expect(settings.retention).toHaveValue(typed);
+    await expect(page.getByText(wholeNumber)).toBeVisible();
+    await settings.save.click();
+    expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(before);
+  }
+  // Full-width digits are the digits they are.
+  const wide = before === 30 ? 31 : 30;
+  await settings.retention.fill(
+    String(wide).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d))),
+  );
+  await expect(page.getByText(wholeNumber)).toHaveCount(0);
+  await settings.save.click();
+  await expect(settings.message).toHaveText(`Events are now kept for ${wide} days.`);
+  await expect(settings.retention).toHaveValue(String(wide));
+  expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(wide);
+
+  const next = 45;
   await settings.retention.fill(String(next));
   await settings.save.click();
   await expect(settings.message).toHaveText(`Events are now kept for ${next} days.`);
@@ -40,7 +60,7 @@ test('settings: the event retention is changed with the shared rule, audited; se
   const audit = new AuditPage(page);
   await audit.goto();
   await audit.search({ Action: 'recognition.retention' });
-  await expect(audit.rows.first()).toContainText(`recognition retention ${before} → ${next} days`);
+  await expect(audit.rows.first()).toContainText(`recognition retention ${wide} → ${next} days`);
   await expect(audit.rows.first()).toContainText(admin.username);
 });
 
