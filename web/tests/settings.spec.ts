@@ -1,4 +1,4 @@
-import { settingsOut } from '@svc/shared';
+import { panelRoute, settingsOut } from '@svc/shared';
 import { expect, test } from './data-fixtures';
 import { SettingsPage } from './bulk-pages';
 import { signIn } from './data-pages';
@@ -103,4 +103,28 @@ test("an organization's administrator is told the panel route is a superadmin's,
   const steps = page.getByTestId('checklist-step');
   await expect(steps.last()).toContainText('A recognition seen');
   await expect(steps.filter({ hasText: 'Panel route' })).toHaveCount(0);
+});
+
+test('with no panel route the settings say so in a sentence of its own, in both languages', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const saved = panelRoute.parse(await adminApi.get('/api/panel/route'));
+  await adminApi.post('/api/panel/route', { ...saved, url: '' });
+  try {
+    await signIn(page, admin, '/settings');
+    const none = page.getByTestId('settings-panel-none');
+    await expect(none).toHaveText(
+      'No panel route is configured yet, so recognition results are not sent anywhere. It is set and tested on System Configuration.',
+    );
+    await expect(page.getByTestId('settings-panel-url')).toHaveCount(0);
+    await page.getByRole('button', { name: '简体中文' }).click();
+    await expect(none).toHaveText(
+      '尚未配置面板路由，识别结果不会发送到任何地方。可在系统配置中设置和测试。',
+    );
+    await page.getByRole('button', { name: 'English' }).click();
+  } finally {
+    await adminApi.post('/api/panel/route', saved);
+  }
 });

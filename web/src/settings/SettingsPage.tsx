@@ -66,18 +66,16 @@ export function SettingsPage() {
         <Title order={2} id="settings-panel-title">
           {t('settings.panel.title')}
         </Title>
-        {superadmin ? (
+        {superadmin && panel.data !== null && panel.data.url === '' ? (
+          // "Not configured" is a sentence of its own, not a value dropped into "goes to …".
+          <Text data-testid="settings-panel-none">
+            <Tx k="settings.panel.notConfigured" components={{ a: <Link to="/system" /> }} />
+          </Text>
+        ) : superadmin ? (
           <Text>
             <Tx
               k="settings.panel.goesTo"
-              values={{
-                url:
-                  panel.data === null
-                    ? '…'
-                    : panel.data.url === ''
-                      ? t('settings.panel.nowhere')
-                      : panel.data.url,
-              }}
+              values={{ url: panel.data === null ? '…' : panel.data.url }}
               components={{
                 url: <Text span fw={600} data-testid="settings-panel-url" />,
                 a: <Link to="/system" />,
