@@ -1,7 +1,7 @@
 /**
  * Wall-clock times in an IANA time zone (the site's setting), turned into instants and back,
  * with Intl only. A validity given as a date means whole days in the site's zone: "valid from"
- * the start of the day, "valid until" its last millisecond (docs/people.md).
+ * the start of the day, "valid until" its last millisecond (server/src/people/validity.ts).
  */
 
 /** YYYY-MM-DD, a calendar day with no time. */
