@@ -13,6 +13,11 @@ import { deviceSn } from './device.js';
 export const uuid = z.uuid();
 const name = z.string().trim().min(1).max(128);
 const nullableTime = z.union([isoTime, z.null()]);
+/**
+ * A validity bound: an ISO time, or a date (YYYY-MM-DD) meaning the whole day in the site's
+ * time zone: "from" its start, "until" its end (zoned-time.ts; the server resolves it).
+ */
+const validityBound = z.union([isoTime, z.iso.date(), z.null()]);
 
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -72,12 +77,18 @@ const personFields = {
     ])
     .optional(),
   notes: z.union([z.string().max(1024), z.null()]).optional(),
-  validFrom: nullableTime.optional(),
-  validUntil: nullableTime.optional(),
+  validFrom: validityBound.optional(),
+  validUntil: validityBound.optional(),
   enabled: z.boolean().optional(),
 };
+const isDate = (v: string) => v.length === 10;
+/** Two times, or two dates (a one-day window is fine); a date against a time needs the zone. */
 const validWindow = (v: { validFrom?: string | null; validUntil?: string | null }) =>
-  !v.validFrom || !v.validUntil || v.validFrom < v.validUntil;
+  !v.validFrom ||
+  !v.validUntil ||
+  (isDate(v.validFrom) && isDate(v.validUntil)
+    ? v.validFrom <= v.validUntil
+    : isDate(v.validFrom) !== isDate(v.validUntil) || v.validFrom < v.validUntil);
 export const personCreate = z
   .object(personFields)
   .refine(validWindow, { message: ruleText('valid_window'), path: ['validUntil'] });

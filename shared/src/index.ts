@@ -21,4 +21,5 @@ export * from './audit.js';
 export * from './faces.js';
 export * from './bulk.js';
 export * from './settings.js';
+export * from './zoned-time.js';
 export * from './acceptance-report.js';

@@ -52,3 +52,27 @@ export function describeError(error: unknown, context: 'login' | 'password' | 'o
   }
   return error.message;
 }
+
+/**
+ * A refused submit for a form that shows `shownFields`: the server's field messages for those
+ * fields (each beside its input), and the banner. A field message the form has no input for is
+ * said in the banner itself, so "see the message beside each" never points at nothing.
+ */
+export function refusalOf(
+  error: unknown,
+  context: 'login' | 'password' | 'other',
+  shownFields: readonly string[],
+): { banner: string; fields: Record<string, string> } {
+  const banner = describeError(error, context);
+  if (!(error instanceof ApiError)) return { banner, fields: {} };
+  const fields: Record<string, string> = {};
+  const unshown: string[] = [];
+  for (const [path, message] of Object.entries(error.fields)) {
+    const field = path.split('.')[0] ?? path;
+    if (shownFields.includes(field)) fields[field] = fields[field] ?? message;
+    else if (!unshown.includes(message)) unshown.push(message);
+  }
+  if (unshown.length === 0) return { banner, fields };
+  const shown = Object.keys(fields).length > 0;
+  return { banner: shown ? [banner, ...unshown].join(' ') : unshown.join(' '), fields };
+}

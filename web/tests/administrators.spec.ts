@@ -57,6 +57,16 @@ test('administrators: create with a role (one-time password shown once), disable
 
   await page.getByRole('button', { name: `Actions for ${username}` }).click();
   await page.getByRole('menuitem', { name: 'Reset password' }).click();
+  // Asked first, naming the account and the consequence; Cancel leaves the password as it was.
+  const resetAsk = page.getByRole('dialog', { name: `Reset the password of ${username}?` });
+  await expect(resetAsk).toContainText(`The current password of ${username} stops working`);
+  await expect(otp).toHaveCount(0);
+  await resetAsk.getByRole('button', { name: 'Cancel' }).click();
+  await expect(resetAsk).toHaveCount(0);
+  await expect(otp).toHaveCount(0);
+  await page.getByRole('button', { name: `Actions for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Reset password' }).click();
+  await resetAsk.getByRole('button', { name: 'Reset password' }).click();
   await expect(otp).toBeVisible();
   expect(await otp.textContent()).not.toBe(password);
   await page.getByRole('button', { name: 'I have stored it' }).click();

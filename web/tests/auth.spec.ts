@@ -34,6 +34,18 @@ test('first sign-in forces a password change, then home, sign-out, and the old p
   await expect(change.error).toContainText(error.message);
   await expect(change.heading).toBeVisible();
 
+  // Far too long: every field the server names gets its message beside it.
+  const tooLong = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/auth/password') && response.request().method() === 'POST',
+  );
+  await change.change(site.adminPassword, 'L'.repeat(5000));
+  const long = errorBody.parse(await (await tooLong).json()).error;
+  expect(Object.keys(long.fields ?? {})).toEqual(['newPassword']);
+  await expect(change.newPassword).toHaveAttribute('data-invalid', 'true');
+  await expect.poll(() => change.fieldError(change.newPassword)).toBe(long.fields!.newPassword);
+  await expect(change.error).toBeVisible();
+
   // Two different new passwords never reach the server.
   const newPassword = generatePassword(24);
   await change.change(site.adminPassword, newPassword, `${newPassword}x`);

@@ -1,3 +1,4 @@
+import { deviceWithKey } from '@svc/shared';
 import { expect, test } from './data-fixtures';
 import { signIn } from './data-pages';
 import { DevicesPage } from './site-pages';
@@ -114,4 +115,29 @@ test('the devices list shows each device’s last heartbeat and capacity', async
   const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(), seen.lastHeartbeatAt);
   await expect(cells(beating.sn).nth(4)).toHaveText(shown);
   await expect(cells(beating.sn).nth(5)).toHaveText('25000');
+});
+
+test('at 390 px a device serial stays on one line, never broken at its hyphens', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const t = tag();
+  const sn = `SIM-${t}-AB12-CD34-EF56`.toUpperCase();
+  const device = deviceWithKey.parse(
+    await adminApi.post('/api/devices', {
+      sn,
+      name: `Long serial ${t}`,
+      baseUrl: 'http://127.0.0.1:9',
+    }),
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, admin, '/devices');
+  const serial = page
+    .locator(`[data-testid="device-row"][data-sn="${device.sn}"]`)
+    .getByTestId('serial');
+  await expect(serial).toHaveText(sn);
+  // One line box: a serial wrapped at a hyphen has two.
+  expect(await serial.evaluate((el) => el.getClientRects().length)).toBe(1);
+  expect(await serial.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
 });

@@ -47,6 +47,17 @@ export class ChangePasswordPage {
     this.error = page.getByTestId('password-error');
   }
 
+  /** The message Mantine shows under an input (linked by aria-describedby); '' for none. */
+  fieldError(input: Locator): Promise<string> {
+    return input.evaluate((element) =>
+      (element.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter((id) => id.endsWith('-error'))
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
+  }
+
   async change(current: string, next: string, confirmation = next): Promise<void> {
     await this.currentPassword.fill(current);
     await this.newPassword.fill(next);

@@ -128,6 +128,12 @@ test('person: create with errors from the server, photo, then edit', async ({
   await expect(form.error).toContainText(
     'Another person in this organization already has this ID number.',
   );
+  // The next submit clears it, even one the form's own check refuses (an empty name).
+  await form.name.fill('');
+  await form.create.click();
+  await expect(form.name).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.error).toHaveCount(0);
+  await form.name.fill(`Newcomer ${t}`);
 
   await form.idNumber.fill(`NC-${t}`);
   // The picker shows the tree: a space inside another is listed under it, by its path.

@@ -1,4 +1,4 @@
-import { settingsOut } from '@svc/shared';
+import { panelRoute, settingsOut } from '@svc/shared';
 import { expect, test } from './data-fixtures';
 import { SettingsPage } from './bulk-pages';
 import { signIn } from './data-pages';
@@ -26,7 +26,27 @@ test('settings: the event retention is changed with the shared rule, audited; se
   await settings.save.click();
   expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(before);
 
-  const next = before === 45 ? 46 : 45;
+  // Not a whole number: kept as typed and refused in words, never rewritten (1.5 is not 15).
+  const wholeNumber = 'Enter a whole number of days from 1 to 3650, such as 30';
+  for (const typed of ['1.5', '-5']) {
+    await settings.retention.fill(typed);
+    await expect(settings.retention).toHaveValue(typed);
+    await expect(page.getByText(wholeNumber)).toBeVisible();
+    await settings.save.click();
+    expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(before);
+  }
+  // Full-width digits are the digits they are.
+  const wide = before === 30 ? 31 : 30;
+  await settings.retention.fill(
+    String(wide).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d))),
+  );
+  await expect(page.getByText(wholeNumber)).toHaveCount(0);
+  await settings.save.click();
+  await expect(settings.message).toHaveText(`Events are now kept for ${wide} days.`);
+  await expect(settings.retention).toHaveValue(String(wide));
+  expect(settingsOut.parse(await adminApi.get('/api/settings')).eventRetentionDays).toBe(wide);
+
+  const next = 45;
   await settings.retention.fill(String(next));
   await settings.save.click();
   await expect(settings.message).toHaveText(`Events are now kept for ${next} days.`);
@@ -40,7 +60,7 @@ test('settings: the event retention is changed with the shared rule, audited; se
   const audit = new AuditPage(page);
   await audit.goto();
   await audit.search({ Action: 'recognition.retention' });
-  await expect(audit.rows.first()).toContainText(`recognition retention ${before} → ${next} days`);
+  await expect(audit.rows.first()).toContainText(`recognition retention ${wide} → ${next} days`);
   await expect(audit.rows.first()).toContainText(admin.username);
 });
 
@@ -83,4 +103,28 @@ test("an organization's administrator is told the panel route is a superadmin's,
   const steps = page.getByTestId('checklist-step');
   await expect(steps.last()).toContainText('A recognition seen');
   await expect(steps.filter({ hasText: 'Panel route' })).toHaveCount(0);
+});
+
+test('with no panel route the settings say so in a sentence of its own, in both languages', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const saved = panelRoute.parse(await adminApi.get('/api/panel/route'));
+  await adminApi.post('/api/panel/route', { ...saved, url: '' });
+  try {
+    await signIn(page, admin, '/settings');
+    const none = page.getByTestId('settings-panel-none');
+    await expect(none).toHaveText(
+      'No panel route is configured yet, so recognition results are not sent anywhere. It is set and tested on System Configuration.',
+    );
+    await expect(page.getByTestId('settings-panel-url')).toHaveCount(0);
+    await page.getByRole('button', { name: '简体中文' }).click();
+    await expect(none).toHaveText(
+      '尚未配置面板路由，识别结果不会发送到任何地方。可在系统配置中设置和测试。',
+    );
+    await page.getByRole('button', { name: 'English' }).click();
+  } finally {
+    await adminApi.post('/api/panel/route', saved);
+  }
 });

@@ -56,7 +56,9 @@ test('a person without a photo waits, is not failed, has no Retry; counts agree'
     await expect(waiting.getByTestId('task-state')).toHaveText('waiting for a photo', {
       timeout: 30_000,
     });
-    await expect(waiting.getByTestId('task-error')).toContainText(`Bo ${t} has no photo yet`);
+    // A state, not a failure: the state column says it, the failure reason stays empty.
+    await expect(waiting.getByTestId('task-error')).toHaveText('—');
+    await expect(failed.getByTestId('task-error')).not.toHaveText('—');
     await expect(waiting.getByRole('button', { name: /^Retry/ })).toHaveCount(0);
     await expect(failed.getByRole('button', { name: /^Retry/ })).toBeVisible();
     await expect(sync.count('failed')).toHaveText('1');

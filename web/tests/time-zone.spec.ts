@@ -5,21 +5,22 @@
 import { CSRF_HEADER, csrfResponse } from '@svc/shared';
 import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
-import { signIn } from './data-pages';
+import { PersonDetailPage, PersonFormPage, signIn } from './data-pages';
 import { DevicesPage } from './site-pages';
 import { deviceHeartbeat, tag } from './support/admin-api';
 
 /** UTC+14: no test machine's zone, so a time shown in it cannot be the browser's by chance. */
 const ZONE = 'Pacific/Kiritimati';
 
-async function resetZone(page: Page): Promise<void> {
+async function setZone(page: Page, timeZone: string | null): Promise<void> {
   const csrf = csrfResponse.parse(await (await page.request.get('/api/auth/csrf')).json()).token;
   const reset = await page.request.put('/api/settings/time-zone', {
-    data: { timeZone: null },
+    data: { timeZone },
     headers: { [CSRF_HEADER]: csrf },
   });
   expect(reset.status()).toBe(200);
 }
+const resetZone = (page: Page) => setZone(page, null);
 
 test('a superadmin sets the site time zone; times show in it, in English and in Chinese', async ({
   page,
@@ -88,4 +89,41 @@ test('an operator reads the time zone but cannot change it', async ({ page, oper
   await expect(section.getByTestId('settings-time-zone')).toContainText('Times are shown in');
   await expect(section.getByRole('combobox', { name: 'Show every time in' })).toHaveCount(0);
   await expect(section).toContainText('only a super administrator can change it');
+});
+
+test('a validity given as dates is whole days in the site zone, shown as dates', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const t = tag();
+  await signIn(page, admin, '/settings');
+  await setZone(page, 'Asia/Shanghai');
+  try {
+    // Until 2026-03-31 is the end of that day in Shanghai, not UTC midnight (08:00 there).
+    const person = await adminApi.createPerson({
+      name: `Dated ${t}`,
+      idNumber: `DT${t}`,
+      validFrom: '2026-03-01',
+      validUntil: '2026-03-31',
+    });
+    expect(person.validUntil).toBe('2026-03-31T15:59:59.999Z');
+    await page.goto(`/people/${person.id}`);
+    const detail = new PersonDetailPage(page);
+    await expect(page.getByTestId('person-validity')).toHaveText('3/1/2026 – 3/31/2026');
+
+    // The form shows the site zone's wall clock; saving another field keeps the whole days.
+    await detail.edit.click();
+    const form = new PersonFormPage(page);
+    await expect(form.form.getByLabel('Valid until')).toHaveValue('2026-03-31T23:59');
+    await expect(form.form.getByLabel('Valid from')).toHaveValue('2026-03-01T00:00');
+    await form.name.fill(`Dated again ${t}`);
+    await form.save.click();
+    await expect(page.getByTestId('person-validity')).toHaveText('3/1/2026 – 3/31/2026');
+    await page.getByRole('button', { name: '简体中文' }).click();
+    await expect(page.getByTestId('person-validity')).toHaveText('2026/03/01 至 2026/03/31');
+    await page.getByRole('button', { name: 'English' }).click();
+  } finally {
+    await resetZone(page);
+  }
 });

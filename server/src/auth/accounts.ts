@@ -56,6 +56,19 @@ export type LoginResult =
 
 interface Client extends LoginClient {
   userAgent?: string | undefined;
+  /** A keyed pseudonym of an unknown username (lockout/device-cookie.ts), to count it by. */
+  pseudonym?: ((username: string) => string) | undefined;
+}
+
+/**
+ * How an unknown username is kept (audit log, lockout counts): people often type their password
+ * into the username field, so never the text itself, only its first character (from 4 on), its
+ * length and a keyed pseudonym that tells repeated attempts apart: `s…(12)#Ab3dE…`.
+ */
+export function maskUnknownUsername(username: string, pseudonym?: (name: string) => string) {
+  const chars = [...username];
+  const head = chars.length >= 4 ? chars[0] : '';
+  return `${head}…(${chars.length})${pseudonym ? `#${pseudonym(username)}` : ''}`;
 }
 
 /** Usernames are compared trimmed and in lower case. */
@@ -89,14 +102,17 @@ export class Accounts {
     code?: string,
   ): Promise<LoginResult> {
     const { models, throttle, audit } = this.deps;
-    const username = normalizeUsername(usernameRaw);
+    const typed = normalizeUsername(usernameRaw);
+    // An unknown name is counted and audited masked: it may be a password typed in the wrong field.
+    const known = await models.Administrator.findOne({ where: { username: typed } });
+    const username = known ? typed : maskUnknownUsername(typed, client.pseudonym);
     const reservation = await throttle.reserve(username, client);
     const where = client.device ? ' from this device' : '';
     if (reservation.kind === 'limited') {
       // The owner's way through: only with a code, and the answer to anything less is the
       // same 429, so the lockout still hides whether a guessed password was right.
       if (code !== undefined) {
-        const admin = await this.checkPassword(username, password);
+        const admin = await this.checkPassword(typed, password);
         if (admin && (await this.deps.twoFactor.enabled(admin.id))) {
           const second = await this.secondFactor(admin, code, client);
           if (second.kind === 'ok') return this.signedIn(admin, client, second.via, true);
@@ -111,9 +127,9 @@ export class Accounts {
       });
       return { kind: 'rate_limited', retryAfterS: reservation.retryAfterS };
     }
-    const admin = await this.checkPassword(username, password);
+    const admin = await this.checkPassword(typed, password);
     if (!admin) {
-      const row = await models.Administrator.findOne({ where: { username } });
+      const row = known;
       await audit.record({
         action: 'auth.login',
         outcome: 'failure',

@@ -199,6 +199,27 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     expect((await client().login('leaver', NEW_PASSWORD)).status).toBe(401);
   });
 
+  test('an unknown username (a password typed in the wrong field) is kept masked, a known one shown', async () => {
+    const typed = 'S3cret-pass!';
+    for (let i = 0; i < 2; i++) {
+      expect((await client().login(typed, 'whatever it was')).status).toBe(401);
+    }
+    expect((await client().login('brute', 'not the password')).status).toBe(401);
+    const audit = await server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
+    const failures = await server.ctx.models.LoginFailure.findAll();
+    const everything = (
+      JSON.stringify(audit) +
+      JSON.stringify(failures) +
+      server.logs.text()
+    ).toLowerCase();
+    expect(everything).not.toContain(typed.toLowerCase());
+    const masked = audit.filter((r) => r.actorName?.startsWith('s…(12)#'));
+    expect(masked).toHaveLength(2);
+    // The same name masks the same way, so repeated attempts are counted and read together.
+    expect(masked[0]!.actorName).toBe(masked[1]!.actorName);
+    expect(audit.some((r) => r.actorName === 'brute' && r.outcome === 'failure')).toBe(true);
+  });
+
   test('every sign-in attempt is audited, and no password reaches the audit log or the logs', async () => {
     const rows = await server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
     const outcomes = new Set(rows.map((r) => r.outcome));

@@ -70,7 +70,12 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       const devices = ctx.deviceCookies();
       const cookieName = devices.nameFor(username);
       const device = devices.verify(username, cookies(req)[cookieName], ctx.clock.now());
-      const client = { ip: clientIp(req), userAgent: req.headers['user-agent'], device };
+      const client = {
+        ip: clientIp(req),
+        userAgent: req.headers['user-agent'],
+        device,
+        pseudonym: (name: string) => devices.pseudonym(name),
+      };
       const result = await ctx.accounts.login(username, body.password, client, body.code);
       if (result.kind === 'rate_limited') {
         throw new HttpError(

@@ -5,6 +5,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient, errorCode, type Reply } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
+import { SettingKey } from '../settings/runtime-settings.js';
 import { secondOrganization } from '../test/factories.js';
 import { createPerson, deletePerson, findByIdNumber, updatePerson } from './service.js';
 
@@ -148,7 +149,8 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
       [{ name: 'X', idNumber: newId(), phone: 'call me' }, 'phone'],
       [{ name: 'X', idNumber: newId(), spaceIds: ['nope'] }, 'spaceIds.0'],
       [{ name: 'X', idNumber: newId(), enabled: 'yes' }, 'enabled'],
-      [{ name: 'X', idNumber: newId(), validFrom: '2026-01-01' }, 'validFrom'],
+      [{ name: 'X', idNumber: newId(), validFrom: '2026-02-30' }, 'validFrom'],
+      [{ name: 'X', idNumber: newId(), validFrom: '2026-01-01T08:00' }, 'validFrom'],
       [{ name: 'X', idNumber: newId(), notes: 'n'.repeat(1025) }, 'notes'],
       [{ name: 'Nul\u0000Byte', idNumber: newId() }, 'name'],
       [{ name: 'Two\nLines', idNumber: newId() }, 'name'],
@@ -193,6 +195,40 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
     expect(cleared.body).toMatchObject({ validFrom: null, validUntil: early });
     const open = await patch(admin, p.id, { validUntil: null });
     expect(open.body).toMatchObject({ validFrom: null, validUntil: null });
+  });
+
+  test('a date-only validity is the whole day in the site time zone', async () => {
+    // A superadmin's setting (settings/routes.ts); set directly, as an organization admin acts.
+    await server.ctx.settings.set(SettingKey.timeZone, 'Asia/Shanghai');
+    try {
+      const created = await admin.post('/api/people', {
+        name: 'Dated',
+        idNumber: newId(),
+        validFrom: '2026-03-01',
+        validUntil: '2026-03-31',
+      });
+      expect(created.status).toBe(201);
+      // Until 2026-03-31T23:59:59.999+08:00, from 2026-03-01T00:00+08:00 — not UTC midnights.
+      expect(created.body).toMatchObject({
+        validFrom: '2026-02-28T16:00:00.000Z',
+        validUntil: '2026-03-31T15:59:59.999Z',
+      });
+      const p = created.body as PersonOut;
+      // One day is a window of its own; a later edit resolves the same way.
+      const oneDay = await patch(admin, p.id, {
+        validFrom: '2026-04-02',
+        validUntil: '2026-04-02',
+      });
+      expect(oneDay.body).toMatchObject({
+        validFrom: '2026-04-01T16:00:00.000Z',
+        validUntil: '2026-04-02T15:59:59.999Z',
+      });
+      const inverted = await patch(admin, p.id, { validUntil: '2026-04-01' });
+      expect(inverted.status).toBe(400);
+      expect(fields(inverted)).toEqual({ validUntil: formatMessage('valid_window') });
+    } finally {
+      await server.ctx.settings.remove(SettingKey.timeZone);
+    }
   });
 
   test('version rises with every change the devices see, and only then', async () => {

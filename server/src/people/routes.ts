@@ -23,6 +23,7 @@ import {
   updatePerson,
 } from './service.js';
 import { searchPeople } from './store/search.js';
+import { resolveValidity } from './validity.js';
 
 const scopeOf = (req: Request) => orgWhere(req).organizationId ?? null;
 
@@ -100,7 +101,12 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       responses: { 201: personOut },
     },
     async ({ body }, req, res) => {
-      const person = await createPerson(ctx, actingOrganization(req), body, auditActor(req));
+      const person = await createPerson(
+        ctx,
+        actingOrganization(req),
+        await resolveValidity(ctx, body),
+        auditActor(req),
+      );
       res.status(201).json(person);
     },
   );
@@ -140,7 +146,15 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       const ifMatch = ifMatchOf(req);
       sendTagged(
         res,
-        await updatePerson(ctx, scopeOf(req), params.id, body, actor, undefined, ifMatch),
+        await updatePerson(
+          ctx,
+          scopeOf(req),
+          params.id,
+          await resolveValidity(ctx, body),
+          actor,
+          undefined,
+          ifMatch,
+        ),
       );
     },
   );

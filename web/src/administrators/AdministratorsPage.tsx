@@ -73,6 +73,7 @@ function Administrators({
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<WithPassword | null>(null);
   const [disabling, setDisabling] = useState<Administrator | null>(null);
+  const [resetting, setResetting] = useState<Administrator | null>(null);
   const { problem, act } = useAction(keys.administrators);
   const locked = new Set(
     (lockouts.data ?? []).map((l) => l.username).filter((u): u is string => u !== null),
@@ -171,9 +172,7 @@ function Administrators({
                             ? t('administrators.enable')
                             : t('administrators.disableMenu')}
                         </Menu.Item>
-                        <Menu.Item
-                          onClick={() => void act(async () => setShown(await resetPassword(a.id)))}
-                        >
+                        <Menu.Item onClick={() => setResetting(a)}>
                           {t('administrators.resetPassword')}
                         </Menu.Item>
                         {locked.has(a.username) && (
@@ -226,6 +225,19 @@ function Administrators({
         }}
       >
         {t('administrators.disableText', { username: disabling?.username ?? '' })}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={resetting !== null}
+        title={t('administrators.resetTitle', { username: resetting?.username ?? '' })}
+        confirmLabel={t('administrators.resetConfirm')}
+        onCancel={() => setResetting(null)}
+        onConfirm={async () => {
+          const account = resetting;
+          setResetting(null);
+          if (account !== null) await act(async () => setShown(await resetPassword(account.id)));
+        }}
+      >
+        {t('administrators.resetText', { username: resetting?.username ?? '' })}
       </ConfirmDialog>
     </>
   );

@@ -59,18 +59,22 @@ export function CreateAdministratorForm({
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    try {
-      await onSubmit(toBody(values));
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSaving(false);
-    }
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      try {
+        await onSubmit(toBody(values));
+      } catch (error) {
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setSaving(false);
+      }
+    },
+    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+    () => setProblem(null),
+  );
 
   return (
     <form onSubmit={(e) => void submit(e)} aria-label={t('administrators.new')} noValidate>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { changePassword } from '../api';
 import { schemaResolver } from '../forms';
-import { describeError } from '../messages';
+import { refusalOf } from '../messages';
 import { t as translate, useT } from '../i18n';
 
 interface Values {
@@ -43,7 +43,9 @@ export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void 
         await changePassword(values.currentPassword, values.newPassword);
         onDone(translate('password.changed'));
       } catch (error) {
-        setProblem(describeError(error, 'password'));
+        const refusal = refusalOf(error, 'password', ['currentPassword', 'newPassword']);
+        form.setErrors(refusal.fields);
+        setProblem(refusal.banner);
       } finally {
         setSaving(false);
       }

@@ -31,6 +31,7 @@ import { EditDeviceForm, RemoveDevice } from './EditDeviceForm';
 import { KeyRefused, RotateKeyDialog } from './KeyRefused';
 import { KeyShownOnce } from './KeyShownOnce';
 import { RegisterDeviceForm } from './RegisterDeviceForm';
+import { Serial } from '../components/Serial';
 
 type Dialog =
   | { kind: 'register' }
@@ -121,7 +122,9 @@ export function DevicesPage() {
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td>{device.sn}</Table.Td>
+                    <Table.Td>
+                      <Serial sn={device.sn} />
+                    </Table.Td>
                     <Table.Td data-testid="device-space">
                       {device.spaceId === null ? '—' : (paths.get(device.spaceId) ?? '…')}
                     </Table.Td>

@@ -51,32 +51,36 @@ export function EditDeviceForm({
   const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    setTheirChanges(null);
-    const body = {
-      name: values.name.trim(),
-      baseUrl: values.baseUrl.trim(),
-      model: values.model.trim(),
-    };
-    try {
-      await onSaved(await updateDevice(base.id, body, base.etag));
-    } catch (error) {
-      if (isEditConflict(error)) {
-        const current = await getDevice(base.id);
-        const merged = mergeTheirChanges(valuesOf(base), valuesOf(current), values, labels());
-        setBase(current);
-        form.setValues(merged.merged);
-        setTheirChanges(merged.changes);
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      setTheirChanges(null);
+      const body = {
+        name: values.name.trim(),
+        baseUrl: values.baseUrl.trim(),
+        model: values.model.trim(),
+      };
+      try {
+        await onSaved(await updateDevice(base.id, body, base.etag));
+      } catch (error) {
+        if (isEditConflict(error)) {
+          const current = await getDevice(base.id);
+          const merged = mergeTheirChanges(valuesOf(base), valuesOf(current), values, labels());
+          setBase(current);
+          form.setValues(merged.merged);
+          setTheirChanges(merged.changes);
+          return;
+        }
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setSaving(false);
       }
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSaving(false);
-    }
-  });
+    },
+    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+    () => setProblem(null),
+  );
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('devices.editForm')}>

@@ -34,24 +34,28 @@ export function RegisterDeviceForm({
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    try {
-      await onSubmit({
-        sn: values.sn.trim(),
-        name: values.name.trim(),
-        baseUrl: values.baseUrl.trim(),
-        ...(values.model.trim() !== '' && { model: values.model.trim() }),
-        spaceId: values.spaceId,
-      });
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSaving(false);
-    }
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      try {
+        await onSubmit({
+          sn: values.sn.trim(),
+          name: values.name.trim(),
+          baseUrl: values.baseUrl.trim(),
+          ...(values.model.trim() !== '' && { model: values.model.trim() }),
+          spaceId: values.spaceId,
+        });
+      } catch (error) {
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setSaving(false);
+      }
+    },
+    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+    () => setProblem(null),
+  );
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('devices.register')}>

@@ -5,6 +5,7 @@ import { useT } from '../i18n';
 import { Link } from '../nav';
 import { deliveryLabel } from './delivery';
 import { ReportedTime } from './ReportedTime';
+import { Serial } from '../components/Serial';
 
 export function EventTable({ items }: { items: RecognitionEvent[] }) {
   const t = useT();
@@ -65,7 +66,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                 <Table.Td data-testid="event-device">
                   {event.device.name}
                   <Text size="xs" c="dimmed">
-                    {event.device.sn}
+                    <Serial sn={event.device.sn} />
                   </Text>
                 </Table.Td>
                 <Table.Td data-testid="event-space">{event.space?.name ?? '—'}</Table.Td>

@@ -87,6 +87,15 @@ export function formatDateTime(value: string | Date | null): string {
   return dateFormat('dateTime', options).format(at);
 }
 
+/** A calendar day as the site shows it: "3/31/2026", zh-CN "2026/03/31". */
+export function formatDate(at: Date): string {
+  const options: Intl.DateTimeFormatOptions =
+    locale === 'zh-CN'
+      ? { year: 'numeric', month: '2-digit', day: '2-digit' }
+      : { year: 'numeric', month: 'numeric', day: 'numeric' };
+  return dateFormat('dateOnly', options).format(at);
+}
+
 /** A time of day, seconds included: "14:05:09" (English: the browser's own, "2:05:09 PM"). */
 export function formatClock(at: Date): string {
   const options: Intl.DateTimeFormatOptions =

@@ -27,18 +27,22 @@ export function OrganizationForm({
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    try {
-      await onSubmit({ name: values.name.trim() });
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSaving(false);
-    }
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      try {
+        await onSubmit({ name: values.name.trim() });
+      } catch (error) {
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setSaving(false);
+      }
+    },
+    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+    () => setProblem(null),
+  );
 
   return (
     <form

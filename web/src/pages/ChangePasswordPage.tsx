@@ -13,7 +13,7 @@ import {
 import { PASSWORD_MIN_LENGTH, type SessionUser } from '@svc/shared';
 import { useState, type FormEvent } from 'react';
 import { ApiError, changePassword } from '../api';
-import { describeError, isSessionGone } from '../messages';
+import { isSessionGone, refusalOf } from '../messages';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
 import { useSession } from '../session';
@@ -28,11 +28,14 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
   const [confirmation, setConfirmation] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The server's words for a field, shown beside it (a 400 names the fields it refused).
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   useDocumentTitle(t('shell.changePassword'));
 
   async function submit(): Promise<void> {
     setError(null);
+    setFieldErrors({});
     if (newPassword !== confirmation) {
       setMismatch(true);
       return;
@@ -46,7 +49,9 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
         await refresh(t('errors.session_expired', { ns: 'shared' }));
         return;
       }
-      setError(describeError(failure, 'password'));
+      const refusal = refusalOf(failure, 'password', ['currentPassword', 'newPassword']);
+      setFieldErrors(refusal.fields);
+      setError(refusal.banner);
       return;
     }
     // The server may keep the session (then `me` shows the home page) or end it.
@@ -91,6 +96,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
               required
               withAsterisk={false}
               value={currentPassword}
+              error={fieldErrors.currentPassword}
               onChange={(event) => setCurrentPassword(event.currentTarget.value)}
             />
             <PasswordInput
@@ -102,6 +108,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
               required
               withAsterisk={false}
               value={newPassword}
+              error={fieldErrors.newPassword}
               onChange={(event) => {
                 setNewPassword(event.currentTarget.value);
                 setMismatch(false);

@@ -131,6 +131,20 @@ const bodyOf = (draft: Draft): PersonCreate => ({
   enabled: draft.enabled,
 });
 
+/**
+ * A validity bound the form left as it was keeps its stored instant: the box shows minutes,
+ * and a whole day ends at 23:59:59.999, which the box cannot say.
+ */
+function keepUntouchedValidity(body: PersonCreate, draft: Draft, person: PersonOut | null) {
+  if (person === null) return body;
+  const loaded = draftOf(person);
+  return {
+    ...body,
+    ...(draft.validFrom === loaded.validFrom && { validFrom: person.validFrom }),
+    ...(draft.validUntil === loaded.validUntil && { validUntil: person.validUntil }),
+  };
+}
+
 const personLabels = (): Partial<Record<keyof Draft, string>> => ({
   name: t('people.name'),
   idNumber: t('people.idNumber'),
@@ -247,7 +261,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
       setProblem(t('people.form.nothingSaved', { problem: refused }));
       return;
     }
-    const body = bodyOf(draft);
+    const body = keepUntouchedValidity(bodyOf(draft), draft, person);
     setSaving(true);
     let saved: PersonOut;
     try {
@@ -299,7 +313,14 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
 
   return (
     <form
-      onSubmit={form.onSubmit((values) => void submit(values))}
+      onSubmit={form.onSubmit(
+        (values) => void submit(values),
+        // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+        () => {
+          setProblem(null);
+          setTheirChanges(null);
+        },
+      )}
       noValidate
       aria-label={t('events.person')}
     >

@@ -14,6 +14,7 @@ import {
 } from '../sync/labels';
 import { NextAttempt, RetryButton } from '../sync/TaskTable';
 import { useRetry } from '../sync/useRetry';
+import { Serial } from '../components/Serial';
 
 /**
  * Where this person stands on every device, with a retry per device. The live stream's `sync`
@@ -88,7 +89,7 @@ export function PersonSync({ personId }: { personId: string }) {
                         <Table.Td>
                           {name}
                           <Text size="xs" c="dimmed">
-                            {row.sn}
+                            <Serial sn={row.sn} />
                           </Text>
                         </Table.Td>
                         <Table.Td>{taskActionLabel(row.action)}</Table.Td>
@@ -106,7 +107,12 @@ export function PersonSync({ personId }: { personId: string }) {
                         <Table.Td data-testid="sync-next">
                           <NextAttempt task={row} />
                         </Table.Td>
-                        <Table.Td data-testid="sync-message">{lastFailureText(row.error)}</Table.Td>
+                        <Table.Td data-testid="sync-message">
+                          {/* Waiting for a photo is a state (its badge says it), not a failure. */}
+                          {isWaitingForPhoto({ state: row.state, error: row.error ?? null })
+                            ? '—'
+                            : lastFailureText(row.error)}
+                        </Table.Td>
                         <Table.Td>{formatTime(row.updatedAt)}</Table.Td>
                         {canEdit && (
                           <Table.Td>

@@ -1,6 +1,12 @@
-import type { PersonOut, SpaceOut } from '@svc/shared';
+import { wholeDayIn, type PersonOut, type SpaceOut } from '@svc/shared';
 import { t } from '../i18n';
-import { compareNames, formatDateTime, formatNumber } from '../i18n/format';
+import {
+  compareNames,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  shownTimeZone,
+} from '../i18n/format';
 
 /** "12", "10,000+": `totalCapped` means the server stopped counting. */
 export function formatTotal(total: number, capped: boolean): string {
@@ -12,15 +18,27 @@ export function formatTime(iso: string | null): string {
   return formatDateTime(iso);
 }
 
+/**
+ * A validity bound: the date alone when it is a whole day in the site's zone (from its start,
+ * until its end, as a date entered without a time is stored), else date and time.
+ */
+function formatBound(iso: string, edge: 'from' | 'until'): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return wholeDayIn(at, edge, shownTimeZone()) === null ? formatTime(iso) : formatDate(at);
+}
+
 /** "Always", "From …", "Until …", "… – …". */
 export function formatValidity(person: Pick<PersonOut, 'validFrom' | 'validUntil'>): string {
   const { validFrom, validUntil } = person;
   if (validFrom === null && validUntil === null) return t('people.validity.always');
-  if (validUntil === null) return t('people.validity.from', { time: formatTime(validFrom) });
-  if (validFrom === null) return t('people.validity.until', { time: formatTime(validUntil) });
+  if (validUntil === null)
+    return t('people.validity.from', { time: formatBound(validFrom!, 'from') });
+  if (validFrom === null)
+    return t('people.validity.until', { time: formatBound(validUntil, 'until') });
   return t('people.validity.between', {
-    from: formatTime(validFrom),
-    until: formatTime(validUntil),
+    from: formatBound(validFrom, 'from'),
+    until: formatBound(validUntil, 'until'),
   });
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { retentionSetting, type SettingsOut } from '@svc/shared';
 import { useCanEdit, useIsSuperadmin } from '../access';
@@ -13,9 +13,25 @@ import { useFormSubmit } from '../useFormSubmit';
 import { getSettings, setRetention } from './api';
 import { TimeZoneSection } from './TimeZoneSection';
 
-/** The number box holds '' while empty: the shared schema then says a number is needed. */
+/** The box's text as typed: nothing in it is rewritten behind the administrator's back. */
 interface RetentionForm {
-  days: number | string;
+  days: string;
+}
+
+/**
+ * The whole number of days a text says, or null: full-width digits (３０) count as the digits
+ * they are; a sign, a decimal point or anything else is refused, never dropped.
+ */
+function retentionDaysOf(text: string): number | null {
+  const plain = text.normalize('NFKC').trim();
+  return /^\d{1,9}$/.test(plain) ? Number(plain) : null;
+}
+
+const retentionRule = schemaResolver<{ days: number }>(retentionSetting);
+function validateRetention(values: RetentionForm) {
+  const days = retentionDaysOf(values.days);
+  if (days === null) return { days: t('settings.retention.wholeNumber') };
+  return retentionRule({ days });
 }
 
 /**
@@ -50,18 +66,16 @@ export function SettingsPage() {
         <Title order={2} id="settings-panel-title">
           {t('settings.panel.title')}
         </Title>
-        {superadmin ? (
+        {superadmin && panel.data !== null && panel.data.url === '' ? (
+          // "Not configured" is a sentence of its own, not a value dropped into "goes to …".
+          <Text data-testid="settings-panel-none">
+            <Tx k="settings.panel.notConfigured" components={{ a: <Link to="/system" /> }} />
+          </Text>
+        ) : superadmin ? (
           <Text>
             <Tx
               k="settings.panel.goesTo"
-              values={{
-                url:
-                  panel.data === null
-                    ? '…'
-                    : panel.data.url === ''
-                      ? t('settings.panel.nowhere')
-                      : panel.data.url,
-              }}
+              values={{ url: panel.data === null ? '…' : panel.data.url }}
               components={{
                 url: <Text span fw={600} data-testid="settings-panel-url" />,
                 a: <Link to="/system" />,
@@ -81,8 +95,8 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
   const t = useT();
   const form = useForm<RetentionForm>({
     mode: 'controlled',
-    initialValues: { days },
-    validate: schemaResolver<RetentionForm>(retentionSetting),
+    initialValues: { days: String(days) },
+    validate: validateRetention,
     validateInputOnChange: true,
   });
   const submit = useFormSubmit(form);
@@ -90,9 +104,10 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
     (values) =>
       submit.run(
         async () => {
-          const saved = await setRetention({ days: Number(values.days) });
-          form.setValues(saved);
-          form.resetDirty(saved);
+          const saved = await setRetention({ days: retentionDaysOf(values.days) ?? 0 });
+          const shown = { days: String(saved.days) };
+          form.setValues(shown);
+          form.resetDirty(shown);
           return t('settings.retention.saved', { days: saved.days });
         },
         () => queryClient.invalidateQueries({ queryKey: keys.settings }),
@@ -107,11 +122,10 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
       </Title>
       <form onSubmit={(e) => void save(e)} aria-label={t('settings.retention.title')} noValidate>
         <Stack maw={560}>
-          <NumberInput
+          <TextInput
             label={t('settings.retention.label')}
             description={t('settings.retention.help')}
-            allowDecimal={false}
-            allowNegative={false}
+            inputMode="numeric"
             readOnly={!canEdit}
             {...form.getInputProps('days')}
           />

@@ -50,34 +50,38 @@ export function SpaceForm({
   const nameOf = (id: unknown) => spaces.find((s) => s.id === id)?.name ?? t('spaces.topLevel');
   const exclude = space === undefined ? new Set<string>() : subtreeIds(spaces, space.id);
 
-  const submit = form.onSubmit(async (values) => {
-    setSaving(true);
-    setProblem(null);
-    setTheirChanges(null);
-    try {
-      await onSubmit({ name: values.name.trim(), parentId: values.parentId ?? null }, base?.etag);
-    } catch (error) {
-      const current = base && reread && isEditConflict(error) ? await reread() : undefined;
-      if (base && current) {
-        const shape = (s: SpaceOut) => ({ name: s.name, parentId: s.parentId });
-        const { merged, changes } = mergeTheirChanges(
-          shape(base),
-          shape(current),
-          { name: values.name, parentId: values.parentId ?? null },
-          { name: t('spaces.name'), parentId: t('spaces.parent') },
-          (key, value) => (key === 'parentId' ? nameOf(value) : String(value)),
-        );
-        setBase(current);
-        form.setValues(merged);
-        setTheirChanges(changes);
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setSaving(true);
+      setProblem(null);
+      setTheirChanges(null);
+      try {
+        await onSubmit({ name: values.name.trim(), parentId: values.parentId ?? null }, base?.etag);
+      } catch (error) {
+        const current = base && reread && isEditConflict(error) ? await reread() : undefined;
+        if (base && current) {
+          const shape = (s: SpaceOut) => ({ name: s.name, parentId: s.parentId });
+          const { merged, changes } = mergeTheirChanges(
+            shape(base),
+            shape(current),
+            { name: values.name, parentId: values.parentId ?? null },
+            { name: t('spaces.name'), parentId: t('spaces.parent') },
+            (key, value) => (key === 'parentId' ? nameOf(value) : String(value)),
+          );
+          setBase(current);
+          form.setValues(merged);
+          setTheirChanges(changes);
+          return;
+        }
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        setProblem(describeError(error, 'other'));
+      } finally {
+        setSaving(false);
       }
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setProblem(describeError(error, 'other'));
-    } finally {
-      setSaving(false);
-    }
-  });
+    },
+    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
+    () => setProblem(null),
+  );
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('spaces.form')}>

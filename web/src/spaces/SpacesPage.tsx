@@ -27,6 +27,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { createSpace, deleteSpace, updateSpace } from './api';
 import { SpaceForm } from './SpaceForm';
 import { spaceTree } from './tree';
+import { Serial } from '../components/Serial';
 
 const route = getRouteApi('/spaces');
 
@@ -252,7 +253,9 @@ function SpaceDetails({
             {here.map((device) => (
               <Table.Tr key={device.id}>
                 <Table.Td>{device.name}</Table.Td>
-                <Table.Td>{device.sn}</Table.Td>
+                <Table.Td>
+                  <Serial sn={device.sn} />
+                </Table.Td>
                 <Table.Td>
                   <Badge color={device.online ? 'green' : 'gray'} variant="light">
                     {device.online ? t('devices.online') : t('devices.offline')}

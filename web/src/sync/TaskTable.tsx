@@ -11,6 +11,7 @@ import {
   SyncStateBadge,
   taskActionLabel,
 } from './labels';
+import { Serial } from '../components/Serial';
 
 /**
  * A task may be tried again unless it is being pushed right now, or waits for a photo (it runs
@@ -98,7 +99,8 @@ export function TaskTable({
                   />
                 </Table.Td>
                 <Table.Td data-testid="task-error">
-                  {lastFailureText(task.error, task.personName)}
+                  {/* Waiting for a photo is a state (its badge says it), not a failure. */}
+                  {isWaitingForPhoto(task) ? '—' : lastFailureText(task.error, task.personName)}
                 </Table.Td>
                 {onRetry && (
                   <Table.Td>
@@ -126,7 +128,7 @@ export function TaskTable({
                 </Table.Td>
                 <Table.Td>
                   <Link to="/devices/$id" params={{ id: task.deviceId }} size="sm">
-                    {task.sn}
+                    <Serial sn={task.sn} />
                   </Link>
                 </Table.Td>
                 <Table.Td>

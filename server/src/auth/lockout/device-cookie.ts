@@ -21,6 +21,14 @@ export class DeviceCookies {
   }
 
   /**
+   * A stable keyed pseudonym of a username that names no account (lockout counts and the audit
+   * log keep this, never the text typed, which is often a password in the wrong field).
+   */
+  pseudonym(username: string): string {
+    return this.mac(`unknown|${username}`).slice(0, 10);
+  }
+
+  /**
    * A new cookie value for an account: `<id>.<issued, epoch s>.<mac>`. The id is what failures
    * are counted by; the signed issue time ends it even where a client ignores Max-Age.
    */
