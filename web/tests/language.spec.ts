@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
-import type { Account } from './support/admin-api';
+import { tag, type Account } from './support/admin-api';
 
 /** The site's own sign-in page model, in the words of the language it should show. */
 async function signInAs(
@@ -56,6 +56,34 @@ test.describe('in a zh-CN browser', () => {
       '至少使用 12 个字符（几个互不相关的词就很好）。',
     );
     await expect(dialog).not.toContainText('Use at least');
+  });
+
+  test('a refused space deletion says in Chinese what is left, with the counts', async ({
+    page,
+    admin,
+    adminApi,
+  }) => {
+    // The server's 409 carries `space_in_use` and the counts; the site words it (issue #34).
+    const t = tag();
+    const hall = await adminApi.createSpace(`Hall ${t}`);
+    await adminApi.post('/api/spaces', { name: `Booth ${t}`, parentId: hall.id });
+    for (const n of [1, 2]) {
+      await adminApi.createPerson({
+        name: `Guest ${n} ${t}`,
+        idNumber: `ZH${n}${t}`,
+        spaceIds: [hall.id],
+      });
+    }
+    await signInAs(page, admin, zh);
+    await page.goto(`/spaces?space=${hall.id}`);
+    await page.getByRole('button', { name: '删除', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: `删除空间 Hall ${t}？` });
+    await ask.getByRole('button', { name: '删除空间' }).click();
+    const refusal = page.getByTestId('space-refusal');
+    await expect(refusal).toContainText(
+      '无法删除此空间：仍有 2 名人员可访问此空间；其下还有 1 个子空间；请先移除或移走它们。',
+    );
+    await expect(refusal).not.toContainText('cannot be deleted');
   });
 });
 

@@ -178,6 +178,7 @@ export async function updateAdministrator(
       if (!enabled.some((a) => a.id !== target.id)) {
         throw httpErrors.conflict(
           `${target.username} is the last enabled superadmin; make another superadmin first.`,
+          { reason: 'last_superadmin', username: target.username },
         );
       }
     }

@@ -233,7 +233,10 @@ export async function deleteSpace(
     if (!row) throw httpErrors.notFound('Space not found.');
     const dependents = await spaceDependents(deps, id, t);
     if (dependents.people + dependents.devices + dependents.children > 0) {
-      throw httpErrors.conflict(dependentsMessage(dependents));
+      throw httpErrors.conflict(dependentsMessage(dependents), {
+        reason: 'space_in_use',
+        ...dependents,
+      });
     }
     try {
       await row.destroy({ transaction: t });
@@ -242,6 +245,7 @@ export async function deleteSpace(
       if (err instanceof ForeignKeyConstraintError) {
         throw httpErrors.conflict(
           'This space cannot be deleted: something started depending on it; try again.',
+          { reason: 'space_in_use_now' },
         );
       }
       throw err;
