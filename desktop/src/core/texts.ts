@@ -1,3 +1,4 @@
+import type { ServiceWarning } from '@svc/shared';
 import type { CentralState } from './api.js';
 import { language, list, t } from './i18n.js';
 
@@ -81,11 +82,34 @@ export function centralUnreachable(
       };
 }
 
+/**
+ * The central service's warnings in the console's words, by code and values (issue #34); the
+ * service's English only for a code this console does not know, or from an older service that
+ * sends the strings alone.
+ */
+export function centralWarnings(hb: {
+  warnings: readonly string[];
+  warningDetails?: readonly ServiceWarning[] | undefined;
+}): string[] {
+  if (hb.warningDetails === undefined) return [...hb.warnings];
+  return hb.warningDetails.map((w) => {
+    const more = Number(w.params.more ?? 0);
+    const devices = typeof w.params.devices === 'string' ? list(w.params.devices.split(', ')) : '';
+    return t(`central.warnings.${w.code}`, {
+      ...w.params,
+      devices,
+      more: more > 0 ? t('central.warnings.more', { count: more }) : '',
+      defaultValue: w.message,
+    });
+  });
+}
+
 /** A heartbeat's state 0 in words: what the central service says is wrong. */
 export function centralProblem(hb: {
   database: { state: string; message?: string | undefined };
   workers: Record<string, string>;
   warnings: string[];
+  warningDetails?: readonly ServiceWarning[] | undefined;
 }): string {
   const state = t(`evidence.states.${hb.database.state}`, { defaultValue: hb.database.state });
   const stopped = Object.entries(hb.workers)
@@ -98,7 +122,7 @@ export function centralProblem(hb: {
         : t('central.problem.database', { state })
       : null,
     stopped.length > 0 ? t('central.problem.stopped', { names: list(stopped) }) : null,
-    ...hb.warnings,
+    ...centralWarnings(hb),
   ]
     .filter((p): p is string => p !== null)
     .join(t('report.partSeparator'));

@@ -81,8 +81,12 @@ describe('advertised central address', () => {
     expect(
       advertisedUrl({ ...none, host: '192.168.1.10', webPort: 80 }, host([], true)),
     ).toMatchObject({ url: 'http://192.168.1.10' });
-    expect(addressWarnings({ ...none, host: '127.0.0.1' })[0]).toMatch(/loopback/);
-    expect(addressWarnings({ ...none, httpBaseUrl: 'http://localhost:8000' })[0]).toMatch(
+    expect(addressWarnings({ ...none, host: '127.0.0.1' })[0]).toEqual({
+      code: 'advertised_loopback',
+      params: { address: '127.0.0.1' },
+      message: expect.stringMatching(/loopback/),
+    });
+    expect(addressWarnings({ ...none, httpBaseUrl: 'http://localhost:8000' })[0]?.message).toMatch(
       /loopback/,
     );
     expect(addressWarnings({ ...none, host: '192.168.1.10' })).toEqual([]);

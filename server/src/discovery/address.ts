@@ -1,3 +1,4 @@
+import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
@@ -132,11 +133,16 @@ export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: s
 }
 
 /** Warnings about the explicit settings, for the log and the heartbeat. */
-export function addressWarnings(cfg: AddressConfig): string[] {
+export function addressWarnings(cfg: AddressConfig): ServiceWarning[] {
   const explicit = cfg.httpBaseUrl ? new URL(cfg.httpBaseUrl).hostname : cfg.host;
   if (explicit && isLoopback(explicit)) {
+    const address = cfg.httpBaseUrl || cfg.host;
     return [
-      `the advertised central address ${cfg.httpBaseUrl || cfg.host} is a loopback address: terminals on the LAN cannot reach it (fine for single-host tests only)`,
+      {
+        code: WarningCode.advertisedLoopback,
+        params: { address },
+        message: `the advertised central address ${address} is a loopback address: terminals on the LAN cannot reach it (fine for single-host tests only)`,
+      },
     ];
   }
   return [];

@@ -2,6 +2,7 @@ import { Alert, Card, Code, Group, List, Loader, Stack, Text, Title } from '@man
 import { useCanEdit, useIsSuperadmin } from '../access';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
+import { warningTexts } from '../i18n/warnings';
 import { heartbeat } from '../api';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -32,7 +33,7 @@ export function SystemPage() {
     enabled: superadmin,
   });
   const info = discoveryInfo(beat.data?.discovery);
-  const warnings = [...info.problems, ...(beat.data?.warnings ?? [])];
+  const warnings = [...info.problems, ...(beat.data ? warningTexts(beat.data) : [])];
 
   return (
     <>
