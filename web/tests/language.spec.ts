@@ -58,6 +58,37 @@ test.describe('in a zh-CN browser', () => {
     await expect(dialog).not.toContainText('Use at least');
   });
 
+  test('the audit log says what happened in Chinese, a setting by its name', async ({
+    page,
+    admin,
+    adminApi,
+  }) => {
+    // Audit rows carry a code and its values; the page words them (issue #34).
+    const t = tag();
+    const hall = await adminApi.createSpace(`Lobby ${t}`);
+    await adminApi.patch(`/api/spaces/${hall.id}`, { name: `Lobby 2 ${t}` });
+    // The site's time zone set to what it is: a change of a setting, audited all the same.
+    await adminApi.put('/api/settings/time-zone', { timeZone: null });
+    await signInAs(page, admin, zh);
+
+    await page.goto(`/audit?targetType=space&targetId=${hall.id}`);
+    const rows = page.getByTestId('audit-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0).getByTestId('audit-summary')).toHaveText(
+      `空间“Lobby 2 ${t}”：由“Lobby ${t}”改名`,
+    );
+    await expect(rows.nth(1).getByTestId('audit-summary')).toHaveText(
+      `创建了空间“Lobby ${t}”（顶层）`,
+    );
+
+    await page.goto('/audit?action=settings.time_zone_change');
+    const zone = page.getByTestId('audit-row').first();
+    await expect(zone).toContainText('设置 时区');
+    await expect(zone).not.toContainText('设置 time_zone');
+    await expect(zone.getByTestId('audit-summary')).toContainText('站点时区');
+    await expect(zone.getByTestId('audit-summary')).not.toContainText('site time zone');
+  });
+
   test('a refused space deletion says in Chinese what is left, with the counts', async ({
     page,
     admin,

@@ -228,6 +228,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
             organizationId,
             target: { type: 'organization', id: organizationId },
             summary: `recognition retention ${before} → ${body.days} days`,
+            message: { code: 'retention_changed', params: { before, days: body.days } },
           },
           transaction,
         );
