@@ -117,6 +117,7 @@ describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
     expect(recorded.items.map((e) => [e.actor, e.summary])).toEqual([
       ['auditor', 'audit log exported as CSV'],
     ]);
+    expect(recorded.items[0]).toMatchObject({ summaryCode: 'audit_exported', summaryParams: {} });
   });
   test('entries carry their summary as a code and its values; older rows carry none (issue 34)', async () => {
     const created = await admin.post('/api/spaces', { name: 'Coded hall' });

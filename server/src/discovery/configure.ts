@@ -158,6 +158,10 @@ export async function auditMove(
     target: { type: 'terminal', id },
     ip: actor.ip,
     summary: `terminal ${id} moved from ${from.address}:${from.port} to ${to.address}:${to.port} by an administrator`,
+    message: {
+      code: 'terminal_moved',
+      params: { id, from: `${from.address}:${from.port}`, to: `${to.address}:${to.port}` },
+    },
   });
 }
 

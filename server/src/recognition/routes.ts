@@ -178,6 +178,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
         action: 'recognition.export',
         ...auditActor(req),
         summary: 'recognition events exported as CSV',
+        message: { code: 'events_exported', params: {} },
       });
       await exportEvents(ctx, { ...filterWhere(query), ...orgWhere(req) }, res);
     },

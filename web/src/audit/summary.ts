@@ -1,5 +1,6 @@
 import type { AuditEntryOut } from '@svc/shared';
 import { currentLocale, exists, t } from '../i18n';
+import { formatTime } from '../people/format';
 
 type Params = Record<string, string | number>;
 
@@ -47,6 +48,19 @@ function wordParams(code: string, params: Readonly<Params>): Params {
       params.moved === 'root' && t('audit.change.movedRoot'),
       params.moved === 'space' && t('audit.change.movedSpace'),
     ]);
+  }
+  if (code === 'terminal_removed' && typeof params.lastHeard === 'string') {
+    out.lastHeard = formatTime(params.lastHeard);
+  }
+  if (code === 'panel_route_changed') {
+    for (const [mode, url] of [
+      ['beforeMode', 'before'],
+      ['mode', 'url'],
+    ] as const) {
+      const name = `panel.${String(params[mode])}`;
+      out[mode] = exists(name) ? t(name) : String(params[mode]);
+      out[url] = params[url] === '' ? t('status.none') : String(params[url]);
+    }
   }
   if (code === 'device_updated') {
     const requeued = Number(params.requeued);
