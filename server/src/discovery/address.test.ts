@@ -49,6 +49,11 @@ describe('advertised central address', () => {
       problem: expect.stringMatching(
         /no local interface on the subnet of terminal 10\.99\.0\.4: set DISCOVERY_HOST/,
       ),
+      // The same as a code and values, for the site's language (issue 34).
+      detail: expect.objectContaining({
+        code: 'address_no_interface',
+        params: { terminal: '10.99.0.4' },
+      }),
     });
   });
 
@@ -58,6 +63,7 @@ describe('advertised central address', () => {
     ).toEqual({
       ok: false,
       problem: expect.stringMatching(/container.*DISCOVERY_HOST/),
+      detail: expect.objectContaining({ code: 'address_in_container', params: {} }),
     });
   });
 

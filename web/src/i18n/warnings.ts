@@ -11,7 +11,10 @@ export function warningTexts(beat: {
   warningDetails?: readonly ServiceWarning[] | undefined;
 }): string[] {
   if (beat.warningDetails === undefined) return [...beat.warnings];
-  return beat.warningDetails.map((w) =>
-    exists(`status.warning.${w.code}`) ? t(`status.warning.${w.code}`, w.params) : w.message,
-  );
+  return beat.warningDetails.map(warningText);
+}
+
+/** One warning (or problem) by its code and values; its English for a code not known here. */
+export function warningText(w: ServiceWarning): string {
+  return exists(`status.warning.${w.code}`) ? t(`status.warning.${w.code}`, w.params) : w.message;
 }
