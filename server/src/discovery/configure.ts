@@ -82,6 +82,10 @@ export async function configureTerminals(
         target: { type: 'terminal', id },
         ip: actor.ip,
         summary: result.ok ? `central address ${result.saved.centralUrl} saved` : result.error,
+        // A failure's words are the terminal's or the network's (kept as they came).
+        message: result.ok
+          ? { code: 'central_address_saved', params: { url: result.saved.centralUrl } }
+          : { code: 'central_address_not_saved', params: { error: result.error } },
       });
     }
   };
@@ -115,6 +119,7 @@ export async function assertMayConfigure(
       target,
       ip: actor.ip,
       summary: `refused: terminal ${node.id} is managed by another organization`,
+      message: { code: 'configure_refused_foreign', params: { id: node.id } },
     });
     await audit.record({
       action: 'discovery.configure',
@@ -123,6 +128,7 @@ export async function assertMayConfigure(
       actor: { id: null, name: 'an administrator of another organization' },
       target,
       summary: `refused: an administrator of another organization tried to configure terminal ${node.id}`,
+      message: { code: 'configure_refused_by_other', params: { id: node.id } },
     });
   }
   const ids = foreign.map((n) => n.id).join(', ');
