@@ -182,7 +182,14 @@ export type ConfigureRequest = z.infer<typeof configureRequest>;
 
 export const configureResult = z.union([
   z.object({ id: z.string(), ok: z.literal(true), saved: terminalConfig }),
-  z.object({ id: z.string(), ok: z.literal(false), error: z.string() }),
+  z.object({
+    id: z.string(),
+    ok: z.literal(false),
+    /** In English (PROTOCOL §5). */
+    error: z.string(),
+    /** The same as a code and values for a client to word (issue 34); absent from older servers. */
+    errorDetail: serviceWarning.optional(),
+  }),
 ]);
 export type ConfigureResult = z.infer<typeof configureResult>;
 export const configureResponse = z.object({ results: z.array(configureResult) });

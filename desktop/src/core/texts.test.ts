@@ -1,6 +1,6 @@
 import type { ServiceWarning } from '@svc/shared';
 import { setLanguage } from './i18n.js';
-import { centralProblem, centralWarnings } from './texts.js';
+import { centralProblem, centralPushError, centralWarnings } from './texts.js';
 
 /** Issue #34: the heartbeat's warnings by code and values, never the service's English in zh-CN. */
 describe('the central service warnings', () => {
@@ -41,5 +41,40 @@ describe('the central service warnings', () => {
       '7 device clocks are off by more than 60 s: SN-A, SN-B and 5 more',
     ]);
     expect(centralWarnings({ warnings: ['old text'] })).toEqual(['old text']);
+  });
+});
+
+/** Issue #34: a push the central service could not make, said from its code in zh-CN. */
+describe('why the central service could not push', () => {
+  afterAll(() => setLanguage('en'));
+
+  test('by code and values; the English only without a detail or for an unknown code', async () => {
+    await setLanguage('zh-CN');
+    const refused = {
+      error: 'connection refused at 10.0.0.7:8182',
+      errorDetail: {
+        code: 'terminal_unreachable',
+        params: { where: '10.0.0.7:8182', cause: 'ECONNREFUSED' },
+        message: 'connection refused at 10.0.0.7:8182',
+      },
+    };
+    expect(centralPushError(refused)).not.toContain('connection refused');
+    expect(centralPushError(refused)).toContain('10.0.0.7:8182');
+    const offline = {
+      error: 'ENR-1 is not online: no announce within 45 s',
+      errorDetail: {
+        code: 'terminal_not_online',
+        params: { id: 'ENR-1', seconds: 45 },
+        message: 'ENR-1 is not online: no announce within 45 s',
+      },
+    };
+    expect(centralPushError(offline)).toBe('ENR-1 不在线：45 秒内未收到其广播');
+    expect(centralPushError({ error: 'from an older service' })).toBe('from an older service');
+    expect(
+      centralPushError({
+        error: 'x',
+        errorDetail: { code: 'something_new', params: {}, message: 'in English' },
+      }),
+    ).toBe('in English');
   });
 });

@@ -104,6 +104,39 @@ export function centralWarnings(hb: {
   });
 }
 
+/**
+ * Why the central service could not push to a terminal, in the console's words from the
+ * answer's `errorDetail` (issue 34); its English `error` from an older service or for a code
+ * this console does not know.
+ */
+export function centralPushError(answer: {
+  error: string;
+  errorDetail?: ServiceWarning | undefined;
+}): string {
+  const detail = answer.errorDetail;
+  if (detail === undefined) return answer.error;
+  const p = detail.params;
+  switch (detail.code) {
+    case 'terminal_unreachable':
+      return t('errors.reach.at', {
+        what: t(`errors.reach.${String(p.cause)}`, { defaultValue: t('errors.reach.other') }),
+        where: String(p.where),
+      });
+    case 'terminal_no_answer':
+      return t('errors.reach.timeout', p);
+    case 'terminal_key_needed':
+      return t('errors.terminal.keyNeeded', p);
+    case 'terminal_key_refused':
+      return t('errors.terminal.keyRefused', p);
+    case 'terminal_http_status':
+      return t('errors.terminal.status', p);
+    case 'terminal_not_json':
+      return t('errors.terminal.notJson', p);
+    default:
+      return t(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
+  }
+}
+
 /** A heartbeat's state 0 in words: what the central service says is wrong. */
 export function centralProblem(hb: {
   database: { state: string; message?: string | undefined };
