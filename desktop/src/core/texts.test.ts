@@ -33,6 +33,14 @@ describe('the central service warnings', () => {
     });
     expect(problem).toContain('是环回地址');
     expect(problem).not.toContain('loopback');
+    const down = centralProblem({
+      database: { state: 'down', message: 'the database is not answering' },
+      workers: {},
+      warnings: [],
+      warningDetails: [],
+    });
+    expect(down).toContain('数据库没有响应');
+    expect(down).not.toContain('not answering');
   });
 
   test('in English the catalog says it too; an older service (strings only) is shown as sent', async () => {

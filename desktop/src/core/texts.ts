@@ -151,7 +151,13 @@ export function centralProblem(hb: {
   return [
     hb.database.state !== 'up'
       ? hb.database.message
-        ? t('central.problem.databaseWhy', { state, message: hb.database.message })
+        ? t('central.problem.databaseWhy', {
+            state,
+            // The service's English follows from the state: said from the catalog (issue 34).
+            message: t(`central.problem.dbMessage.${hb.database.state}`, {
+              defaultValue: hb.database.message,
+            }),
+          })
         : t('central.problem.database', { state })
       : null,
     stopped.length > 0 ? t('central.problem.stopped', { names: list(stopped) }) : null,
