@@ -83,15 +83,15 @@ test.describe('the console in Simplified Chinese', () => {
     });
     await expect(row).toContainText('录入终端');
     await expect(row).toContainText('在线');
-    await expect(row).toContainText('尚未推送');
+    await expect(row).toContainText('尚未下发');
     await page.getByLabel('选择 ENR-ZH').check();
-    await page.getByLabel('要推送的中心服务地址').fill('http://10.0.0.1/path');
-    await page.getByRole('button', { name: '推送到所选的 1 台' }).click();
+    await page.getByLabel('要下发的中心服务地址').fill('http://10.0.0.1/path');
+    await page.getByRole('button', { name: '下发到所选的 1 台' }).click();
     await expect(
       page.getByText('请输入 http://主机 或 http://主机:端口，后面不要再有其他内容。'),
     ).toBeVisible();
-    await page.getByLabel('要推送的中心服务地址').fill(central.url);
-    await page.getByRole('button', { name: '推送到所选的 1 台' }).click();
+    await page.getByLabel('要下发的中心服务地址').fill(central.url);
+    await page.getByRole('button', { name: '下发到所选的 1 台' }).click();
     await expect(page.getByLabel('ENR-ZH 的核验')).toContainText('✔ 已保存✔ 已回读', {
       timeout: 60_000,
     });

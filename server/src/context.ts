@@ -1,3 +1,4 @@
+import type { ServiceWarning } from '@svc/shared';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import type { Models } from './db/models.js';
@@ -90,8 +91,8 @@ export interface AppContext {
     /** Absent when SVC_PUSH_WORKER=0 (tests build their own). */
     worker?: SyncWorker;
   };
-  /** Conditions an operator should fix, shown in the heartbeat. */
-  warnings: string[];
+  /** Conditions an operator should fix, shown in the heartbeat (code, values, English). */
+  warnings: ServiceWarning[];
   startedAt: Date;
   version: string;
 }

@@ -1,3 +1,4 @@
+import { WarningCode } from '@svc/shared';
 import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -159,7 +160,7 @@ export function buildContext(
   registerJobs(ctx, infra);
   ctx.warnings.push(
     ...addressWarnings({ ...config.discovery, webPort: config.webPort }).map((w) => {
-      logger.warn(w);
+      logger.warn(w.message);
       return w;
     }),
   );
@@ -292,7 +293,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const { ctx, loadSecrets } = buildContext(config, logger, opts.clock ?? systemClock, opts.infra);
   if (config.db.dialect === 'mysql' && config.db.password === '') {
-    ctx.warnings.push('DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password');
+    ctx.warnings.push({
+      code: WarningCode.databaseNoPassword,
+      params: {},
+      message: 'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
+    });
   }
 
   const { app, api, listener } = createApp(ctx, { siteRoot: opts.siteRoot });

@@ -3,6 +3,7 @@ import { ruleText } from './messages.js';
 import { adminRole } from './auth.js';
 import { isoTime, storedHttpUrl } from './common.js';
 import { deviceSn } from './device.js';
+import { serviceWarning } from './central.js';
 
 /**
  * The administrator REST API (PROTOCOL §7 fixed paths, and this project's own shapes beyond
@@ -225,7 +226,7 @@ export const deviceOut = z.object({
     source: z.enum(['heartbeat', 'event']).nullable(),
   }),
   /** Conditions an administrator should fix on this device (e.g. `clock_drift`). */
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  warnings: z.array(serviceWarning),
   createdAt: isoTime,
   updatedAt: isoTime,
   etag: editTag,

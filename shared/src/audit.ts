@@ -40,7 +40,14 @@ export const auditEntryOut = z.object({
   outcome: z.string(),
   target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
   ip: z.string().nullable(),
+  /** What happened, in English, as written then (logs, CSV, API users). */
   summary: z.string(),
+  /**
+   * The same as a stable code and the values it names, for a client to word in its own
+   * language (issue 34); null on rows written before codes, or by a writer without one.
+   */
+  summaryCode: z.string().nullable(),
+  summaryParams: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
 });
 export type AuditEntryOut = z.infer<typeof auditEntryOut>;
 

@@ -6,6 +6,37 @@ import { terminalConfig } from './terminal.js';
 export const databaseState = z.enum(['up', 'down', 'connecting']);
 export type DatabaseState = z.infer<typeof databaseState>;
 
+/** What a warning is about; a client words it from its catalog by this code (issue #34). */
+export const WarningCode = {
+  /** `address`: the advertised central address is loopback (terminals cannot reach it). */
+  advertisedLoopback: 'advertised_loopback',
+  /** MySQL/MariaDB without a password. */
+  databaseNoPassword: 'database_no_password',
+  /** `size` members of at least `min`: one more failure can stop the cluster. */
+  databaseClusterSmall: 'database_cluster_small',
+  /** `count` devices (`devices` names up to 5, `more` the rest) drift over `limitS` seconds. */
+  clockDriftDevices: 'clock_drift_devices',
+  /** One device (`sn`) drifts by `driftMs` (positive: ahead); on the device's own answer. */
+  clockDrift: 'clock_drift',
+  /** Stored photos missing from this process's DATA_DIR (a replica not sharing the files). */
+  photosMissingHere: 'photos_missing_here',
+  /** This process cannot open the stored key of device `sn` (another secret than its peers'). */
+  deviceKeyUnopenableHere: 'device_key_unopenable_here',
+} as const;
+export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
+
+/**
+ * A condition an operator should fix: a stable `code` and the values its text names
+ * (`params`), so a client says it in its own language; `message` is the service's English, for
+ * logs and API users.
+ */
+export const serviceWarning = z.object({
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export type ServiceWarning = z.infer<typeof serviceWarning>;
+
 /**
  * `GET`/`POST /api/heartbeat` (PROTOCOL §5). `state` is 1 when normal and 0 (with HTTP 503)
  * while the database is unreachable. This summary is all an unauthenticated caller outside
@@ -36,7 +67,10 @@ export const heartbeatResponse = heartbeatSummary.extend({
     conflictRetries: z.number().int().min(0).optional(),
   }),
   workers: z.record(z.string(), z.enum(['running', 'stopped', 'disabled'])),
+  /** The warnings' English texts, as monitors and older consoles read them (kept as is). */
   warnings: z.array(z.string()),
+  /** The same warnings, one for one, with their codes and values (optional: older servers). */
+  warningDetails: z.array(serviceWarning).optional(),
   discovery: z.record(z.string(), z.unknown()).optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
@@ -148,7 +182,14 @@ export type ConfigureRequest = z.infer<typeof configureRequest>;
 
 export const configureResult = z.union([
   z.object({ id: z.string(), ok: z.literal(true), saved: terminalConfig }),
-  z.object({ id: z.string(), ok: z.literal(false), error: z.string() }),
+  z.object({
+    id: z.string(),
+    ok: z.literal(false),
+    /** In English (PROTOCOL §5). */
+    error: z.string(),
+    /** The same as a code and values for a client to word (issue 34); absent from older servers. */
+    errorDetail: serviceWarning.optional(),
+  }),
 ]);
 export type ConfigureResult = z.infer<typeof configureResult>;
 export const configureResponse = z.object({ results: z.array(configureResult) });

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
-import type { Account } from './support/admin-api';
+import { tag, type Account } from './support/admin-api';
 
 /** The site's own sign-in page model, in the words of the language it should show. */
 async function signInAs(
@@ -56,6 +56,65 @@ test.describe('in a zh-CN browser', () => {
       '至少使用 12 个字符（几个互不相关的词就很好）。',
     );
     await expect(dialog).not.toContainText('Use at least');
+  });
+
+  test('the audit log says what happened in Chinese, a setting by its name', async ({
+    page,
+    admin,
+    adminApi,
+  }) => {
+    // Audit rows carry a code and its values; the page words them (issue #34).
+    const t = tag();
+    const hall = await adminApi.createSpace(`Lobby ${t}`);
+    await adminApi.patch(`/api/spaces/${hall.id}`, { name: `Lobby 2 ${t}` });
+    // The site's time zone set to what it is: a change of a setting, audited all the same.
+    await adminApi.put('/api/settings/time-zone', { timeZone: null });
+    await signInAs(page, admin, zh);
+
+    await page.goto(`/audit?targetType=space&targetId=${hall.id}`);
+    const rows = page.getByTestId('audit-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0).getByTestId('audit-summary')).toHaveText(
+      `空间“Lobby 2 ${t}”：由“Lobby ${t}”改名`,
+    );
+    await expect(rows.nth(1).getByTestId('audit-summary')).toHaveText(
+      `创建了空间“Lobby ${t}”（顶层）`,
+    );
+
+    await page.goto('/audit?action=settings.time_zone_change');
+    const zone = page.getByTestId('audit-row').first();
+    await expect(zone).toContainText('设置 时区');
+    await expect(zone).not.toContainText('设置 time_zone');
+    await expect(zone.getByTestId('audit-summary')).toContainText('站点时区');
+    await expect(zone.getByTestId('audit-summary')).not.toContainText('site time zone');
+  });
+
+  test('a refused space deletion says in Chinese what is left, with the counts', async ({
+    page,
+    admin,
+    adminApi,
+  }) => {
+    // The server's 409 carries `space_in_use` and the counts; the site words it (issue #34).
+    const t = tag();
+    const hall = await adminApi.createSpace(`Hall ${t}`);
+    await adminApi.post('/api/spaces', { name: `Booth ${t}`, parentId: hall.id });
+    for (const n of [1, 2]) {
+      await adminApi.createPerson({
+        name: `Guest ${n} ${t}`,
+        idNumber: `ZH${n}${t}`,
+        spaceIds: [hall.id],
+      });
+    }
+    await signInAs(page, admin, zh);
+    await page.goto(`/spaces?space=${hall.id}`);
+    await page.getByRole('button', { name: '删除', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: `删除空间 Hall ${t}？` });
+    await ask.getByRole('button', { name: '删除空间' }).click();
+    const refusal = page.getByTestId('space-refusal');
+    await expect(refusal).toContainText(
+      '无法删除此空间：仍有 2 名人员可访问此空间；其下还有 1 个子空间；请先移除或移走它们。',
+    );
+    await expect(refusal).not.toContainText('cannot be deleted');
   });
 });
 

@@ -60,7 +60,9 @@ test('settings: the event retention is changed with the shared rule, audited; se
   const audit = new AuditPage(page);
   await audit.goto();
   await audit.search({ Action: 'recognition.retention' });
-  await expect(audit.rows.first()).toContainText(`recognition retention ${wide} → ${next} days`);
+  await expect(audit.rows.first()).toContainText(
+    `Recognition event retention ${wide} → ${next} days`,
+  );
   await expect(audit.rows.first()).toContainText(admin.username);
 });
 

@@ -1,3 +1,4 @@
+import type { ServiceWarning } from '@svc/shared';
 import type { CentralState } from './api.js';
 import { language, list, t } from './i18n.js';
 
@@ -81,11 +82,67 @@ export function centralUnreachable(
       };
 }
 
+/**
+ * The central service's warnings in the console's words, by code and values (issue #34); the
+ * service's English only for a code this console does not know, or from an older service that
+ * sends the strings alone.
+ */
+export function centralWarnings(hb: {
+  warnings: readonly string[];
+  warningDetails?: readonly ServiceWarning[] | undefined;
+}): string[] {
+  if (hb.warningDetails === undefined) return [...hb.warnings];
+  return hb.warningDetails.map((w) => {
+    const more = Number(w.params.more ?? 0);
+    const devices = typeof w.params.devices === 'string' ? list(w.params.devices.split(', ')) : '';
+    return t(`central.warnings.${w.code}`, {
+      ...w.params,
+      devices,
+      more: more > 0 ? t('central.warnings.more', { count: more }) : '',
+      defaultValue: w.message,
+    });
+  });
+}
+
+/**
+ * Why the central service could not push to a terminal, in the console's words from the
+ * answer's `errorDetail` (issue 34); its English `error` from an older service or for a code
+ * this console does not know.
+ */
+export function centralPushError(answer: {
+  error: string;
+  errorDetail?: ServiceWarning | undefined;
+}): string {
+  const detail = answer.errorDetail;
+  if (detail === undefined) return answer.error;
+  const p = detail.params;
+  switch (detail.code) {
+    case 'terminal_unreachable':
+      return t('errors.reach.at', {
+        what: t(`errors.reach.${String(p.cause)}`, { defaultValue: t('errors.reach.other') }),
+        where: String(p.where),
+      });
+    case 'terminal_no_answer':
+      return t('errors.reach.timeout', p);
+    case 'terminal_key_needed':
+      return t('errors.terminal.keyNeeded', p);
+    case 'terminal_key_refused':
+      return t('errors.terminal.keyRefused', p);
+    case 'terminal_http_status':
+      return t('errors.terminal.status', p);
+    case 'terminal_not_json':
+      return t('errors.terminal.notJson', p);
+    default:
+      return t(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
+  }
+}
+
 /** A heartbeat's state 0 in words: what the central service says is wrong. */
 export function centralProblem(hb: {
   database: { state: string; message?: string | undefined };
   workers: Record<string, string>;
   warnings: string[];
+  warningDetails?: readonly ServiceWarning[] | undefined;
 }): string {
   const state = t(`evidence.states.${hb.database.state}`, { defaultValue: hb.database.state });
   const stopped = Object.entries(hb.workers)
@@ -94,11 +151,17 @@ export function centralProblem(hb: {
   return [
     hb.database.state !== 'up'
       ? hb.database.message
-        ? t('central.problem.databaseWhy', { state, message: hb.database.message })
+        ? t('central.problem.databaseWhy', {
+            state,
+            // The service's English follows from the state: said from the catalog (issue 34).
+            message: t(`central.problem.dbMessage.${hb.database.state}`, {
+              defaultValue: hb.database.message,
+            }),
+          })
         : t('central.problem.database', { state })
       : null,
     stopped.length > 0 ? t('central.problem.stopped', { names: list(stopped) }) : null,
-    ...hb.warnings,
+    ...centralWarnings(hb),
   ]
     .filter((p): p is string => p !== null)
     .join(t('report.partSeparator'));

@@ -94,6 +94,11 @@ describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
     });
     expect(entry?.summary).toContain('Acceptance of North gate: 1/2 layers passed; failed: Data');
     expect(entry?.summary).toContain('Tess Tech 张');
+    // With a code and values, for the audit page's language (issue 34).
+    expect(entry).toMatchObject({
+      summaryCode: 'acceptance_report_kept',
+      summaryParams: { title: 'Acceptance of North gate', passed: 1, layers: 2 },
+    });
 
     const operator = await signedIn(server, 'operator');
     const fetched = await operator.get(`/api/acceptance/reports/${digestOf(file)}`);

@@ -112,6 +112,15 @@ export function registerAcceptanceRoutes(api: Api, ctx: AppContext): void {
         ...auditActor(req),
         target: { type: 'acceptance_report', id: sha256 },
         summary: auditSummary(report, title, sha256),
+        message: {
+          code: 'acceptance_report_kept',
+          params: {
+            title,
+            passed: report.summary.passed,
+            layers: report.summary.layers,
+            technician: report.meta.technician,
+          },
+        },
       });
       res.status(201).json(recordOf(record, true));
     },

@@ -164,6 +164,11 @@ describe.each(DIALECTS)('administrators on %s', (dialect) => {
     for (const change of [{ role: 'admin' }, { disabled: true }]) {
       const refused = await patch(lone, loneId, change);
       expect([refused.status, errorCode(refused)]).toEqual([409, 'conflict']);
+      // The rule and whose account, so a client says it in its own language (issue #34).
+      expect((refused.body as { error: { params: unknown } }).error.params).toEqual({
+        reason: 'last_superadmin',
+        username: (await server.ctx.models.Administrator.findByPk(loneId))!.username,
+      });
     }
     const still = await server.ctx.models.Administrator.findByPk(loneId);
     expect([still!.role, still!.disabled]).toEqual(['superadmin', false]);

@@ -132,6 +132,10 @@ export async function createAdministrator(
           action: 'admin.create',
           target: { type: 'administrator', id: row.id },
           summary: `created administrator ${row.username} (${row.role}) in organization ${organizationId}; one-time password issued, change required at sign-in`,
+          message: {
+            code: 'administrator_created',
+            params: { username: row.username, role: row.role },
+          },
           ...by,
         },
         transaction,
@@ -178,6 +182,7 @@ export async function updateAdministrator(
       if (!enabled.some((a) => a.id !== target.id)) {
         throw httpErrors.conflict(
           `${target.username} is the last enabled superadmin; make another superadmin first.`,
+          { reason: 'last_superadmin', username: target.username },
         );
       }
     }
@@ -214,6 +219,16 @@ export async function updateAdministrator(
         action: 'admin.update',
         target: { type: 'administrator', id: fresh.id },
         summary: `administrator ${fresh.username}: ${described.join('; ')}`,
+        message: {
+          code: 'administrator_updated',
+          params: {
+            username: fresh.username,
+            displayName: String(displayName !== undefined),
+            previousRole: fresh.role,
+            role: role ?? 'unchanged',
+            state: disabled === undefined ? 'unchanged' : disabled ? 'disabled' : 'enabled',
+          },
+        },
         ...by,
       },
       transaction,
@@ -252,6 +267,7 @@ export async function resetPassword(
         action: 'admin.password_reset',
         target: { type: 'administrator', id: target.id },
         summary: `password of ${target.username} reset; one-time password issued, change required at sign-in; sessions ended; lockout cleared`,
+        message: { code: 'administrator_password_reset', params: { username: target.username } },
         ...by,
       },
       transaction,

@@ -117,5 +117,34 @@ describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
     expect(recorded.items.map((e) => [e.actor, e.summary])).toEqual([
       ['auditor', 'audit log exported as CSV'],
     ]);
+    expect(recorded.items[0]).toMatchObject({ summaryCode: 'audit_exported', summaryParams: {} });
+  });
+  test('entries carry their summary as a code and its values; older rows carry none (issue 34)', async () => {
+    const created = await admin.post('/api/spaces', { name: 'Coded hall' });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const renamed = await admin.request('PATCH', `/api/spaces/${id}`, {
+      body: { name: 'Coded hall 2' },
+      csrf: true,
+    });
+    expect(renamed.status).toBe(200);
+    expect((await admin.request('DELETE', `/api/spaces/${id}`, { csrf: true })).status).toBe(204);
+    const person = await admin.post('/api/people', { name: 'Coded Person', idNumber: 'CODE-1' });
+    expect(person.status).toBe(201);
+
+    const coded = async (query: string) =>
+      auditList
+        .parse((await admin.get(`/api/audit?${query}`)).body)
+        .items.map((e) => [e.summaryCode, e.summaryParams]);
+    expect(await coded(`targetType=space&targetId=${id}`)).toEqual([
+      ['space_deleted', { name: 'Coded hall 2' }],
+      ['space_updated', { name: 'Coded hall 2', previousName: 'Coded hall', moved: 'no' }],
+      ['space_created', { name: 'Coded hall', root: 'true' }],
+    ]);
+    expect(await coded(`targetId=${(person.body as { id: string }).id}`)).toEqual([
+      ['person_created', { fields: 'idNumber,name' }],
+    ]);
+    // Written before codes (the rows above, stored without one): the English summary stands.
+    expect(await coded('actor=alicia')).toEqual([[null, null]]);
   });
 });

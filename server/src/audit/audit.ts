@@ -1,3 +1,4 @@
+import type { MessageParams } from '@svc/shared';
 import type { Transaction } from 'sequelize';
 import type { Models } from '../db/models.js';
 import type { Clock } from '../clock.js';
@@ -13,6 +14,8 @@ export interface AuditEntry {
   ip?: string | undefined;
   /** What happened, in words. Never a password, token, key or photo. */
   summary?: string;
+  /** The summary as a code and its values, for clients to word (issue 34); same rules. */
+  message?: { code: string; params: MessageParams };
 }
 
 /** The audit log: every login attempt and administrator action. */
@@ -32,6 +35,7 @@ export class AuditLog {
         targetId: entry.target?.id ?? null,
         ip: entry.ip?.slice(0, 64) ?? null,
         summary: (entry.summary ?? '').slice(0, 1024),
+        summaryMessage: entry.message ? JSON.stringify(entry.message) : null,
       },
       { transaction },
     );

@@ -47,6 +47,7 @@ export function registerAuditRoutes(api: Api, ctx: AppContext): void {
         action: 'audit.export',
         ...auditActor(req),
         summary: 'audit log exported as CSV',
+        message: { code: 'audit_exported', params: {} },
       });
       await exportAudit(ctx.models, auditWhere(scopeOf(req), query), res);
     },

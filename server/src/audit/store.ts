@@ -28,6 +28,26 @@ export function auditWhere(scope: AuditScope, filter: AuditFilter): WhereOptions
   };
 }
 
+/** The stored `{code, params}`; nulls for an older row (or one that does not parse). */
+function summaryMessageOf(
+  stored: string | null,
+): Pick<AuditEntryOut, 'summaryCode' | 'summaryParams'> {
+  if (stored) {
+    try {
+      const parsed = JSON.parse(stored) as { code?: unknown; params?: unknown };
+      if (typeof parsed.code === 'string' && typeof parsed.params === 'object' && parsed.params) {
+        return {
+          summaryCode: parsed.code,
+          summaryParams: parsed.params as AuditEntryOut['summaryParams'],
+        };
+      }
+    } catch {
+      // Written by hand, or cut: the English summary stands.
+    }
+  }
+  return { summaryCode: null, summaryParams: null };
+}
+
 export function toAuditOut(r: AuditRow): AuditEntryOut {
   return {
     id: String(r.id),
@@ -38,6 +58,7 @@ export function toAuditOut(r: AuditRow): AuditEntryOut {
     target: r.targetType ? { type: r.targetType, id: r.targetId } : null,
     ip: r.ip,
     summary: r.summary,
+    ...summaryMessageOf(r.summaryMessage),
   };
 }
 

@@ -121,6 +121,7 @@ async function seedOnce(deps: InitDeps): Promise<Omit<InitResult, 'migrationsApp
           actor: { id: null, name: 'system' },
           target: { type: 'administrator', id: admin.id },
           summary: `initialized release ${version}: organization, seeded administrator, runtime settings`,
+          message: { code: 'system_initialized', params: { version } },
         },
         transaction,
       );

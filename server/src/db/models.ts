@@ -84,6 +84,8 @@ export interface AuditRow extends Model<
   targetId: string | null;
   ip: string | null;
   summary: string;
+  /** The summary as JSON `{code, params}` (migration 0270); null on rows written before. */
+  summaryMessage: CreationOptional<string | null>;
 }
 
 export interface LoginFailureRow extends Model<
@@ -207,6 +209,7 @@ export function defineModels(sequelize: Sequelize): Models {
       targetId: str(64, true),
       ip: str(64, true),
       summary: str(1024),
+      summaryMessage: { type: DataTypes.TEXT, allowNull: true },
     },
     opts,
   );

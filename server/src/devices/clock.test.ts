@@ -65,13 +65,28 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     expect(Math.abs(slow.clock.driftMs! + HOUR)).toBeLessThan(SLACK);
     expect(slow.lastHeartbeatAt).toBe(slow.clock.checkedAt);
     expect(slow.warnings).toEqual([
-      { code: 'clock_drift', message: expect.stringContaining('3600 s behind') },
+      {
+        code: 'clock_drift',
+        params: { sn: 'CLOCK-SLOW', driftMs: slow.clock.driftMs },
+        message: expect.stringContaining('3600 s behind'),
+      },
     ]);
     expect(await heartbeatWarnings()).toMatch(/CLOCK-SLOW \(3600 s behind\)/);
+    // The heartbeat's details: the code and values a client words (issue #34).
+    const details = heartbeatResponse
+      .parse((await admin.get('/api/heartbeat')).body)
+      .warningDetails!.find((w) => w.code === 'clock_drift_devices');
+    expect(details?.params).toMatchObject({ limitS: 60 });
+    expect(String(details?.params.devices)).toContain('CLOCK-SLOW');
     // Another process (one that did not receive the heartbeat) learns it from the database.
     const elsewhere = new DeviceClocks(server.ctx);
     await elsewhere.refresh();
-    expect(elsewhere.warnings().join('\n')).toMatch(/CLOCK-SLOW \(3600 s behind\)/);
+    expect(
+      elsewhere
+        .warnings()
+        .map((w) => w.message)
+        .join('\n'),
+    ).toMatch(/CLOCK-SLOW \(3600 s behind\)/);
 
     sim.setClockOffset(0);
     expect((await sim.heartbeatNow())?.status).toBe(200);
@@ -80,7 +95,12 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     expect(fixed.warnings).toEqual([]);
     expect(await heartbeatWarnings()).not.toMatch(/CLOCK-SLOW/);
     await elsewhere.refresh();
-    expect(elsewhere.warnings().join('\n')).not.toMatch(/CLOCK-SLOW/);
+    expect(
+      elsewhere
+        .warnings()
+        .map((w) => w.message)
+        .join('\n'),
+    ).not.toMatch(/CLOCK-SLOW/);
   });
 
   test('an event stamped in 2099 is kept as reported, dated when received, and measures the drift', async () => {

@@ -1,3 +1,4 @@
+import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { Op } from 'sequelize';
 import type { Clock } from '../clock.js';
 import type { DeviceRow } from '../db/business-models.js';
@@ -50,12 +51,13 @@ type Drifting = Map<string, { sn: string; driftMs: number }>;
 
 export function driftWarning(
   device: Pick<DeviceRow, 'sn' | 'clockDriftMs'>,
-): { code: 'clock_drift'; message: string } | null {
+): ServiceWarning | null {
   const drift = device.clockDriftMs;
   // A device row just created carries no clock columns at all (undefined, not null).
   if (drift == null || Math.abs(drift) <= CLOCK_DRIFT_WARNING_MS) return null;
   return {
-    code: 'clock_drift',
+    code: WarningCode.clockDrift,
+    params: { sn: device.sn, driftMs: drift },
     message: `The clock of device ${device.sn} is ${describe(drift)} the central service's: its event times are off by as much; set its time (NTP).`,
   };
 }
@@ -128,15 +130,25 @@ export class DeviceClocks implements Job {
   }
 
   /** For the heartbeat's details: one line naming the drifting devices, or none. */
-  warnings(): string[] {
+  warnings(): ServiceWarning[] {
     if (this.drifting.size === 0) return [];
-    const named = [...this.drifting.values()]
+    const worst = [...this.drifting.values()]
       .sort((a, b) => Math.abs(b.driftMs) - Math.abs(a.driftMs))
-      .slice(0, NAMED_IN_WARNING)
-      .map((d) => `${d.sn} (${describe(d.driftMs)})`);
+      .slice(0, NAMED_IN_WARNING);
+    const named = worst.map((d) => `${d.sn} (${describe(d.driftMs)})`);
     const more = this.drifting.size - named.length;
+    const limitS = CLOCK_DRIFT_WARNING_MS / 1000;
     return [
-      `${this.drifting.size} device clock(s) off by more than ${CLOCK_DRIFT_WARNING_MS / 1000} s: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      {
+        code: WarningCode.clockDriftDevices,
+        params: {
+          count: this.drifting.size,
+          limitS,
+          devices: worst.map((d) => d.sn).join(', '),
+          more,
+        },
+        message: `${this.drifting.size} device clock(s) off by more than ${limitS} s: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      },
     ];
   }
 

@@ -121,6 +121,15 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
             action: 'device.create',
             target: { type: 'device', id: row.id },
             summary: `registered device ${row.sn} "${row.name}" at ${row.baseUrl}${row.enabled ? '' : ' (disabled)'}; key issued`,
+            message: {
+              code: 'device_created',
+              params: {
+                sn: row.sn,
+                name: row.name,
+                baseUrl: row.baseUrl,
+                enabled: String(row.enabled),
+              },
+            },
             ...auditActor(req),
           },
           transaction,
@@ -177,15 +186,22 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
         checkPhotoSides({ ...device.get(), ...changes });
         if (described.length === 0) return;
         await device.update({ ...changes, updatedAt: clock.now() }, { transaction });
+        let requeued = -1;
         if (PHOTO_LIMITS.some((f) => f in changes)) {
           const resent = await resendDevicePhotos(ctx, device.id, clock.now(), transaction);
           described.push(`${resent} people queued again with photos fitted to the new limits`);
+          requeued = resent;
         }
         await audit.record(
           {
             action: 'device.update',
             target: { type: 'device', id: device.id },
             summary: `device ${device.sn}: ${described.join('; ')}`,
+            // `requeued` -1: no photo limit changed, nobody queued again.
+            message: {
+              code: 'device_updated',
+              params: { sn: device.sn, fields: Object.keys(changes).join(','), requeued },
+            },
             ...auditActor(req),
           },
           transaction,
@@ -217,6 +233,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
               action: 'device.delete',
               target: { type: 'device', id: device.id },
               summary: `removed device ${device.sn} "${device.name}"`,
+              message: { code: 'device_deleted', params: { sn: device.sn, name: device.name } },
               ...auditActor(req),
             },
             transaction,
@@ -262,6 +279,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
             action: 'device.key_rotate',
             target: { type: 'device', id: device.id },
             summary: `rotated the key of device ${device.sn}; the previous key no longer works`,
+            message: { code: 'device_key_rotated', params: { sn: device.sn } },
             ...auditActor(req),
           },
           transaction,

@@ -49,6 +49,11 @@ describe('advertised central address', () => {
       problem: expect.stringMatching(
         /no local interface on the subnet of terminal 10\.99\.0\.4: set DISCOVERY_HOST/,
       ),
+      // The same as a code and values, for the site's language (issue 34).
+      detail: expect.objectContaining({
+        code: 'address_no_interface',
+        params: { terminal: '10.99.0.4' },
+      }),
     });
   });
 
@@ -58,6 +63,7 @@ describe('advertised central address', () => {
     ).toEqual({
       ok: false,
       problem: expect.stringMatching(/container.*DISCOVERY_HOST/),
+      detail: expect.objectContaining({ code: 'address_in_container', params: {} }),
     });
   });
 
@@ -81,8 +87,12 @@ describe('advertised central address', () => {
     expect(
       advertisedUrl({ ...none, host: '192.168.1.10', webPort: 80 }, host([], true)),
     ).toMatchObject({ url: 'http://192.168.1.10' });
-    expect(addressWarnings({ ...none, host: '127.0.0.1' })[0]).toMatch(/loopback/);
-    expect(addressWarnings({ ...none, httpBaseUrl: 'http://localhost:8000' })[0]).toMatch(
+    expect(addressWarnings({ ...none, host: '127.0.0.1' })[0]).toEqual({
+      code: 'advertised_loopback',
+      params: { address: '127.0.0.1' },
+      message: expect.stringMatching(/loopback/),
+    });
+    expect(addressWarnings({ ...none, httpBaseUrl: 'http://localhost:8000' })[0]?.message).toMatch(
       /loopback/,
     );
     expect(addressWarnings({ ...none, host: '192.168.1.10' })).toEqual([]);

@@ -1,3 +1,4 @@
+import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
@@ -74,7 +75,13 @@ export function centralUrlFor(host: string, webPort: number): string {
 
 export type Advertised =
   | { ok: true; url: string; source: 'DISCOVERY_HTTP_BASE_URL' | 'DISCOVERY_HOST' | 'interface' }
-  | { ok: false; problem: string };
+  /** `problem` in English; `detail` the same as a code and values, for a client to word. */
+  | { ok: false; problem: string; detail: ServiceWarning };
+
+/** A refusal with its English words and the code and values a client words it from. */
+function refused(code: string, params: ServiceWarning['params'], problem: string): Advertised {
+  return { ok: false, problem, detail: { code, params, message: problem } };
+}
 
 export interface AddressConfig {
   httpBaseUrl: string;
@@ -95,20 +102,24 @@ export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: s
   // with host networking: then the engine's bridges (docker0, br-…) are visible too.
   const interfaces = host.interfaces();
   if (host.inContainer() && !interfaces.some((i) => BRIDGE_NAME.test(i.name))) {
-    return {
-      ok: false,
-      problem:
-        'running in a container, whose addresses terminals cannot reach: set DISCOVERY_HOST to the host’s LAN address (or DISCOVERY_HTTP_BASE_URL)',
-    };
+    return refused(
+      'address_in_container',
+      {},
+      'running in a container, whose addresses terminals cannot reach: set DISCOVERY_HOST to the host’s LAN address (or DISCOVERY_HTTP_BASE_URL)',
+    );
   }
   if (!terminalIp) {
-    return { ok: false, problem: 'no terminal address to match a local interface against' };
+    return refused(
+      'address_no_terminal',
+      {},
+      'no terminal address to match a local interface against',
+    );
   }
   let terminal: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     terminal = ipaddr.process(terminalIp);
   } catch {
-    return { ok: false, problem: `not an IP address: ${terminalIp}` };
+    return refused('address_not_ip', { address: terminalIp }, `not an IP address: ${terminalIp}`);
   }
   const candidates = interfaces.filter(
     (i) => !i.internal && !BRIDGE_NAME.test(i.name) && !isLoopback(i.address),
@@ -125,18 +136,24 @@ export function advertisedUrl(cfg: AddressConfig, host: HostInfo, terminalIp?: s
       continue;
     }
   }
-  return {
-    ok: false,
-    problem: `no local interface on the subnet of terminal ${terminal.toString()}: set DISCOVERY_HOST (or DISCOVERY_HTTP_BASE_URL)`,
-  };
+  return refused(
+    'address_no_interface',
+    { terminal: terminal.toString() },
+    `no local interface on the subnet of terminal ${terminal.toString()}: set DISCOVERY_HOST (or DISCOVERY_HTTP_BASE_URL)`,
+  );
 }
 
 /** Warnings about the explicit settings, for the log and the heartbeat. */
-export function addressWarnings(cfg: AddressConfig): string[] {
+export function addressWarnings(cfg: AddressConfig): ServiceWarning[] {
   const explicit = cfg.httpBaseUrl ? new URL(cfg.httpBaseUrl).hostname : cfg.host;
   if (explicit && isLoopback(explicit)) {
+    const address = cfg.httpBaseUrl || cfg.host;
     return [
-      `the advertised central address ${cfg.httpBaseUrl || cfg.host} is a loopback address: terminals on the LAN cannot reach it (fine for single-host tests only)`,
+      {
+        code: WarningCode.advertisedLoopback,
+        params: { address },
+        message: `the advertised central address ${address} is a loopback address: terminals on the LAN cannot reach it (fine for single-host tests only)`,
+      },
     ];
   }
   return [];

@@ -209,6 +209,22 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
       ok: false,
       error: expect.stringMatching(/not online/),
     });
+    // Each failure also as a code and values, for the console's and site's language (issue 34).
+    const detail = (id: string) => {
+      const r = byId[id];
+      return r && !r.ok ? [r.errorDetail?.code, r.errorDetail?.params] : null;
+    };
+    expect(detail('ENR-REFUSE')).toEqual([
+      'terminal_unreachable',
+      { where: `127.0.0.1:${refused.port}`, cause: 'ECONNREFUSED' },
+    ]);
+    expect(detail('DSP-500')?.[0]).toBe('terminal_http_status');
+    expect(detail('DSP-LIAR')?.[0]).toBe('terminal_saved_other_central');
+    expect(detail('ENR-SLOW')).toEqual([
+      'terminal_no_answer',
+      { where: expect.stringMatching(/^127\.0\.0\.1:\d+$/), seconds: 0.8 },
+    ]);
+    expect(detail('GHOST-1')).toEqual(['terminal_not_online', { id: 'GHOST-1', seconds: 45 }]);
   });
 
   test('a terminal answering with a redirect gets nothing, and neither does where it points', async () => {

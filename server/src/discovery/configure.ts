@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, type ConfigureRequest, type ConfigureResult } from '@svc/shared';
+import {
+  ErrorCode,
+  type ConfigureRequest,
+  type ConfigureResult,
+  type ServiceWarning,
+} from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { DiscoveredNodeRow } from '../db/models.js';
@@ -68,11 +73,12 @@ export async function configureTerminals(
       const organizationId = target?.node.organizationId ?? actor.organizationId;
       results[index] = target
         ? await configureOne(deps, target.node, target.to, request, organizationId)
-        : {
+        : failed(
             id,
-            ok: false,
-            error: `${id} is not online: no announce within ${deps.config.timeoutS} s`,
-          };
+            'terminal_not_online',
+            { id, seconds: deps.config.timeoutS },
+            `${id} is not online: no announce within ${deps.config.timeoutS} s`,
+          );
       const result = results[index];
       await deps.audit.record({
         action: 'discovery.configure',
@@ -82,11 +88,28 @@ export async function configureTerminals(
         target: { type: 'terminal', id },
         ip: actor.ip,
         summary: result.ok ? `central address ${result.saved.centralUrl} saved` : result.error,
+        // A failure's words are the terminal's or the network's (kept as they came).
+        message: result.ok
+          ? { code: 'central_address_saved', params: { url: result.saved.centralUrl } }
+          : { code: 'central_address_not_saved', params: { error: result.error } },
       });
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 8, ids.length) }, worker));
   return results;
+}
+
+/**
+ * A per-terminal failure (PROTOCOL §5): `error` in English as the protocol has it, and
+ * `errorDetail` the same as a code and values for a client to word (issue 34).
+ */
+function failed(
+  id: string,
+  code: string,
+  params: ServiceWarning['params'],
+  error: string,
+): ConfigureResult {
+  return { id, ok: false, error, errorDetail: { code, params, message: error } };
 }
 
 /**
@@ -115,6 +138,7 @@ export async function assertMayConfigure(
       target,
       ip: actor.ip,
       summary: `refused: terminal ${node.id} is managed by another organization`,
+      message: { code: 'configure_refused_foreign', params: { id: node.id } },
     });
     await audit.record({
       action: 'discovery.configure',
@@ -123,6 +147,7 @@ export async function assertMayConfigure(
       actor: { id: null, name: 'an administrator of another organization' },
       target,
       summary: `refused: an administrator of another organization tried to configure terminal ${node.id}`,
+      message: { code: 'configure_refused_by_other', params: { id: node.id } },
     });
   }
   const ids = foreign.map((n) => n.id).join(', ');
@@ -158,6 +183,10 @@ export async function auditMove(
     target: { type: 'terminal', id },
     ip: actor.ip,
     summary: `terminal ${id} moved from ${from.address}:${from.port} to ${to.address}:${to.port} by an administrator`,
+    message: {
+      code: 'terminal_moved',
+      params: { id, from: `${from.address}:${from.port}`, to: `${to.address}:${to.port}` },
+    },
   });
 }
 
@@ -173,7 +202,9 @@ async function configureOne(
   let centralUrl = request.centralUrl;
   if (!centralUrl) {
     const advertised = advertisedUrl(deps.config, deps.host, to.address);
-    if (!advertised.ok) return { id: node.id, ok: false, error: advertised.problem };
+    if (!advertised.ok) {
+      return { id: node.id, ok: false, error: advertised.problem, errorDetail: advertised.detail };
+    }
     centralUrl = advertised.url;
   }
   const token = randomBytes(32).toString('base64url');
@@ -204,22 +235,26 @@ async function configureOne(
     }
     const saved = await deps.client.read(base, key);
     if (!sameUrl(saved.centralUrl, centralUrl)) {
-      return {
-        id: node.id,
-        ok: false,
-        error: `the terminal at ${to.address}:${to.port} saved central address "${saved.centralUrl}" instead of "${centralUrl}"`,
-      };
+      return failed(
+        node.id,
+        'terminal_saved_other_central',
+        { where: `${to.address}:${to.port}`, saved: saved.centralUrl, wanted: centralUrl },
+        `the terminal at ${to.address}:${to.port} saved central address "${saved.centralUrl}" instead of "${centralUrl}"`,
+      );
     }
     if (request.panelUrl !== undefined && !sameUrl(saved.panelUrl, request.panelUrl)) {
-      return {
-        id: node.id,
-        ok: false,
-        error: `the terminal at ${to.address}:${to.port} saved panel address "${saved.panelUrl}" instead of "${request.panelUrl}"`,
-      };
+      return failed(
+        node.id,
+        'terminal_saved_other_panel',
+        { where: `${to.address}:${to.port}`, saved: saved.panelUrl, wanted: request.panelUrl },
+        `the terminal at ${to.address}:${to.port} saved panel address "${saved.panelUrl}" instead of "${request.panelUrl}"`,
+      );
     }
     return { id: node.id, ok: true, saved };
   } catch (err) {
-    if (err instanceof TerminalError) return { id: node.id, ok: false, error: err.message };
+    if (err instanceof TerminalError) {
+      return { id: node.id, ok: false, error: err.message, errorDetail: err.detail };
+    }
     throw err;
   }
 }

@@ -103,6 +103,10 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
         target: { type: 'terminal', id: params.id },
         ip: actor.ip,
         summary: `terminal ${params.id} removed from the list (last heard ${row.lastSeen.toISOString()})`,
+        message: {
+          code: 'terminal_removed',
+          params: { id: params.id, lastHeard: row.lastSeen.toISOString() },
+        },
       });
       res.status(204).end();
     },

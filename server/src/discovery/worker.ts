@@ -1,4 +1,10 @@
-import { DropReason, SERVICE_NAME, encodeDatagram, parseDatagram } from '@svc/shared';
+import {
+  DropReason,
+  SERVICE_NAME,
+  encodeDatagram,
+  parseDatagram,
+  type ServiceWarning,
+} from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
@@ -78,8 +84,8 @@ export class DiscoveryWorker implements Job {
   private transport: UdpTransport | undefined;
   private listening = false;
   private accepting = false;
-  private bindError: string | undefined;
-  private addressProblem: string | undefined;
+  private bindError: ServiceWarning | undefined;
+  private addressProblem: ServiceWarning | undefined;
   private readonly lastReply = new PerKeyInterval();
   private readonly probeAnswers = new TokenBucket(PROBE_ANSWERS_PER_S);
   private readonly announceReplies: TokenBucket;
@@ -152,9 +158,16 @@ export class DiscoveryWorker implements Job {
       enabled: true,
       listening: this.listening,
       port: this.deps.config.port,
-      ...(this.bindError && { bindError: this.bindError }),
+      // The English for API users; `…Detail` the code and values a client words (issue 34).
+      ...(this.bindError && {
+        bindError: this.bindError.message,
+        bindErrorDetail: this.bindError,
+      }),
       advertisedUrl: advertised.ok ? advertised.url : null,
-      ...(this.addressProblem && { addressProblem: this.addressProblem }),
+      ...(this.addressProblem && {
+        addressProblem: this.addressProblem.message,
+        addressProblemDetail: this.addressProblem,
+      }),
       counts: this.counts,
     };
   }
@@ -173,11 +186,19 @@ export class DiscoveryWorker implements Job {
       this.deps.logger.info({ port: this.deps.config.port }, 'discovery listening');
     } catch (err) {
       await transport.close();
-      this.bindError = `UDP ${this.deps.config.port} could not be bound: ${(err as Error).message}`;
-      if (!this.deps.store.loaded) {
-        this.bindError = `the discovered nodes could not be read: ${(err as Error).message}`;
-      }
-      this.deps.logger.error({ port: this.deps.config.port, err }, this.bindError);
+      const error = (err as Error).message;
+      this.bindError = this.deps.store.loaded
+        ? {
+            code: 'discovery_bind_failed',
+            params: { port: String(this.deps.config.port), error },
+            message: `UDP ${this.deps.config.port} could not be bound: ${error}`,
+          }
+        : {
+            code: 'discovery_nodes_unreadable',
+            params: { error },
+            message: `the discovered nodes could not be read: ${error}`,
+          };
+      this.deps.logger.error({ port: this.deps.config.port, err }, this.bindError.message);
       if (this.accepting) {
         this.rebindTimer = setTimeout(
           () => void this.bind(),
@@ -286,7 +307,7 @@ export class DiscoveryWorker implements Job {
     const advertised = advertisedUrl(this.deps.config, this.deps.host, d.address);
     if (!advertised.ok) {
       this.counts.notAdvertised++;
-      this.addressProblem = advertised.problem;
+      this.addressProblem = advertised.detail;
       this.warnOnce('address', 'not advertising a central address', undefined, {
         problem: advertised.problem,
       });

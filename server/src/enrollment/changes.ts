@@ -88,6 +88,14 @@ export async function proposeChange(
       action: 'enrollment.change_request',
       target: { type: 'person', id: person.id },
       summary: `re-enrollment by terminal ${terminal.id} would change the ${what.join(' and ')}: held for review as change ${row.id}`,
+      message: {
+        code: 'enrollment_change_held',
+        params: {
+          terminal: terminal.id,
+          parts: what.length > 1 ? 'both' : String(what[0]),
+          change: row.id,
+        },
+      },
     },
     transaction,
   );
@@ -169,6 +177,10 @@ export async function decideChange(
         action: decision === 'approved' ? 'enrollment.change_approve' : 'enrollment.change_reject',
         target: { type: 'person', id: row.personId },
         summary: `${decision === 'approved' ? 'approved' : 'rejected'} re-enrollment change ${row.id} from terminal ${row.terminalId}`,
+        message: {
+          code: 'enrollment_change_decided',
+          params: { decision, change: row.id, terminal: row.terminalId },
+        },
       },
       transaction,
     );

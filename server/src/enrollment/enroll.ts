@@ -58,6 +58,10 @@ export async function enroll(
       outcome: 'denied',
       target: { type: 'terminal', id: terminal.id },
       summary: `terminal ${terminal.id} asked to grant spaces it was not assigned: ${(input.spaceIds ?? []).join(', ')}`,
+      message: {
+        code: 'enrollment_spaces_refused',
+        params: { terminal: terminal.id, spaces: (input.spaceIds ?? []).join(', ') },
+      },
     });
     throw err;
   }

@@ -121,6 +121,10 @@ export async function setTerminalSpaces(
         action: 'terminal.spaces_change',
         target: { type: 'terminal', id: node.id },
         summary: `enrollment terminal ${node.id} may grant spaces: ${list(before)} → ${list(ids)}`,
+        message: {
+          code: 'terminal_spaces_changed',
+          params: { id: node.id, before: before.length, after: ids.length },
+        },
       },
       transaction,
     );

@@ -125,6 +125,10 @@ async function lookAlikeNotice(
     actor: { id: null, name: `terminal ${terminalId}` },
     target: { type: 'person', id: personId },
     summary: `enrolled face looks like ${others.length} other ${others.length === 1 ? 'person' : 'people'} (${others.map((o) => o.personId).join(', ')}): review pending`,
+    message: {
+      code: 'enrollment_look_alike',
+      params: { count: others.length, people: others.map((o) => o.personId).join(', ') },
+    },
   });
   return { notice: { ...LOOK_ALIKE_NOTICE } };
 }

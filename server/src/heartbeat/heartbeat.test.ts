@@ -16,9 +16,11 @@ describe.each(DIALECTS)('heartbeat details (%s)', (dialect) => {
   beforeAll(async () => {
     scratch = await scratchDb(dialect);
     server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    server.ctx.warnings.push(
-      'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
-    );
+    server.ctx.warnings.push({
+      code: 'database_no_password',
+      params: {},
+      message: 'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -55,6 +57,13 @@ describe.each(DIALECTS)('heartbeat details (%s)', (dialect) => {
     expect(body.warnings).toContain(
       'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
     );
+    // PROTOCOL §5 keeps the strings; the details say the same with a code (issue #34).
+    expect(body.warningDetails?.map((w) => w.message)).toEqual(body.warnings);
+    expect(body.warningDetails).toContainEqual({
+      code: 'database_no_password',
+      params: {},
+      message: 'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
+    });
   });
 
   test("the seed's host check (127.0.0.1 through svc_web) and trusted networks read the details", async () => {

@@ -7,6 +7,8 @@ import {
   type DatabaseState,
   type HeartbeatResponse,
   type HeartbeatSummary,
+  type ServiceWarning,
+  WarningCode,
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
@@ -55,11 +57,15 @@ async function mayReadDetails(
 /** Fewer members than this and one more failure stops the cluster (no majority). */
 const CLUSTER_MIN = 3;
 
-function clusterWarnings(ctx: AppContext): string[] {
+function clusterWarnings(ctx: AppContext): ServiceWarning[] {
   const size = ctx.db.cluster()?.clusterSize;
   if (size === null || size === undefined || size >= CLUSTER_MIN) return [];
   return [
-    `the database cluster has ${size} of at least ${CLUSTER_MIN} nodes: one more failure can stop it (docs/operations.md, "Database cluster")`,
+    {
+      code: WarningCode.databaseClusterSmall,
+      params: { size, min: CLUSTER_MIN },
+      message: `the database cluster has ${size} of at least ${CLUSTER_MIN} nodes: one more failure can stop it (docs/operations.md, "Database cluster")`,
+    },
   ];
 }
 
@@ -67,6 +73,7 @@ function details(
   ctx: AppContext,
   db: DatabaseCheck,
 ): Omit<HeartbeatResponse, keyof HeartbeatSummary> {
+  const warnings = [...ctx.warnings, ...ctx.deviceClocks.warnings(), ...clusterWarnings(ctx)];
   return {
     version: ctx.version,
     uptimeSeconds: Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000),
@@ -82,7 +89,9 @@ function details(
       }),
     },
     workers: ctx.jobs.status(),
-    warnings: [...ctx.warnings, ...ctx.deviceClocks.warnings(), ...clusterWarnings(ctx)],
+    // PROTOCOL §5 readers keep the English strings; clients word the details (issue #34).
+    warnings: warnings.map((w) => w.message),
+    warningDetails: warnings,
     discovery: ctx.discovery.worker?.info() ?? { enabled: false },
   };
 }

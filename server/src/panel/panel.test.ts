@@ -112,6 +112,13 @@ describe.each(DIALECTS)('panel route on %s', (dialect) => {
         order: [['id', 'ASC']],
       });
       expect(tries.map((t) => t.outcome)).toEqual(['failure', 'success', 'failure', 'failure']);
+      // With a code for the audit page's language (issue 34): no URL, answered, refused.
+      expect(tries.map((t) => (JSON.parse(t.summaryMessage!) as { code: string }).code)).toEqual([
+        'panel_test_no_url',
+        'panel_tested',
+        'panel_test_failed',
+        'panel_test_failed',
+      ]);
     } finally {
       panel.close();
       await server.stop();

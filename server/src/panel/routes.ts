@@ -66,6 +66,10 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
         target: { type: 'setting', id: SettingKey.panelRoute },
         ip: clientIp(req),
         summary: `panel route ${before.mode} ${before.url || '(none)'} → ${body.mode} ${body.url || '(none)'}`,
+        message: {
+          code: 'panel_route_changed',
+          params: { beforeMode: before.mode, before: before.url, mode: body.mode, url: body.url },
+        },
       });
       res.json(body);
     },
@@ -95,6 +99,12 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
         summary: result.ok
           ? `panel route test to ${result.url}: answered in ${result.ms} ms`
           : `panel route test to ${result.url || '(none)'}: ${result.reason}`,
+        // A refusal's reason is the transport's own (an HTTP status, a network error code).
+        message: result.ok
+          ? { code: 'panel_tested', params: { url: result.url, ms: result.ms } }
+          : result.url === ''
+            ? { code: 'panel_test_no_url', params: {} }
+            : { code: 'panel_test_failed', params: { url: result.url, reason: result.reason } },
       });
       res.json(result);
     },

@@ -269,6 +269,7 @@ export async function createPerson(
         action: 'person.create',
         target: { type: 'person', id: row.id },
         summary: `Created a person (fields: ${given.sort().join(', ')})`,
+        message: { code: 'person_created', params: { fields: given.sort().join(',') } },
       },
       t,
     );
@@ -373,6 +374,7 @@ export async function updatePerson(
         action: 'person.update',
         target: { type: 'person', id: row.id },
         summary: `Updated a person: ${changed.join(', ')}`,
+        message: { code: 'person_updated', params: { fields: changed.join(',') } },
       },
       t,
     );
@@ -410,6 +412,7 @@ export async function deletePerson(
         action: 'person.delete',
         target: { type: 'person', id: row.id },
         summary: 'Deleted a person and their space access and photo',
+        message: { code: 'person_deleted', params: {} },
       },
       t,
     );

@@ -178,6 +178,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
         action: 'recognition.export',
         ...auditActor(req),
         summary: 'recognition events exported as CSV',
+        message: { code: 'events_exported', params: {} },
       });
       await exportEvents(ctx, { ...filterWhere(query), ...orgWhere(req) }, res);
     },
@@ -228,6 +229,7 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
             organizationId,
             target: { type: 'organization', id: organizationId },
             summary: `recognition retention ${before} → ${body.days} days`,
+            message: { code: 'retention_changed', params: { before, days: body.days } },
           },
           transaction,
         );

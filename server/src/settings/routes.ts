@@ -64,6 +64,10 @@ export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
         target: { type: 'setting', id: SettingKey.timeZone },
         ip: clientIp(req),
         summary: `site time zone ${before.timeZone} → ${after.timeZone}${after.chosen ? '' : ' (the server’s)'}`,
+        message: {
+          code: 'time_zone_changed',
+          params: { before: before.timeZone, after: after.timeZone, chosen: String(after.chosen) },
+        },
       });
       res.json(after);
     },

@@ -62,10 +62,15 @@ describe.each(DIALECTS)('GET /api/settings on %s', (dialect) => {
     expect((await operator.get('/api/auth/me')).body).toMatchObject({
       user: { timeZone: 'Asia/Shanghai' },
     });
-    const audits = await server.ctx.models.Audit.count({
+    const audits = await server.ctx.models.Audit.findAll({
       where: { action: 'settings.time_zone_change' },
     });
-    expect(audits).toBe(1);
+    expect(audits).toHaveLength(1);
+    // The change as a code and its values, for the audit page's language (issue 34).
+    expect(JSON.parse(audits[0]!.summaryMessage!)).toEqual({
+      code: 'time_zone_changed',
+      params: { before: server_zone, after: 'Asia/Shanghai', chosen: 'true' },
+    });
 
     // null: the server's own again.
     const reset = await superadmin.request('PUT', '/api/settings/time-zone', {

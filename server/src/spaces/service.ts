@@ -112,6 +112,7 @@ export async function createSpace(
         action: 'space.create',
         target: { type: 'space', id: row.id },
         summary: `Created space "${row.name}"${parentId ? ' under another space' : ' at the root'}`,
+        message: { code: 'space_created', params: { name: row.name, root: String(!parentId) } },
       },
       t,
     );
@@ -141,6 +142,8 @@ export async function updateSpace(
     if (!row) throw httpErrors.notFound('Space not found.');
     assertUnchanged(ifMatch, toSpaceOut(row).etag, 'space');
     const changed: string[] = [];
+    const previousName = row.name;
+    let moved = 'no';
     if (changes.name !== undefined && changes.name !== row.name) {
       changed.push(`renamed from "${row.name}" to "${changes.name}"`);
       row.name = changes.name;
@@ -159,6 +162,7 @@ export async function updateSpace(
         }
       }
       changed.push(parentId === null ? 'moved to the root' : 'moved under another space');
+      moved = parentId === null ? 'root' : 'space';
       row.parentId = parentId;
     }
     if (changed.length === 0) return toSpaceOut(row);
@@ -172,6 +176,10 @@ export async function updateSpace(
         action: 'space.update',
         target: { type: 'space', id: row.id },
         summary: `Space "${row.name}": ${changed.join('; ')}`,
+        message: {
+          code: 'space_updated',
+          params: { name: row.name, previousName, moved },
+        },
       },
       t,
     );
@@ -233,7 +241,10 @@ export async function deleteSpace(
     if (!row) throw httpErrors.notFound('Space not found.');
     const dependents = await spaceDependents(deps, id, t);
     if (dependents.people + dependents.devices + dependents.children > 0) {
-      throw httpErrors.conflict(dependentsMessage(dependents));
+      throw httpErrors.conflict(dependentsMessage(dependents), {
+        reason: 'space_in_use',
+        ...dependents,
+      });
     }
     try {
       await row.destroy({ transaction: t });
@@ -242,6 +253,7 @@ export async function deleteSpace(
       if (err instanceof ForeignKeyConstraintError) {
         throw httpErrors.conflict(
           'This space cannot be deleted: something started depending on it; try again.',
+          { reason: 'space_in_use_now' },
         );
       }
       throw err;
@@ -253,6 +265,7 @@ export async function deleteSpace(
         action: 'space.delete',
         target: { type: 'space', id: row.id },
         summary: `Deleted space "${row.name}"`,
+        message: { code: 'space_deleted', params: { name: row.name } },
       },
       t,
     );

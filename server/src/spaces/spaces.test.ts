@@ -165,6 +165,13 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
       'This space cannot be deleted: 3 people and 1 device have access to this space; ' +
         'remove them first; it has 1 child space; move or delete it first.',
     );
+    // The reason and its counts, so a client says it in its own language (issue #34).
+    expect((refused.body as { error: { params: unknown } }).error.params).toEqual({
+      reason: 'space_in_use',
+      people: 3,
+      devices: 1,
+      children: 1,
+    });
 
     await server.ctx.models.Device.destroy({ where: { id: device } });
     for (const id of people.slice(1)) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { heartbeatResponse } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
@@ -51,8 +52,11 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     const task = await first.ctx.models.SyncTask.findOne({ where: { personId: person.id } });
     expect(task).toMatchObject({ state: 'pending', attempts: 0, errorCode: null });
     const heartbeat = await fetch(`${second.url}/api/heartbeat`);
-    const { warnings } = (await heartbeat.json()) as { warnings: string[] };
+    const { warnings, warningDetails } = heartbeatResponse.parse(await heartbeat.json());
     expect(warnings.some((w) => w.includes(device!.sn) && w.includes('DATA_DIR'))).toBe(true);
+    expect(warningDetails).toContainEqual(
+      expect.objectContaining({ code: 'device_key_unopenable_here', params: { sn: device.sn } }),
+    );
     expect(second.logs.text()).toContain('sync cannot push to a device from this server process');
 
     await new SyncWorker(first.ctx).runUntilIdle();
@@ -81,8 +85,9 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     expect(task).toMatchObject({ state: 'pending', attempts: 1, errorCode: 'photo_missing' });
     expect(task!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
     const heartbeat = await fetch(`${second.url}/api/heartbeat`);
-    const { warnings } = (await heartbeat.json()) as { warnings: string[] };
+    const { warnings, warningDetails } = heartbeatResponse.parse(await heartbeat.json());
     expect(warnings.filter((w) => w.includes('photos are missing'))).toHaveLength(1);
+    expect(warningDetails?.map((w) => w.code)).toContain('photos_missing_here');
     expect(second.logs.text()).toContain('sync cannot push to a device from this server process');
     expect(device.sim.person(person.id)).toBeUndefined();
 

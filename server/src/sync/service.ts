@@ -162,6 +162,10 @@ export async function retryTask(
         action: 'sync.retry',
         target: { type: 'sync_task', id: task.id },
         summary: `retry of ${task.action} of person ${task.personId} on device ${task.deviceId}`,
+        message: {
+          code: 'sync_task_retried',
+          params: { action: task.action, personId: task.personId, deviceId: task.deviceId },
+        },
         ...actor,
       },
       transaction,
@@ -212,6 +216,7 @@ export async function retryFailed(
         action: 'sync.retry_failed',
         target: { type: 'device', id: device.id },
         summary: `retry of ${count} failed task(s) on device ${device.sn}`,
+        message: { code: 'sync_failed_retried', params: { count, sn: device.sn } },
         ...actor,
       },
       transaction,
@@ -244,6 +249,15 @@ export async function startReconciliation(
             action: 'sync.reconcile',
             target: { type: 'device', id: device.id },
             summary: `reconciliation of device ${device.sn}: ${summary.checked} checked, ${summary.requeued} queued again, ${summary.errors} error(s)${summary.error ? ` (${summary.error})` : ''}`,
+            message: {
+              code: 'sync_reconciled',
+              params: {
+                sn: device.sn,
+                checked: summary.checked,
+                requeued: summary.requeued,
+                errors: summary.errors,
+              },
+            },
             ...actor,
           });
         },

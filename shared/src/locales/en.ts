@@ -44,6 +44,12 @@ export const en: SharedTexts = {
     organization_name_taken: 'An organization named “{name}” already exists.',
     serial_number_taken: 'A device with serial number “{serialNumber}” is already registered.',
     id_number_taken: 'Another person in this organization already has this ID number.',
+    space_in_use:
+      'This space cannot be deleted: {people, plural, =0 {} one {# person has access to it; } other {# people have access to it; }}{devices, plural, =0 {} one {# device has access to it; } other {# devices have access to it; }}{children, plural, =0 {} one {it has # child space; } other {it has # child spaces; }}remove or move them first.',
+    space_in_use_now:
+      'This space cannot be deleted: something started depending on it. Reload and try again.',
+    last_superadmin:
+      '{username} is the last enabled super administrator: make another super administrator first.',
     panel_route_superadmin_only:
       'Only a super administrator can see or change the panel route: it is shared by every organization.',
   },

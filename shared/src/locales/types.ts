@@ -18,7 +18,16 @@ export interface SharedTexts {
 
 /** Why a 409 `conflict` was answered, as `params.reason`; the values sit beside it. */
 export type ConflictReason =
-  'username_taken' | 'organization_name_taken' | 'serial_number_taken' | 'id_number_taken';
+  | 'username_taken'
+  | 'organization_name_taken'
+  | 'serial_number_taken'
+  | 'id_number_taken'
+  /** A space still used: `people`, `devices` (with access to it) and `children` (spaces). */
+  | 'space_in_use'
+  /** A space something started depending on between the count and the delete. */
+  | 'space_in_use_now'
+  /** Demoting or disabling `username` would leave no enabled superadmin. */
+  | 'last_superadmin';
 
 /** Why a 403 `forbidden` was answered, as `params.reason`, where the role alone says too little. */
 export type ForbiddenReason = 'panel_route_superadmin_only';

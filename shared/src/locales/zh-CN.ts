@@ -86,6 +86,10 @@ export const zhCN: SharedTexts = {
     organization_name_taken: '已有名为“{name}”的组织。',
     serial_number_taken: '序列号为“{serialNumber}”的设备已经登记。',
     id_number_taken: '本组织中已有其他人员使用此证件号码。',
+    space_in_use:
+      '无法删除此空间：{people, plural, =0 {} other {仍有 # 名人员可访问此空间；}}{devices, plural, =0 {} other {仍有 # 台设备可访问此空间；}}{children, plural, =0 {} other {其下还有 # 个子空间；}}请先移除或移走它们。',
+    space_in_use_now: '无法删除此空间：刚有其他内容开始依赖它。请刷新后重试。',
+    last_superadmin: '{username} 是最后一个已启用的超级管理员：请先设置另一位超级管理员。',
     panel_route_superadmin_only: '只有超级管理员可以查看或更改面板路由：它由所有组织共用。',
   },
 };

@@ -25,6 +25,7 @@ import { keys, useApiQuery } from '../query';
 import type { AuditSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { auditFormSchema, exportUrl, searchAudit, toFilter, type AuditFormValues } from './api';
+import { auditSummary, settingName } from './summary';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -230,7 +231,22 @@ function Target({ target }: { target: AuditEntryOut['target'] }) {
   const type = targetTypes.includes(target.type)
     ? t(`audit.targetType.${target.type}`)
     : target.type;
-  return <>{target.id === null ? type : t('audit.target', { type, id: target.id })}</>;
+  // A setting by its label ("时区"), not its key ("time_zone").
+  const id = target.type === 'setting' && target.id !== null ? settingName(target.id) : target.id;
+  return <>{id === null ? type : t('audit.target', { type, id })}</>;
+}
+
+/** Worded from its code and values; a row written before codes keeps its English summary. */
+function Summary({ entry }: { entry: AuditEntryOut }) {
+  useT();
+  const { text, coded } = auditSummary(entry);
+  return coded ? (
+    <Table.Td data-testid="audit-summary">{text}</Table.Td>
+  ) : (
+    <Table.Td data-testid="audit-summary" data-server-text>
+      {text}
+    </Table.Td>
+  );
 }
 
 function AuditTable({ items }: { items: AuditEntryOut[] }) {
@@ -267,8 +283,7 @@ function AuditTable({ items }: { items: AuditEntryOut[] }) {
                 <Target target={entry.target} />
               </Table.Td>
               <Table.Td>{entry.ip ?? '—'}</Table.Td>
-              {/* Written in English when it happened (a log line); its facts are the columns. */}
-              <Table.Td data-server-text>{entry.summary}</Table.Td>
+              <Summary entry={entry} />
             </Table.Tr>
           ))}
         </Table.Tbody>

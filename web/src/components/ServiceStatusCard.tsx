@@ -15,6 +15,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { heartbeat } from '../api';
 import { useT } from '../i18n';
 import { formatClock } from '../i18n/format';
+import { warningTexts } from '../i18n/warnings';
 import { describeError, formatUptime } from '../messages';
 
 const REFRESH_INTERVAL_MS = 15_000;
@@ -151,7 +152,7 @@ function StatusDetails({ data }: { data: HeartbeatResponse }) {
           <Text size="sm">{t('status.none')}</Text>
         ) : (
           <List size="sm" aria-label={t('status.warnings')}>
-            {data.warnings.map((warning) => (
+            {warningTexts(data).map((warning) => (
               <List.Item key={warning}>{warning}</List.Item>
             ))}
           </List>

@@ -1,7 +1,9 @@
 import { Alert, Card, Code, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
+import { serviceWarning } from '@svc/shared';
 import { useCanEdit, useIsSuperadmin } from '../access';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
+import { warningText, warningTexts } from '../i18n/warnings';
 import { heartbeat } from '../api';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -12,10 +14,17 @@ import { TerminalsSection } from './TerminalsSection';
 /** What the heartbeat's `discovery` block says about the advertised address. */
 function discoveryInfo(discovery: Record<string, unknown> | undefined) {
   const text = (key: string) => (typeof discovery?.[key] === 'string' ? discovery[key] : null);
+  // A problem in the site's language from its code (`…Detail`), else as the service said it.
+  const problem = (key: string) => {
+    const detail = serviceWarning.safeParse(discovery?.[`${key}Detail`]);
+    return detail.success ? warningText(detail.data) : text(key);
+  };
   return {
     enabled: discovery?.enabled === true,
     advertised: text('advertisedUrl'),
-    problems: [text('addressProblem'), text('bindError')].filter((p): p is string => p !== null),
+    problems: [problem('addressProblem'), problem('bindError')].filter(
+      (p): p is string => p !== null,
+    ),
   };
 }
 
@@ -32,7 +41,7 @@ export function SystemPage() {
     enabled: superadmin,
   });
   const info = discoveryInfo(beat.data?.discovery);
-  const warnings = [...info.problems, ...(beat.data?.warnings ?? [])];
+  const warnings = [...info.problems, ...(beat.data ? warningTexts(beat.data) : [])];
 
   return (
     <>

@@ -23,6 +23,7 @@ import { describeError } from '../messages';
 import { formatTime } from '../people/format';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatAgo } from '../i18n/format';
+import { warningText } from '../i18n/warnings';
 import { keys, queryClient, useApiQuery } from '../query';
 import { configureTerminals, listKnownTerminals, removeTerminal } from './api';
 
@@ -298,7 +299,13 @@ function PushOutcome({ node, pushed }: { node: KnownTerminal; pushed: Pushed }) 
   if (!pushed.result.ok) {
     return (
       <Text size="sm" c="red.9">
-        {t('system.pushFailed', { error: pushed.result.error })}
+        {t('system.pushFailed', {
+          // Worded from its code (issue 34); the service's English from an older service.
+          error:
+            pushed.result.errorDetail !== undefined
+              ? warningText(pushed.result.errorDetail)
+              : pushed.result.error,
+        })}
       </Text>
     );
   }

@@ -125,6 +125,10 @@ export class AdminApi {
     return ok(await this.request.patch(path, { data, headers: this.headers() }), `PATCH ${path}`);
   }
 
+  async put(path: string, data: unknown): Promise<unknown> {
+    return ok(await this.request.put(path, { data, headers: this.headers() }), `PUT ${path}`);
+  }
+
   async delete(path: string): Promise<void> {
     await ok(await this.request.delete(path, { headers: this.headers() }), `DELETE ${path}`);
   }

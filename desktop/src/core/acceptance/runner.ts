@@ -5,7 +5,14 @@ import type { TerminalClient } from '../clients/terminal-client.js';
 import type { PushResult } from '../push/push.js';
 import type { TerminalEntry } from '../terminal-directory.js';
 import { t } from '../i18n.js';
-import { PUSH_WORDS, TERMINAL_WORDS, changedSince, localClock, roleName } from '../texts.js';
+import {
+  PUSH_WORDS,
+  TERMINAL_WORDS,
+  centralWarnings,
+  changedSince,
+  localClock,
+  roleName,
+} from '../texts.js';
 import { maskId, type Evidence, type LayerId } from './layers.js';
 import { runRecognition } from './recognition.js';
 
@@ -79,7 +86,7 @@ export async function runLayer(
             state !== 'stopped',
           ),
         ),
-        ...hb.warnings.map((w) => warn(t('evidence.warning'), w)),
+        ...centralWarnings(hb).map((w) => warn(t('evidence.warning'), w)),
       ];
     }
     case 'web': {

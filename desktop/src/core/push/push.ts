@@ -4,7 +4,7 @@ import type { CentralClient } from '../clients/central-client.js';
 import { ReachError } from '../clients/http.js';
 import { terminalBase, type TerminalClient } from '../clients/terminal-client.js';
 import { t } from '../i18n.js';
-import { PUSH_WORDS } from '../texts.js';
+import { PUSH_WORDS, centralPushError } from '../texts.js';
 
 export interface PushTarget {
   id: string;
@@ -176,7 +176,10 @@ async function save(
     if (answer?.ok) {
       return { ok: true, detail: PUSH_WORDS.savedThroughCentral(central.baseUrl) };
     }
-    return { ok: false, detail: PUSH_WORDS.centralFailed(answer?.error ?? PUSH_WORDS.noAnswer()) };
+    return {
+      ok: false,
+      detail: PUSH_WORDS.centralFailed(answer ? centralPushError(answer) : PUSH_WORDS.noAnswer()),
+    };
   } catch (err) {
     if (err instanceof ReachError && err.status !== null && err.status >= 400 && err.status < 500) {
       result.refusal = err.message;

@@ -16,6 +16,7 @@ import { deviceClockMigrations } from './device-clocks.js';
 import { workingOrganizationMigrations } from './working-organization.js';
 import { languageMigrations } from './languages.js';
 import { claimEraMigrations } from './claim-era.js';
+import { auditMessageMigrations } from './audit-messages.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   ...deviceClockMigrations,
   ...languageMigrations,
   ...claimEraMigrations,
+  ...auditMessageMigrations,
 ];

@@ -1,3 +1,4 @@
+import type { ServiceWarning } from '@svc/shared';
 import type { AppContext } from '../../context.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
@@ -19,10 +20,16 @@ import {
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'live' | 'warnings' | 'logger'>;
 
 /** A condition only the operator can fix: in the heartbeat's warnings and the log, once. */
-export function warnOnce(deps: Pick<AppContext, 'warnings' | 'logger'>, warning: string): void {
-  if (deps.warnings.includes(warning)) return;
+export function warnOnce(
+  deps: Pick<AppContext, 'warnings' | 'logger'>,
+  warning: ServiceWarning,
+): void {
+  if (deps.warnings.some((w) => w.message === warning.message)) return;
   deps.warnings.push(warning);
-  deps.logger.error({ warning }, 'sync cannot push to a device from this server process');
+  deps.logger.error(
+    { warning: warning.message },
+    'sync cannot push to a device from this server process',
+  );
 }
 
 /** Exponential from 1 s to 5 min, with jitter (half to all of it) so devices do not stampede. */

@@ -1,3 +1,4 @@
+import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { BodyCache } from './bodies.js';
 import type { AppContext } from '../../context.js';
 import type { DeviceRow, PersonRow } from '../../db/business-models.js';
@@ -17,7 +18,7 @@ export type Outcome =
    * another process sharing the database may have): never given up, and `local.warning` (one
    * text for all the tasks it stops) goes to the heartbeat's warnings and the log.
    */
-  | { kind: 'retry'; code: string; message: string; local?: { warning: string } }
+  | { kind: 'retry'; code: string; message: string; local?: { warning: ServiceWarning } }
   /**
    * Final until something changes; `burn` says whether it counts as an attempt (a person
    * without a photo did not try the device at all).
@@ -106,7 +107,11 @@ export async function pushTask(
         code: 'photo_missing',
         message: `The stored photo of ${person.name} (${person.photoSha256.slice(0, 12)}…) is missing from this server process's DATA_DIR: share DATA_DIR between the server processes, or upload the photo again.`,
         local: {
-          warning: `stored photos are missing from this server process's DATA_DIR: their tasks are retried; share DATA_DIR between the server processes`,
+          warning: {
+            code: WarningCode.photosMissingHere,
+            params: {},
+            message: `stored photos are missing from this server process's DATA_DIR: their tasks are retried; share DATA_DIR between the server processes`,
+          },
         },
       };
     }

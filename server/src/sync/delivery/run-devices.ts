@@ -1,3 +1,4 @@
+import { WarningCode } from '@svc/shared';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
 import { readDueTasks } from './store/due.js';
@@ -109,7 +110,11 @@ async function serveDevice(
     if (err.local) {
       // This process's setup cannot open the key; another process (sharing the database, with
       // the right files) may: the tasks stay pending, and this process says so loudly.
-      warnOnce(ctx, `device ${device.sn}: ${err.message}`);
+      warnOnce(ctx, {
+        code: WarningCode.deviceKeyUnopenableHere,
+        params: { sn: device.sn },
+        message: `device ${device.sn}: ${err.message}`,
+      });
       return idle;
     }
     // Without its key nothing reaches the device: say so on every task instead of retrying.
