@@ -78,6 +78,28 @@ stable_copy() { # destination [revision]
   find "$dest" -exec touch -h -d @946684800 {} +
 }
 
+# A release from before SVC_PROJECT (e43533a and older) names its compose project and volumes
+# svc and svc_*_data, whatever the environment: a site's own names on a shared engine. Its
+# package is given this run's names, the only change made to it, so it never touches a site's.
+own_names_for_old_release() { # package source copy
+  local d=$1
+  grep -q '^SVC_PROJECT=svc$' "$d/deploy/lib.sh" || return 0
+  # shellcheck disable=SC2016 # the ${…} are written into the old scripts, expanded there
+  sed -i -e 's/^SVC_PROJECT=svc$/SVC_PROJECT=${SVC_PROJECT:-svc}/' \
+    -e 's/^SVC_VOLUMES=(svc_db_data svc_server_data)$/SVC_VOLUMES=("${SVC_PROJECT}_db_data" "${SVC_PROJECT}_server_data")/' \
+    "$d/deploy/lib.sh"
+  # shellcheck disable=SC2016
+  sed -i 's/-v svc_server_data:/-v "${SVC_PROJECT}_server_data":/' "$d/deploy/backup.sh" "$d/deploy/restore.sh"
+  # shellcheck disable=SC2016
+  sed -i -e 's/^    name: svc_db_data$/    name: ${SVC_PROJECT:-svc}_db_data/' \
+    -e 's/^    name: svc_server_data$/    name: ${SVC_PROJECT:-svc}_server_data/' "$d/compose.yaml"
+  if grep -qE '^SVC_PROJECT=svc$|-v svc_server_data:|name: svc_(db|server)_data$' \
+    "$d/deploy/lib.sh" "$d/deploy/backup.sh" "$d/deploy/restore.sh" "$d/compose.yaml"; then
+    fail "the old release's fixed names could not all be given this run's"
+  fi
+  echo "the old release's package uses this run's project and volumes ($SVC_PROJECT)"
+}
+
 # A release package as an operator unpacks it: compose.yaml and deploy/ (no tests).
 make_package() { # source-copy package-dir
   mkdir -p "$2"
@@ -144,7 +166,10 @@ same_site() { # label expected-migrations expected-version
   [[ $(device_beat) == 200 ]] || fail "$1: the device key is refused"
   [[ $(migrations) == "$2" ]] || fail "$1: migrations are $(migrations), expected $2"
   got=$(heartbeat | json '["version"]')
-  [[ $got == "$3" ]] || fail "$1: the heartbeat reports release $got, expected $3"
+  # A release from before the image's version reached the heartbeat (e43533a) reports its
+  # package's; its running image says which release it is.
+  [[ $got == "$3" || $(docker inspect --format '{{.Config.Image}}' "$(cid_of svc_server)") == *"svc/server:$3" && $3 == "$from_version" ]] ||
+    fail "$1: the heartbeat reports release $got (image $(docker inspect --format '{{.Config.Image}}' "$(cid_of svc_server)")), expected $3"
   echo "$1: same admin password, person, photo, device key; migrations $2; release $3"
 }
 
@@ -167,6 +192,13 @@ start_terminals() {
   done
   cat "$work/sim.log" >&2
   fail "the simulated terminals did not start"
+}
+
+stop_terminals() {
+  [[ -n $sim_pid ]] || return 0
+  kill "$sim_pid" 2>/dev/null || true
+  wait "$sim_pid" 2>/dev/null || true
+  sim_pid=""
 }
 
 # Both terminals in GET /api/discovery/nodes (over plain HTTP, as monitoring asks); prints the

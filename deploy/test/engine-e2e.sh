@@ -5,7 +5,9 @@
 #      tracked files with stable modes and times (the layer cache stays warm); with
 #      SVC_E2E_UPGRADE_FROM=<revision>, that release is built too, the one the site starts on;
 #   2. simulated terminals (tools/sim) announce on the discovery port before the first start:
-#      the start shares the port with them (SO_REUSEADDR) and says so;
+#      the start shares the port with them (SO_REUSEADDR) and says so (on an upgrade, whose old
+#      release may refuse a taken port, they join after the upgrade and are stopped for the
+#      rollback; the restore into fresh volumes then starts beside them and says so);
 #   3. the first start on empty volumes; deploy/status.sh and the seed's host checks; sign-in
 #      through nginx, the first password change, a person with a photo, a device with its key;
 #   4. (upgrade) deploy/backup.sh of the old release; this build's archive loaded over the
@@ -116,14 +118,21 @@ if [[ -n ${SVC_E2E_UPGRADE_FROM:-} ]]; then
   built_images+=("svc/server:$from_version" "svc/web:$from_version")
   SVC_VERSION=$from_version docker compose -p "$SVC_PROJECT" -f "$work/from-src/compose.yaml" build svc_server svc_web \
     >"$work/from-build.log" 2>&1 || { tail -n 60 "$work/from-build.log"; fail "the build of $from failed"; }
+  own_names_for_old_release "$work/from-src"
   make_package "$work/from-src" "$work/from-pkg"
   pkg=$work/from-pkg
   SVC_VERSION=$from_version
 fi
 
 # ---- 2. terminals ---------------------------------------------------------------------------------
-say "2. simulated terminals on discovery port $DISCOVERY_PORT"
-start_terminals
+shares_port() { # start output
+  [[ $1 == *"svc_server shares the port with it"* ]] ||
+    fail "the start did not say it shares the discovery port with the simulated terminals"
+}
+if [[ -z $from_version ]]; then
+  say "2. simulated terminals on discovery port $DISCOVERY_PORT"
+  start_terminals
+fi
 
 # ---- 3. first start, status, data -----------------------------------------------------------------
 say "3. first start of release $SVC_VERSION on empty volumes"
@@ -135,8 +144,7 @@ else
   "$pkg/deploy/start.sh" 2>&1 | tee "$work/start.log"
 fi
 say "up on empty volumes in $((SECONDS - t0)) s"
-grep -q "svc_server shares the port with it" "$work/start.log" ||
-  fail "the start did not say it shares the discovery port with the simulated terminals"
+[[ -n $from_version ]] || shares_port "$(cat "$work/start.log")"
 (unset DB_ROOT_PASSWORD DB_PASSWORD ADMIN_INITIAL_PASSWORD && "$pkg/deploy/status.sh" >"$work/status.log" 2>&1) ||
   { cat "$work/status.log"; fail "status.sh failed"; }
 for p in /api/heartbeat /api/device/online-count /api/discovery/nodes; do
@@ -178,6 +186,8 @@ if [[ -n $from_version ]]; then
   echo "the upgrade applied $((applied - applied_before)) new migration(s); $applied in all, each once"
   migrations_now=$(migrations)
   same_site "after the upgrade" "$migrations_now" "$new_version"
+  say "4b. simulated terminals on discovery port $DISCOVERY_PORT, beside the upgraded release"
+  start_terminals
 fi
 
 # ---- 5. a mistyped root password on the running stack ---------------------------------------------
@@ -244,18 +254,21 @@ fresh_volumes() {
 }
 if [[ -n $from_version ]]; then
   say "8b. rollback: release $from_version's images and restore.sh of the backup taken before the upgrade"
+  stop_terminals
   fresh_volumes
   pkg=$work/from-pkg
   SVC_VERSION=$from_version
   "$pkg/deploy/restore.sh" "$work/backup-before-upgrade.tar.gz" >"$work/rollback.log" 2>&1 ||
     { tail -n 40 "$work/rollback.log"; fail "the rollback's restore failed"; }
   same_site "after the rollback" "$first_migrations" "$from_version"
+  start_terminals
 fi
 say "8c. restore.sh of the backup with release $new_version into fresh volumes"
 fresh_volumes
 pkg=$work/new-pkg
 SVC_VERSION=$new_version
 out=$("$pkg/deploy/restore.sh" "$backup" 2>&1) || { printf '%s\n' "$out" | tail -n 40; fail "restore.sh failed"; }
+[[ -z $from_version ]] || shares_port "$out"
 [[ $out != *"change the seeded administrator's password"* ]] || fail "restore.sh ends with the first-start password message"
 same_site "after restore" "$migrations_now" "$new_version"
 
