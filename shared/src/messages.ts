@@ -64,7 +64,7 @@ export const messageCatalog = {
   import_interrupted: 'Interrupted by a server restart; import the same files again to finish.',
   import_row_failed: 'This row could not be saved; try again, and tell the operator if it repeats.',
   // The face check of a photo (problems, each with what to do; `{devices}` names whose need).
-  face_refused: 'The photo was refused by the face check: {detail}.',
+  face_refused: 'The photo was refused: {detail}.',
   face_none: 'no face found: use a photo of the person’s face, looking at the camera',
   face_several: '{count} faces found: crop to one person',
   face_small: 'the face is {height} px high; {devices} need {need}: use a closer or larger photo',
