@@ -34,12 +34,41 @@ export const IMPORT_COLUMNS_ZH: Readonly<Record<ImportColumn, string>> = {
 /** `POST /api/imports/people` file limits: the server refuses more, the site says so first. */
 export const IMPORT_LIMITS = { csvBytes: 20 * MB, photosBytes: 1024 * MB } as const;
 
-/** One refused row of an import: its line in the file (1 = header), its ID number, why. */
+/**
+ * Why a row (or the file) was refused, by its message code (shared/src/messages.ts) and values:
+ * `field` the column (an {@link ImportColumn}), `value` what the row held, `problem` a nested
+ * field message code; a client says it in its own language with `describeMessage`.
+ */
+export const importRowReason = z.object({
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type ImportRowReason = z.infer<typeof importRowReason>;
+
+/**
+ * One refused row of an import: its line in the file (1 = header; 0 = the file itself), its
+ * ID number, why: `error` in the server's English (logs, API users), `reasons` by code (absent
+ * on imports recorded before they were kept).
+ */
 export const importRowError = z.object({
   row: z.number().int(),
   idNumber: z.string().nullable(),
   error: z.string(),
+  reasons: z.array(importRowReason).optional(),
 });
+
+/** The header of an import's refused rows as CSV, in the downloader's language. */
+export const IMPORT_ERRORS_HEADER: Readonly<Record<'en' | 'zh-CN', readonly string[]>> = {
+  en: ['row', 'idNumber', 'error', 'code'],
+  'zh-CN': ['行', '证件号码', '原因', '代码'],
+};
+
+/** A column's name in a language: the Chinese template's words in zh-CN, else the English key. */
+export function importColumnName(field: string, locale: string): string {
+  return locale === 'zh-CN' && field in IMPORT_COLUMNS_ZH
+    ? IMPORT_COLUMNS_ZH[field as ImportColumn]
+    : field;
+}
 export type ImportRowError = z.infer<typeof importRowError>;
 
 /**

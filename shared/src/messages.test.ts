@@ -1,6 +1,15 @@
 import type { z } from 'zod';
 import { deviceCreate, personCreate, spaceCreate } from './admin-api.js';
-import { formatMessage, issuesToFields, messageCatalog } from './messages.js';
+import { importColumnName } from './bulk.js';
+import {
+  describeMessage,
+  fillText,
+  formatEnglish,
+  formatMessage,
+  issuesToFields,
+  messageCatalog,
+  type FormatText,
+} from './messages.js';
 
 const fieldsOf = (schema: z.ZodType, input: Record<string, unknown>) => {
   const result = schema.safeParse(input);
@@ -47,5 +56,36 @@ describe('the one error map', () => {
     for (const text of Object.values(fields)) {
       expect(text).not.toMatch(/Invalid input|expected|Too small|Too big|received/);
     }
+  });
+});
+
+describe('describeMessage: a message whose params name columns and other codes', () => {
+  test('a column, a nested problem, a list of reasons and whose devices, in English and Chinese', async () => {
+    const { zhCN } = await import('./locales/zh-CN.js');
+    const zh: FormatText = (code, params) =>
+      fillText((zhCN.messages as Record<string, string>)[code] ?? code, params);
+    const columnZh = (field: string) => importColumnName(field, 'zh-CN');
+    const tooLong = {
+      code: 'import_field',
+      params: { field: 'name', problem: 'too_long', max: 64 },
+    };
+    expect(describeMessage(tooLong, formatEnglish)).toBe('name: Use at most 64 characters.');
+    expect(describeMessage(tooLong, zh, columnZh)).toBe('姓名：最多输入 64 个字符。');
+    const face = {
+      code: 'face_refused',
+      params: {
+        reasons: 'face_small,face_turned',
+        height: 86,
+        need: 120,
+        devices: 'face_devices_in',
+        space: 'Gate A',
+      },
+    };
+    expect(describeMessage(face, formatEnglish)).toBe(
+      'The photo was refused: the face is 86 px high; devices in Gate A need 120: use a closer or larger photo; the face is turned away: use a photo looking straight at the camera.',
+    );
+    expect(describeMessage(face, zh)).toBe(
+      '照片未通过人脸检测：人脸高 86 像素；“Gate A”中的设备需要 120 像素：请使用更近或更大的照片；人脸未正对镜头：请使用正视镜头的照片。',
+    );
   });
 });

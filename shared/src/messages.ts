@@ -47,12 +47,35 @@ export const messageCatalog = {
   password_same: 'The new password must differ from the current one.',
   // Whole answers (the server's `error.code` with its `params`).
   invalid_input: 'Some fields are not valid; see the message beside each.',
+  // An import's refused rows and files (`{field}` is a column, named in the reader's language).
   import_field: '{field}: {problem}',
-  import_date: '{field}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "{value}").',
+  import_date: '{field}: use {expected} (got "{value}").',
+  import_not_real_date: '{field}: "{value}" is not a real date.',
   import_yes_no: '{field}: use true or false (got "{value}").',
-  import_no_space: 'spaces: there is no space "{space}".',
-  import_ambiguous_space: 'spaces: several spaces are named "{space}"; use its id.',
-  import_repeated_id: 'idNumber: also on row {row} of this file; each ID number may appear once.',
+  import_no_space: '{field}: there is no space "{space}".',
+  import_ambiguous_space: '{field}: several spaces are named "{space}"; use its id.',
+  import_repeated_id: '{field}: also on row {row} of this file; each ID number may appear once.',
+  import_no_column: 'The CSV header has no "{field}" column.',
+  import_empty_file: 'The CSV file is empty.',
+  import_unreadable: 'The CSV file cannot be read (it is not valid CSV).',
+  import_photo_too_large: 'Its photo {file} is larger than {max} MB.',
+  import_photo_unreadable: 'Its photo is not a JPEG or PNG photo the service can read.',
+  import_zip_entries: 'The ZIP holds {entries} entries; at most {max} are accepted.',
+  import_interrupted: 'Interrupted by a server restart; import the same files again to finish.',
+  import_row_failed: 'This row could not be saved; try again, and tell the operator if it repeats.',
+  // The face check of a photo (problems, each with what to do; `{devices}` names whose need).
+  face_refused: 'The photo was refused: {detail}.',
+  face_none: 'no face found: use a photo of the person’s face, looking at the camera',
+  face_several: '{count} faces found: crop to one person',
+  face_small: 'the face is {height} px high; {devices} need {need}: use a closer or larger photo',
+  face_small_device:
+    'the face is {height} px high, {shown} px in the {side} px photo the device receives; {devices} need {need}: use a closer or larger photo',
+  face_blurred:
+    'the face is blurred (sharpness {sharpness}, at least {min} needed): use a sharper photo',
+  face_turned: 'the face is turned away: use a photo looking straight at the camera',
+  face_devices: 'devices',
+  face_devices_in: 'devices in {space}',
+  reason_separator: '; ',
 } as const;
 
 /** The largest photo a person may be given (the server refuses more; the site says so first). */
@@ -69,10 +92,46 @@ export interface Message {
 
 /** The sentence of a code, with its params filled in. */
 export function formatMessage(code: MessageCode, params: MessageParams = {}): string {
-  return messageCatalog[code].replace(/\{(\w+)\}/g, (all, name: string) =>
+  return fillText(messageCatalog[code], params);
+}
+
+/** Fills a catalog text's `{name}`s (the message catalogs hold no plural or select). */
+export function fillText(text: string, params: MessageParams = {}): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) =>
     name in params ? String(params[name]) : all,
   );
 }
+
+/** One code's text in some language, filled from params (the server's catalog, a site's `t`). */
+export type FormatText = (code: string, params: MessageParams) => string;
+
+/**
+ * A message whose params name other messages, in one language: `field` is a column (named by
+ * `column`), `problem` a message code filled from the same params, `reasons` a comma-joined
+ * list of codes that together make `detail`; `devices` a code too. The server's English
+ * text, the errors CSV and the site all say a row's or a photo's reasons this way.
+ */
+export function describeMessage(
+  message: { code: string; params?: MessageParams | undefined },
+  format: FormatText,
+  column: (field: string) => string = (field) => field,
+): string {
+  const params: Record<string, string | number> = { ...message.params };
+  if (typeof params.field === 'string') params.field = column(params.field);
+  if (typeof params.devices === 'string') params.devices = format(params.devices, params);
+  if (typeof params.problem === 'string') params.problem = format(params.problem, params);
+  if (typeof params.reasons === 'string') {
+    params.detail = params.reasons
+      .split(',')
+      .map((code) => format(code, params))
+      .join(format('reason_separator', {}));
+  }
+  return format(message.code, params);
+}
+
+/** The server's own English for {@link describeMessage}. */
+export const formatEnglish: FormatText = (code, params) =>
+  code in messageCatalog ? fillText(messageCatalog[code as MessageCode], params) : code;
 
 /** The sentence a schema rule carries, so its issues map back to their code. */
 export function ruleText(code: MessageCode): string {

@@ -4,7 +4,7 @@ import { expect, testWithFaces as test } from './data-fixtures';
 import { PersonDetailPage, PersonFormPage, signIn } from './data-pages';
 import { AuditPage } from './review-pages';
 import { tag } from './support/admin-api';
-import { demoRegion } from './support/faces';
+import { demoPhoto, demoRegion } from './support/faces';
 
 test('person page: the face check of the photo and a look-alike warning', async ({
   page,
@@ -61,4 +61,32 @@ test('person form: a photo the face check refuses is kept only when an administr
   await expect(
     audit.table.locator('[data-testid="audit-row"][data-action="person.photo_face_accepted"]'),
   ).toHaveCount(1);
+});
+
+test.describe('in a zh-CN browser', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('a refused photo says what the check found, with its values, in Chinese', async ({
+    page,
+    faceSite,
+  }) => {
+    const { api, admin } = faceSite;
+    const t = tag();
+    const person = await api.createPerson({ name: `Group ${t}`, idNumber: `G${t}` });
+    await page.goto(`/people/${person.id}/edit`);
+    await page.getByLabel('用户名', { exact: true }).fill(admin.username);
+    await page.getByLabel('密码', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    const form = page.getByRole('form', { name: '人员' });
+    // Demo photo 1 holds three people (server/src/photos/faces/faces.test.ts says the same).
+    await form.locator('input[type="file"]').setInputFiles({
+      name: 'group.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await demoPhoto(1),
+    });
+    await form.getByRole('button', { name: '保存' }).click();
+    const error = page.getByTestId('form-error');
+    await expect(error).toContainText('照片未通过人脸检测：找到 3 张人脸：请裁剪为只有一人。');
+    await expect(error).not.toContainText('faces found');
+  });
 });

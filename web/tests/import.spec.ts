@@ -129,13 +129,13 @@ test('an import of 1,000 rows with 3 bad ones: held and reloaded, then 100 %, er
     .replace(/^\ufeff/, '')
     .trim()
     .split('\r\n');
-  expect(lines[0]).toBe('row,idNumber,error');
+  expect(lines[0]).toBe('row,idNumber,error,code');
   // Row numbers count the header as line 1.
   expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
     [...BAD.keys()].map((row, i) => `${row + 1},${badIds[i]}`),
   );
   expect(lines[2]).toContain('spaces: there is no space ""No Such Space""');
-  expect(lines[3]).toMatch(/enabled: use true or false/);
+  expect(lines[3]).toMatch(/enabled: use true or false.*,import_yes_no$/);
 
   // What the server holds: 997 people, the photos given, none of the refused rows.
   const people = peopleList.parse(

@@ -42,17 +42,35 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
       'Bad Flag,CHK-004,,maybe,',
       'Nowhere,CHK-005,,,No Such Space',
       'Twice,CHK-001,,,',
+      'No Such Day,CHK-006,2026-02-30,,',
+      'No Such Hour,CHK-007,2026-03-01T24:30,,',
     ].join('\n');
     const reply = await upload(admin, { csv }, '/api/imports/people/check');
     expect(reply.status).toBe(200);
     const check = reply.body as unknown as ImportCheckOut;
-    expect(check).toMatchObject({ total: 6, failed: 5 });
+    expect(check).toMatchObject({ total: 8, failed: 7 });
     expect(check.errors.map((e) => [e.row, e.error])).toEqual([
       [3, 'validFrom: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "31/01/2026").'],
       [4, 'name: Required.'],
       [5, 'enabled: use true or false (got "maybe").'],
       [6, 'spaces: there is no space "No Such Space".'],
       [7, 'idNumber: also on row 2 of this file; each ID number may appear once.'],
+      // Not rolled over to 2026-03-02 or the next day: refused as no day of the calendar.
+      [8, 'validFrom: "2026-02-30" is not a real date.'],
+      [9, 'validFrom: "2026-03-01T24:30" is not a real date.'],
+    ]);
+    expect(check.errors.at(-2)!.reasons).toEqual([
+      { code: 'import_not_real_date', params: { field: 'validFrom', value: '2026-02-30' } },
+    ]);
+    expect(check.errors[0]!.reasons).toEqual([
+      {
+        code: 'import_date',
+        params: {
+          field: 'validFrom',
+          value: '31/01/2026',
+          expected: 'YYYY-MM-DD or YYYY-MM-DDTHH:MM',
+        },
+      },
     ]);
     expect(await server.ctx.models.Person.count()).toBe(0);
     expect(await server.ctx.models.ImportJob.count()).toBe(0);
@@ -68,8 +86,8 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
       'Third Holder,DUP-001',
     ].join('\n');
     const said = [
-      [4, formatMessage('import_repeated_id', { row: 2 })],
-      [5, formatMessage('import_repeated_id', { row: 2 })],
+      [4, formatMessage('import_repeated_id', { field: 'idNumber', row: 2 })],
+      [5, formatMessage('import_repeated_id', { field: 'idNumber', row: 2 })],
     ];
     expect(said[0]![1]).toBe(
       'idNumber: also on row 2 of this file; each ID number may appear once.',

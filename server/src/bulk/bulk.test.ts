@@ -74,7 +74,7 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     expect(errorsCsv.status).toBe(200);
     expect(errorsCsv.headers.get('content-type')).toMatch(/text\/csv/);
     const lines = String(errorsCsv.body).trim().split('\r\n');
-    expect(lines[0]).toBe('row,idNumber,error');
+    expect(lines[0]).toBe('row,idNumber,error,code');
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
       '4,IMP-003',
       '5,IMP-004',
@@ -179,6 +179,9 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     expect(await failInterruptedImports(server.ctx)).toBe(1);
     const job = await server.ctx.models.ImportJob.findOne({ where: { processed: 4, total: 10 } });
     expect(job?.state).toBe('failed');
-    expect(job?.errors).toMatch(/interrupted by a server restart/);
+    expect(job?.errors).toMatch(/Interrupted by a server restart/);
+    expect((JSON.parse(job!.errors) as { reasons?: unknown }[])[0]!.reasons).toEqual([
+      { code: 'import_interrupted' },
+    ]);
   });
 });

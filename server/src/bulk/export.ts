@@ -1,4 +1,17 @@
 import type { Request, Response } from 'express';
+import {
+  IMPORT_ERRORS_HEADER,
+  acceptLanguageTags,
+  describeMessage,
+  fillText,
+  formatEnglish,
+  importColumnName,
+  isLocale,
+  loadSharedTexts,
+  pickLocale,
+  type FormatText,
+  type Locale,
+} from '@svc/shared';
 import { Op } from 'sequelize';
 import type { AppContext } from '../context.js';
 import { orgWhere } from '../http/scope.js';
@@ -87,9 +100,52 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
   res.end();
 }
 
-/** An import's refused rows (the ones it keeps: the first 1,000) as a CSV to correct and retry. */
-export function exportImportErrors(res: Response, id: string, errors: RowError[]): void {
+/**
+ * The language an export speaks: the site's (`?lang=`, sent by the page), else the
+ * administrator's chosen one, else what their browser asks for.
+ */
+export function exportLocale(req: Request): Locale {
+  const asked = (req.query as Record<string, unknown>).lang;
+  if (isLocale(asked)) return asked;
+  const chosen = req.auth?.admin.language;
+  if (isLocale(chosen)) return chosen;
+  return pickLocale(acceptLanguageTags(req.headers['accept-language']));
+}
+
+/** A code's text in `locale` (field messages, then conflict reasons), English when it has none. */
+async function formatIn(locale: Locale): Promise<FormatText> {
+  if (locale === 'en') return formatEnglish;
+  const texts = await loadSharedTexts(locale);
+  const table: Record<string, string> = { ...texts.reasons, ...texts.messages };
+  return (code, params) =>
+    code in table ? fillText(table[code]!, params) : formatEnglish(code, params);
+}
+
+/**
+ * An import's refused rows (the ones it keeps: the first 1,000) as a CSV to correct and retry,
+ * in the downloader's language: each reason said from its code, the codes in the last column
+ * for a program; a row kept before reasons were coded keeps its English.
+ */
+export async function exportImportErrors(
+  res: Response,
+  id: string,
+  errors: RowError[],
+  locale: Locale,
+): Promise<void> {
+  const format = await formatIn(locale);
+  const column = (field: string) => importColumnName(field, locale);
   startCsv(res, `import-${id.slice(0, 8)}-errors.csv`);
-  res.write(csvRow(['row', 'idNumber', 'error']));
-  res.end(errors.map((e) => csvRow([e.row, e.idNumber, e.error])).join(''));
+  res.write(csvRow([...IMPORT_ERRORS_HEADER[locale]]));
+  res.end(
+    errors
+      .map((e) =>
+        csvRow([
+          e.row,
+          e.idNumber,
+          e.reasons ? e.reasons.map((r) => describeMessage(r, format, column)).join(' ') : e.error,
+          e.reasons?.map((r) => r.code).join(' ') ?? '',
+        ]),
+      )
+      .join(''),
+  );
 }

@@ -3,8 +3,7 @@ import type { Transaction } from 'sequelize';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  formatMessage,
-  issuesToFields,
+  issuesToMessages,
   personCreate,
   type ImportCheckOut,
   type ImportJobOut,
@@ -18,9 +17,11 @@ import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
 import { photoTransaction } from '../photos/intake.js';
 import { HttpError } from '../http/errors.js';
 import {
+  ImportRefusal,
   countCsv,
   openPhotoArchive,
   readCsv,
+  refusal,
   type CsvRecord,
   type PhotoArchive,
 } from './sources.js';
@@ -72,6 +73,45 @@ const BOOL: Record<string, boolean> = {
   否: false,
 };
 
+/** What a date cell may hold (the part after the date optional): `expected` of its reason. */
+const DATE_FORMAT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE_EXPECTED = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM';
+
+/**
+ * A date cell as an instant, refusing one that is no day of the calendar (2026-02-30, 25:00):
+ * `new Date` would roll it over to another day without a word.
+ */
+function dateCell(field: 'validFrom' | 'validUntil', s: string): string {
+  const m = DATE_FORMAT.exec(s);
+  if (!m) throw refusal('import_date', { field, value: s, expected: DATE_EXPECTED });
+  const [y, mo, d, h = '0', mi = '0', sec = '0'] = m.slice(1).map((p) => p ?? undefined);
+  const parts = [y, mo, d, h, mi, sec].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const utc = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]));
+  const real =
+    utc.getUTCFullYear() === parts[0] &&
+    utc.getUTCMonth() === parts[1] - 1 &&
+    utc.getUTCDate() === parts[2] &&
+    utc.getUTCHours() === parts[3] &&
+    utc.getUTCMinutes() === parts[4] &&
+    utc.getUTCSeconds() === parts[5];
+  const at = new Date(s);
+  if (!real || Number.isNaN(at.getTime())) {
+    throw refusal('import_not_real_date', { field, value: s });
+  }
+  return at.toISOString();
+}
+
+/** The CSV column a create-schema field comes from. */
+const columnOf = (path: string) => (path.startsWith('spaceIds') ? 'spaces' : path);
+
 /** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
 function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate {
   const v = record.values;
@@ -83,23 +123,16 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
     .map((s) => {
       const ids = spaces.get(s.toLowerCase()) ?? [];
       if (ids.length === 1) return ids[0]!;
-      throw new Error(
-        formatMessage(ids.length ? 'import_ambiguous_space' : 'import_no_space', { space: s }),
-      );
+      throw refusal(ids.length ? 'import_ambiguous_space' : 'import_no_space', {
+        field: 'spaces',
+        space: s,
+      });
     });
   const enabled = v.enabled === undefined ? undefined : BOOL[v.enabled.toLowerCase()];
   if (v.enabled !== undefined && enabled === undefined)
-    throw new Error(formatMessage('import_yes_no', { field: 'enabled', value: v.enabled }));
-  const date = (field: 'validFrom' | 'validUntil') => {
-    const s = v[field];
-    if (s === undefined) return undefined;
-    const at = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)
-      ? new Date(s)
-      : new Date(NaN);
-    if (Number.isNaN(at.getTime()))
-      throw new Error(formatMessage('import_date', { field, value: s }));
-    return at.toISOString();
-  };
+    throw refusal('import_yes_no', { field: 'enabled', value: v.enabled });
+  const date = (field: 'validFrom' | 'validUntil') =>
+    v[field] === undefined ? undefined : dateCell(field, v[field]);
   const parsed = personCreate.safeParse({
     name: v.name,
     idNumber: v.idNumber,
@@ -112,15 +145,36 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
   });
   if (!parsed.success) {
     // Each problem names its column and says what to write there, in the forms' own words.
-    const fields = issuesToFields(parsed.error.issues, v);
-    throw new Error(
-      Object.entries(fields)
-        .map(([field, problem]) => formatMessage('import_field', { field, problem }))
-        .join(' '),
+    const messages = issuesToMessages(parsed.error.issues, v);
+    throw new ImportRefusal(
+      Object.entries(messages).map(([path, m]) => ({
+        code: 'import_field',
+        params: { ...m.params, field: columnOf(path), problem: m.code },
+      })),
     );
   }
   return parsed.data;
 }
+
+/** A row's refusal by code: the import's own, a photo's (unreadable, a face), or unforeseen. */
+function reasonsOf(err: unknown): ImportRowError['reasons'] {
+  if (err instanceof ImportRefusal) return err.reasons;
+  if (err instanceof HttpError && err.extra.params?.reason !== undefined) {
+    return [{ code: String(err.extra.params.reason), params: err.extra.params }];
+  }
+  if (err instanceof HttpError && err.code === 'invalid_image') {
+    return [{ code: 'import_photo_unreadable' }];
+  }
+  return [{ code: 'import_row_failed' }];
+}
+
+/** A refused row as kept: the English (logs, API users) and the reasons by code. */
+const rowError = (row: number, idNumber: string | null, err: unknown): RowError => ({
+  row,
+  idNumber,
+  error: (err as Error).message,
+  reasons: reasonsOf(err),
+});
 
 /**
  * The first row of the file that holds each ID number (compared as the people store does,
@@ -134,7 +188,7 @@ class RowsById {
   claim(idNumber: string, line: number): void {
     const key = idNumber.toUpperCase();
     const row = this.first.get(key);
-    if (row !== undefined) throw new Error(formatMessage('import_repeated_id', { row }));
+    if (row !== undefined) throw refusal('import_repeated_id', { field: 'idNumber', row });
     this.first.set(key, line);
   }
 }
@@ -255,14 +309,17 @@ async function runImport(
         job.succeeded++;
       } catch (err) {
         job.failed++;
-        if (err instanceof HttpError && err.detail) {
+        if (!(err instanceof ImportRefusal || err instanceof HttpError)) {
+          // Said to the administrator as "could not be saved": the log keeps what happened.
+          ctx.logger.warn({ err, importId: job.id, row: record.line }, 'row failed');
+        } else if (err instanceof HttpError && err.detail) {
           ctx.logger.info(
             { importId: job.id, row: record.line, detail: err.detail },
             'row refused',
           );
         }
         if (errors.length < MAX_ERRORS_KEPT) {
-          errors.push({ row: record.line, idNumber, error: (err as Error).message });
+          errors.push(rowError(record.line, idNumber, err));
         }
       }
       job.processed++;
@@ -270,7 +327,7 @@ async function runImport(
     }
     await finish('succeeded');
   } catch (err) {
-    errors.push({ row: 0, idNumber: null, error: (err as Error).message });
+    errors.push(rowError(0, null, err));
     await finish('failed');
   } finally {
     archive?.close();
@@ -286,11 +343,7 @@ export async function failInterruptedImports(ctx: AppContext): Promise<number> {
   for (const job of running) {
     const errors = [
       ...(JSON.parse(job.errors) as RowError[]),
-      {
-        row: job.processed + 1,
-        idNumber: null,
-        error: 'interrupted by a server restart; import the same files again to finish',
-      },
+      rowError(job.processed + 1, null, refusal('import_interrupted')),
     ];
     await job.update({
       state: 'failed',
@@ -327,16 +380,15 @@ export async function checkImport(
   for await (const record of readCsv(csvFile)) {
     total++;
     const idNumber = record.values.idNumber ?? null;
-    let problem: string | null = null;
+    let problem: unknown = null;
     try {
       rowsById.claim(toInput(record, spaces).idNumber, record.line);
     } catch (err) {
-      problem = (err as Error).message;
+      problem = err;
     }
     if (problem === null) continue;
     failed++;
-    if (errors.length < MAX_ERRORS_KEPT)
-      errors.push({ row: record.line, idNumber, error: problem });
+    if (errors.length < MAX_ERRORS_KEPT) errors.push(rowError(record.line, idNumber, problem));
   }
   return { total, failed, errors };
 }

@@ -7,6 +7,7 @@ import {
   importCheckOut,
   importJobOut,
   listOf,
+  type MessageCode,
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
 import type { Api } from '../http/api.js';
@@ -14,7 +15,7 @@ import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope
 import { HttpError, httpErrors, invalidFields } from '../http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
-import { exportImportErrors, exportPeople } from './export.js';
+import { exportImportErrors, exportLocale, exportPeople } from './export.js';
 import { recordFace } from '../photos/faces/check.js';
 import {
   checkImport,
@@ -24,7 +25,7 @@ import {
   type UpsertPerson,
 } from './import-job.js';
 import { receiveFiles } from './upload.js';
-import { MAX_ZIP_ENTRIES, looksLikeText, zipEntryCount } from './sources.js';
+import { ImportRefusal, MAX_ZIP_ENTRIES, looksLikeText, zipEntryCount } from './sources.js';
 
 /** Refuses, before the import starts, a photos file that is no ZIP or holds too many entries. */
 async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Promise<void> {
@@ -143,8 +144,18 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       try {
         res.json(await checkImport(ctx, upload.files.csv!, actingOrganization(req)));
       } catch (err) {
-        // The file itself is unusable (no header, no name column): that is the answer.
-        throw invalidFields({ csv: { code: 'invalid_value' } }, (err as Error).message);
+        // The file itself is unusable (no header, no name column): that is the answer, by code.
+        if (!(err instanceof ImportRefusal) || err.reasons[0] === undefined) throw err;
+        const reason = err.reasons[0];
+        throw invalidFields(
+          {
+            csv: {
+              code: reason.code as MessageCode,
+              ...(reason.params && { params: reason.params }),
+            },
+          },
+          err.message,
+        );
       } finally {
         await upload.cleanup();
       }
@@ -190,7 +201,8 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     {
       method: 'get',
       path: '/imports/:id/errors.csv',
-      summary: 'The rows an import refused (the first 1,000), as CSV: row, idNumber, error',
+      summary:
+        'The rows an import refused (the first 1,000), as CSV: row, idNumber, error, code; in the language of `?lang=` (en, zh-CN), else the administrator’s',
       tags,
       access: { kind: 'session' },
       params: idParams,
@@ -199,7 +211,12 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       const job = visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import');
-      exportImportErrors(res, job.id, JSON.parse(job.errors) as RowError[]);
+      await exportImportErrors(
+        res,
+        job.id,
+        JSON.parse(job.errors) as RowError[],
+        exportLocale(req),
+      );
     },
   );
 

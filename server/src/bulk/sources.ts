@@ -1,8 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import yauzl from 'yauzl';
-import { IMPORT_COLUMNS, IMPORT_COLUMNS_ZH, type ImportColumn } from '@svc/shared';
+import {
+  IMPORT_COLUMNS,
+  IMPORT_COLUMNS_ZH,
+  describeMessage,
+  formatEnglish,
+  type ImportColumn,
+  type ImportRowReason,
+} from '@svc/shared';
 
 export { IMPORT_COLUMNS };
 
@@ -14,6 +22,19 @@ export interface CsvRecord {
 
 type Columns = ImportColumn | undefined;
 
+/**
+ * A row (or the file) refused, with its reasons by code; the message is the server's English
+ * (logs, API users), the reasons what a client says in its reader's language.
+ */
+export class ImportRefusal extends Error {
+  constructor(readonly reasons: ImportRowReason[]) {
+    super(reasons.map((r) => describeMessage(r, formatEnglish)).join(' '));
+  }
+}
+
+export const refusal = (code: string, params?: ImportRowReason['params']) =>
+  new ImportRefusal([{ code, ...(params && { params }) }]);
+
 /** Header names, English (any case) or as the Chinese template writes them. */
 const KNOWN_COLUMNS = new Map<string, ImportColumn>([
   ...IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c] as const),
@@ -21,14 +42,12 @@ const KNOWN_COLUMNS = new Map<string, ImportColumn>([
 ]);
 
 function headerColumns(header: string[] | undefined): Columns[] {
-  if (!header) throw new Error('the CSV file is empty');
+  if (!header) throw refusal('import_empty_file');
   const known = KNOWN_COLUMNS;
   const columns = header.map((h) => known.get(h.toLowerCase().replace(/[\s_-]/g, '')));
   for (const required of ['name', 'idNumber']) {
     if (!columns.some((c) => c === required)) {
-      throw new Error(
-        `the CSV header has no "${required}" column (columns: ${IMPORT_COLUMNS.join(', ')})`,
-      );
+      throw refusal('import_no_column', { field: required });
     }
   }
   return columns;
@@ -44,7 +63,7 @@ export async function looksLikeText(file: string): Promise<boolean> {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
     const head = buffer.subarray(0, bytesRead);
     // NUL never occurs in text; photos, archives and documents also start with a signature.
-    // Other encodings than UTF-8 are let through: their rows say what is wrong with them.
+    // Other encodings than UTF-8 are let through: GB18030 (Excel on Chinese Windows) is read.
     const signatures = ['ffd8ff', '89504e47', '504b0304', '25504446', '47494638', 'd0cf11e0'];
     return !head.includes(0) && !signatures.some((sig) => head.toString('hex').startsWith(sig));
   } finally {
@@ -52,15 +71,52 @@ export async function looksLikeText(file: string): Promise<boolean> {
   }
 }
 
+/**
+ * The file's text encoding: UTF-8 (with or without a BOM) when every byte decodes strictly as
+ * UTF-8, else GB18030 — what Excel writes "CSV" in on a Chinese Windows (a superset of GBK and
+ * GB2312). Read once, streamed, nothing kept.
+ */
+export async function csvEncoding(file: string): Promise<'utf-8' | 'gb18030'> {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      strict.decode(chunk, { stream: true });
+    }
+    strict.decode();
+    return 'utf-8';
+  } catch {
+    return 'gb18030';
+  }
+}
+
+/** Bytes in, text out, in `encoding` (a UTF-8 BOM dropped; a character split across chunks kept). */
+function decoding(encoding: string): Transform {
+  const decoder = new TextDecoder(encoding);
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _enc, done) {
+      done(null, decoder.decode(chunk, { stream: true }));
+    },
+    flush(done) {
+      const rest = decoder.decode();
+      done(null, rest === '' ? undefined : rest);
+    },
+  });
+}
+
 /** The file's rows of cells, streamed: a large file is never in memory as a whole. */
 async function* csvRows(file: string): AsyncGenerator<string[]> {
-  const parser = createReadStream(file).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true }),
-  );
+  const encoding = await csvEncoding(file);
+  const parser = createReadStream(file)
+    .pipe(decoding(encoding))
+    .pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true }));
   try {
     for await (const cells of parser as AsyncIterable<string[]>) yield cells;
   } catch (err) {
-    throw new Error(`the CSV file cannot be read: ${(err as Error).message}`, { cause: err });
+    const problem = refusal('import_unreadable');
+    problem.message = `the CSV file cannot be read: ${(err as Error).message}`;
+    problem.cause = err;
+    throw problem;
   } finally {
     parser.destroy();
   }
@@ -137,7 +193,7 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
   const zip = await openZip(file);
   if (zip.entryCount > MAX_ZIP_ENTRIES) {
     zip.close();
-    throw new Error(`the ZIP holds ${zip.entryCount} entries; at most ${MAX_ZIP_ENTRIES}`);
+    throw refusal('import_zip_entries', { entries: zip.entryCount, max: MAX_ZIP_ENTRIES });
   }
   const entries = new Map<string, yauzl.Entry>();
   await new Promise<void>((resolve, reject) => {
@@ -155,9 +211,10 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
       const entry = entries.get(idNumber.toLowerCase());
       if (!entry) return undefined;
       if (entry.uncompressedSize > maxEntryBytes) {
-        throw new Error(
-          `its photo ${entry.fileName} is larger than ${Math.round(maxEntryBytes / 1024 / 1024)} MB`,
-        );
+        throw refusal('import_photo_too_large', {
+          file: entry.fileName,
+          max: Math.round(maxEntryBytes / 1024 / 1024),
+        });
       }
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
         zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
@@ -167,7 +224,12 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         size += chunk.length;
         // Guards against an entry whose header lies about its size.
-        if (size > maxEntryBytes) throw new Error(`its photo ${entry.fileName} is too large`);
+        if (size > maxEntryBytes) {
+          throw refusal('import_photo_too_large', {
+            file: entry.fileName,
+            max: Math.round(maxEntryBytes / 1024 / 1024),
+          });
+        }
         chunks.push(chunk);
       }
       return Buffer.concat(chunks);

@@ -1,6 +1,7 @@
 import { Alert, Table } from '@mantine/core';
 import type { ImportCheckOut } from '@svc/shared';
 import { useT } from '../i18n';
+import { describeRowError } from '../i18n/errors';
 
 /** What the check of a whole file found: every row fine, or the rows that would be refused. */
 export function CheckResult({ check }: { check: ImportCheckOut }) {
@@ -34,7 +35,7 @@ export function CheckResult({ check }: { check: ImportCheckOut }) {
               <Table.Tr key={e.row}>
                 <Table.Td>{e.row}</Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.idNumber ?? '—'}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.error}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{describeRowError(e)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -25,6 +25,7 @@ import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFormSubmit } from '../useFormSubmit';
 import { ApiError } from '../api';
+import { describeRowError } from '../i18n/errors';
 import { checkImport, errorsUrl, percentDone, recentImports, startImport } from './api';
 import { CheckResult } from './CheckResult';
 
@@ -105,20 +106,27 @@ function UploadForm({ busy }: { busy: boolean }) {
   const submit = useFormSubmit(form);
   const [check, setCheck] = useState<ImportCheckOut | null>(null);
   const [checking, setChecking] = useState(false);
+  // The file the last check refused as a whole: it cannot be imported as it is.
+  const [refusedFile, setRefusedFile] = useState<File | null>(null);
   const runCheck = async () => {
     setCheck(null);
+    setRefusedFile(null);
     submit.clear();
     if (form.validate().hasErrors || form.values.csv === null) return;
+    const csv = form.values.csv;
     setChecking(true);
     try {
-      setCheck(await checkImport(form.values.csv));
+      setCheck(await checkImport(csv));
     } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      else throw error;
+      if (!(error instanceof ApiError)) throw error;
+      form.setErrors(error.fields);
+      if (error.status === 400) setRefusedFile(csv);
     } finally {
       setChecking(false);
     }
   };
+  // Another file (or none) chosen since: the refusal was about the old one.
+  const checkFailed = refusedFile !== null && refusedFile === form.values.csv;
   const start = form.onSubmit(
     (values) =>
       submit.run(
@@ -168,9 +176,14 @@ function UploadForm({ busy }: { busy: boolean }) {
             <Button variant="default" loading={checking} onClick={() => void runCheck()}>
               {t('import.check')}
             </Button>
-            <Button type="submit" loading={submit.busy}>
+            <Button type="submit" loading={submit.busy} disabled={checkFailed}>
               {t('import.start')}
             </Button>
+            {checkFailed && (
+              <Text size="sm" c="dimmed" data-testid="import-fix-first">
+                {t('import.fixFirst')}
+              </Text>
+            )}
             {busy && (
               <Text size="sm" c="dimmed">
                 {t('import.alongside')}
@@ -268,7 +281,7 @@ function RowErrors({ job }: { job: ImportJobOut }) {
               <Table.Tr key={`${error.row}-${error.error}`} data-testid="import-error">
                 <Table.Td>{error.row === 0 ? t('import.file') : error.row}</Table.Td>
                 <Table.Td>{error.idNumber ?? '—'}</Table.Td>
-                <Table.Td>{error.error}</Table.Td>
+                <Table.Td>{describeRowError(error)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -6,6 +6,7 @@ import {
   type ImportJobOut,
 } from '@svc/shared';
 import { request } from '../api';
+import { currentLocale } from '../i18n';
 
 const importList = listOf(importJobOut);
 
@@ -22,9 +23,9 @@ export async function recentImports(signal?: AbortSignal): Promise<ImportJobOut[
   return (await request('GET', '/api/imports', { schema: importList, signal })).items;
 }
 
-/** The refused rows of an import as CSV (a plain link: the browser downloads it). */
+/** The refused rows of an import as CSV in the site's language (a plain link: downloaded). */
 export function errorsUrl(id: string): string {
-  return `/api/imports/${encodeURIComponent(id)}/errors.csv`;
+  return `/api/imports/${encodeURIComponent(id)}/errors.csv?lang=${currentLocale()}`;
 }
 
 /** Rows done, 0–100, whole numbers; 100 only once every row is done. */

@@ -23,3 +23,9 @@ export const demoRegion = (
     .extract({ left, top, width, height })
     .toFormat(format)
     .toBuffer();
+
+/** A whole demo photo as JPEG (sample 1 holds three people). */
+export const demoPhoto = (sample: number) =>
+  sharp(path.join(demo, `sample${sample}.jpg`))
+    .jpeg({ quality: 90 })
+    .toBuffer();

@@ -1,4 +1,11 @@
-import { ErrorCode, type FaceCheckOut, type LookAlikeOut } from '@svc/shared';
+import {
+  ErrorCode,
+  describeMessage,
+  formatEnglish,
+  type FaceCheckOut,
+  type LookAlikeOut,
+  type Message,
+} from '@svc/shared';
 import type { Transaction } from 'sequelize';
 import type { AuditEntry } from '../../audit/audit.js';
 import type { AppContext } from '../../context.js';
@@ -6,7 +13,7 @@ import { HttpError } from '../../http/errors.js';
 import { findByIdNumber } from '../../people/service.js';
 import type { NormalizedPhoto } from '../normalize.js';
 import type { FaceAnalysis } from './detector.js';
-import { faceProblems } from './rules.js';
+import { faceReasons } from './rules.js';
 import { faceRequirement, lookAlikes, saveFace } from './store.js';
 
 type Deps = Pick<AppContext, 'db' | 'models' | 'config' | 'faces' | 'clock' | 'audit'>;
@@ -62,9 +69,10 @@ export async function checkFace(
     spaceIds,
     Math.max(analysis.width, analysis.height),
   );
-  const problems = faceProblems(analysis, need);
+  const reasons = faceReasons(analysis, need);
+  const problems = reasons.map((r) => describeMessage(r, formatEnglish));
   const acceptedBy = problems.length > 0 ? (subject.acceptedBy ?? null) : null;
-  if (problems.length > 0 && !acceptedBy) throw faceRefused(problems);
+  if (problems.length > 0 && !acceptedBy) throw faceRefused(reasons);
   return {
     analysis,
     problems,
@@ -100,11 +108,23 @@ export async function checkRowFace(
   });
 }
 
-export function faceRefused(problems: readonly string[]): HttpError {
-  const text = problems.join('; ');
-  return new HttpError(422, ErrorCode.faceCheckFailed, `The photo was refused: ${text}.`, {
-    photo: text,
-  });
+/**
+ * 422 `face_check_failed`: `params.reason` `face_refused` with `reasons` (the problems' codes,
+ * comma-joined) and their values, so a client says each problem in its reader's language.
+ */
+export function faceRefused(reasons: readonly Message[]): HttpError {
+  const params: Record<string, string | number> = {};
+  for (const r of reasons) Object.assign(params, r.params);
+  Object.assign(params, { reason: 'face_refused', reasons: reasons.map((r) => r.code).join(',') });
+  const detail = reasons.map((r) => describeMessage(r, formatEnglish)).join('; ');
+  return new HttpError(
+    422,
+    ErrorCode.faceCheckFailed,
+    describeMessage({ code: 'face_refused', params }, formatEnglish),
+    { photo: detail },
+    undefined,
+    { params },
+  );
 }
 
 /**

@@ -79,6 +79,16 @@ describe.each(DIALECTS)('import with the face check on %s', (dialect) => {
     expect(job.errors.map((e) => e.row)).toEqual([...expected.keys()]);
     for (const e of job.errors) expect(e.error).toMatch(expected.get(e.row)!);
     expect(job.errors[0]!.error).toMatch(/^The photo was refused: /);
+    // Each reason by code with its values, for a client to say in its reader's language.
+    const group = (job.errors as { row: number; reasons?: unknown }[]).find((e) =>
+      expected.get(e.row)?.source.includes('3 faces'),
+    );
+    expect(group?.reasons).toEqual([
+      {
+        code: 'face_refused',
+        params: { reason: 'face_refused', reasons: 'face_several', count: 3 },
+      },
+    ]);
 
     const checked = await server.ctx.db.sequelize.query('SELECT COUNT(*) AS n FROM person_faces', {
       plain: true,

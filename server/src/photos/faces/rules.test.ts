@@ -18,7 +18,7 @@ describe('face rules', () => {
   });
 
   test('the reason names the face height and who needs more', () => {
-    const gate = { minHeight: 120, devicePx: 120, deviceSide: null, who: 'devices in Gate A' };
+    const gate = { minHeight: 120, devicePx: 120, deviceSide: null, who: 'Gate A' };
     expect(faceProblems(one(86), gate)).toEqual([
       'the face is 86 px high; devices in Gate A need 120: use a closer or larger photo',
     ]);
@@ -29,7 +29,7 @@ describe('face rules', () => {
 
   test('a device that receives the photo smaller counts the face at that size', () => {
     // 480 px of a 1024 px photo: a 200 px face is 94 px there, under the device's 120.
-    const small = { minHeight: 256, devicePx: 120, deviceSide: 480, who: 'devices in Lobby' };
+    const small = { minHeight: 256, devicePx: 120, deviceSide: 480, who: 'Lobby' };
     expect(faceProblems(one(200), small)).toEqual([
       'the face is 200 px high, 94 px in the 480 px photo the device receives; devices in Lobby need 120: use a closer or larger photo',
     ]);

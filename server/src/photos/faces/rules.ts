@@ -1,3 +1,4 @@
+import { describeMessage, formatEnglish, type Message } from '@svc/shared';
 import type { FaceAnalysis } from './detector.js';
 
 /**
@@ -25,37 +26,52 @@ export interface FaceRequirement {
   devicePx: number;
   /** The longest side of the photo that device receives when smaller than the stored one. */
   deviceSide: number | null;
-  /** "devices in Gate A", or null when it is the server's default (FACE_MIN_PX). */
+  /** The space whose devices need it ("Gate A"), or null when it is the server's default. */
   who: string | null;
 }
 
-/** Every problem of the photo, each in plain words with what to do; empty when it passes. */
-export function faceProblems(a: FaceAnalysis, need: FaceRequirement): string[] {
-  if (a.faces.length === 0) {
-    return ['no face found: use a photo of the person’s face, looking at the camera'];
-  }
-  if (a.faces.length > 1) return [`${a.faces.length} faces found: crop to one person`];
+/**
+ * Every problem of the photo by its message code (shared/src/messages.ts `face_*`) and values,
+ * each saying what to do; empty when it passes. A client says them in its reader's language.
+ */
+export function faceReasons(a: FaceAnalysis, need: FaceRequirement): Message[] {
+  if (a.faces.length === 0) return [{ code: 'face_none' }];
+  if (a.faces.length > 1) return [{ code: 'face_several', params: { count: a.faces.length } }];
   const face = a.faces[0]!;
-  const problems: string[] = [];
+  const problems: Message[] = [];
   const height = Math.round(face.box.height);
   if (height < need.minHeight) {
-    const shown =
-      need.deviceSide !== null
-        ? `the face is ${height} px high, ${Math.round((height * need.deviceSide) / Math.max(a.width, a.height))} px in the ${need.deviceSide} px photo the device receives`
-        : `the face is ${height} px high`;
+    const devices: Record<string, string> =
+      need.who === null
+        ? { devices: 'face_devices' }
+        : { devices: 'face_devices_in', space: need.who };
+    const params = { height, need: need.devicePx, ...devices };
     problems.push(
-      `${shown}; ${need.who ?? 'devices'} need ${need.devicePx}: use a closer or larger photo`,
+      need.deviceSide !== null
+        ? {
+            code: 'face_small_device',
+            params: {
+              ...params,
+              side: need.deviceSide,
+              shown: Math.round((height * need.deviceSide) / Math.max(a.width, a.height)),
+            },
+          }
+        : { code: 'face_small', params },
     );
   }
   if (a.sharpness !== null && a.sharpness < MIN_SHARPNESS) {
-    problems.push(
-      `the face is blurred (sharpness ${Math.round(a.sharpness)}, at least ${MIN_SHARPNESS} needed): use a sharper photo`,
-    );
+    problems.push({
+      code: 'face_blurred',
+      params: { sharpness: Math.round(a.sharpness), min: MIN_SHARPNESS },
+    });
   }
-  if (a.frontal !== null && a.frontal < MIN_FRONTAL) {
-    problems.push('the face is turned away: use a photo looking straight at the camera');
-  }
+  if (a.frontal !== null && a.frontal < MIN_FRONTAL) problems.push({ code: 'face_turned' });
   return problems;
+}
+
+/** The problems in the server's English (stored with the check, audited, logged). */
+export function faceProblems(a: FaceAnalysis, need: FaceRequirement): string[] {
+  return faceReasons(a, need).map((r) => describeMessage(r, formatEnglish));
 }
 
 /** Euclidean distance of two descriptors. */

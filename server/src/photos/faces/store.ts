@@ -57,7 +57,7 @@ export async function faceRequirement(
       attributes: ['name'],
       transaction,
     });
-    need.who = `devices in ${space?.name ?? 'a space'}`;
+    need.who = space?.name ?? null;
   }
   return need;
 }
