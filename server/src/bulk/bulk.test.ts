@@ -5,6 +5,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { signedIn } from '../test/admins.js';
 import { failInterruptedImports } from './import-job.js';
+import { SettingKey } from '../settings/runtime-settings.js';
 import { finished, upload, zip, type Job } from '../test/imports.js';
 import { waitFor } from '../test/wait.js';
 
@@ -39,6 +40,36 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
   afterAll(async () => {
     await server.stop();
     await scratch.drop();
+  });
+
+  test('validity dates are whole days, and times without an offset wall clock, in the site zone', async () => {
+    await server.ctx.settings.set(SettingKey.timeZone, 'Asia/Shanghai');
+    try {
+      const admin = await signedIn(server, 'admin');
+      const csv = [
+        'name,idNumber,validFrom,validUntil',
+        'Zoned One,ZONE-001,2026-03-01,2026-03-31',
+        'Zoned Two,ZONE-002,2026-03-01T08:00,2026-03-31T18:30:00Z',
+      ].join('\n');
+      const started = await upload(admin, { csv });
+      expect(started.status).toBe(202);
+      expect(await finished(admin, started.body.id)).toMatchObject({ succeeded: 2, failed: 0 });
+      const validity = async (idNumber: string) => {
+        const p = await server.ctx.models.Person.findOne({ where: { idNumber } });
+        return [p!.validFrom?.toISOString(), p!.validUntil?.toISOString()];
+      };
+      // As the site's form: from 00:00 and until 23:59:59.999 in Shanghai, not UTC midnights.
+      expect(await validity('ZONE-001')).toEqual([
+        '2026-02-28T16:00:00.000Z',
+        '2026-03-31T15:59:59.999Z',
+      ]);
+      expect(await validity('ZONE-002')).toEqual([
+        '2026-03-01T00:00:00.000Z',
+        '2026-03-31T18:30:00.000Z',
+      ]);
+    } finally {
+      await server.ctx.settings.remove(SettingKey.timeZone);
+    }
   });
 
   test('CSV with a ZIP of photos: good rows land with photos, bad rows are reported and leave nothing', async () => {

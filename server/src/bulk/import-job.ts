@@ -3,14 +3,17 @@ import type { Transaction } from 'sequelize';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  instantOfWallClock,
   issuesToMessages,
   personCreate,
+  validityInstant,
   type ImportCheckOut,
   type ImportJobOut,
   type ImportRowError,
   type PersonCreate,
 } from '@svc/shared';
 import type { AppContext } from '../context.js';
+import { siteTimeZone } from '../settings/time-zone.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../db/business-models.js';
 import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
@@ -80,9 +83,11 @@ const DATE_EXPECTED = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM';
 
 /**
  * A date cell as an instant, refusing one that is no day of the calendar (2026-02-30, 25:00):
- * `new Date` would roll it over to another day without a word.
+ * `new Date` would roll it over to another day without a word. A date alone is the whole day in
+ * the site's time zone (valid from its start, until its end), as the site's form takes it; a
+ * time without an offset is that wall clock in the site's zone, not the server's.
  */
-function dateCell(field: 'validFrom' | 'validUntil', s: string): string {
+function dateCell(field: 'validFrom' | 'validUntil', s: string, zone: string): string {
   const m = DATE_FORMAT.exec(s);
   if (!m) throw refusal('import_date', { field, value: s, expected: DATE_EXPECTED });
   const [y, mo, d, h = '0', mi = '0', sec = '0'] = m.slice(1).map((p) => p ?? undefined);
@@ -102,7 +107,23 @@ function dateCell(field: 'validFrom' | 'validUntil', s: string): string {
     utc.getUTCHours() === parts[3] &&
     utc.getUTCMinutes() === parts[4] &&
     utc.getUTCSeconds() === parts[5];
-  const at = new Date(s);
+  const at =
+    m[4] === undefined
+      ? validityInstant(s, field === 'validFrom' ? 'from' : 'until', zone)
+      : m[7] === undefined
+        ? instantOfWallClock(
+            {
+              year: parts[0],
+              month: parts[1],
+              day: parts[2],
+              hour: parts[3],
+              minute: parts[4],
+              second: parts[5],
+              ms: 0,
+            },
+            zone,
+          )
+        : new Date(s);
   if (!real || Number.isNaN(at.getTime())) {
     throw refusal('import_not_real_date', { field, value: s });
   }
@@ -113,7 +134,7 @@ function dateCell(field: 'validFrom' | 'validUntil', s: string): string {
 const columnOf = (path: string) => (path.startsWith('spaceIds') ? 'spaces' : path);
 
 /** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
-function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate {
+function toInput(record: CsvRecord, spaces: Map<string, string[]>, zone: string): PersonCreate {
   const v = record.values;
   // A column left out (or empty) changes nothing on an update; it is not "no spaces".
   const spaceIds = v.spaces
@@ -132,7 +153,7 @@ function toInput(record: CsvRecord, spaces: Map<string, string[]>): PersonCreate
   if (v.enabled !== undefined && enabled === undefined)
     throw refusal('import_yes_no', { field: 'enabled', value: v.enabled });
   const date = (field: 'validFrom' | 'validUntil') =>
-    v[field] === undefined ? undefined : dateCell(field, v[field]);
+    v[field] === undefined ? undefined : dateCell(field, v[field], zone);
   const parsed = personCreate.safeParse({
     name: v.name,
     idNumber: v.idNumber,
@@ -266,6 +287,7 @@ async function runImport(
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
     await job.update({ total });
     const spaces = await spaceKeys(ctx, deps.actor.organizationId);
+    const { timeZone: zone } = await siteTimeZone(ctx);
     const rowsById = new RowsById();
     let lastSaved = Date.now();
     const saveProgress = async () => {
@@ -284,7 +306,7 @@ async function runImport(
       }
       const idNumber = record.values.idNumber ?? null;
       try {
-        const input = toInput(record, spaces);
+        const input = toInput(record, spaces, zone);
         rowsById.claim(input.idNumber, record.line);
         const bytes = await archive?.photoFor(input.idNumber);
         // In the uploads' queue, waiting its turn rather than refused (issue 32).
@@ -373,6 +395,7 @@ export async function checkImport(
   organizationId: string,
 ): Promise<ImportCheckOut> {
   const spaces = await spaceKeys(ctx, organizationId);
+  const { timeZone: zone } = await siteTimeZone(ctx);
   const rowsById = new RowsById();
   const errors: RowError[] = [];
   let total = 0;
@@ -382,7 +405,7 @@ export async function checkImport(
     const idNumber = record.values.idNumber ?? null;
     let problem: unknown = null;
     try {
-      rowsById.claim(toInput(record, spaces).idNumber, record.line);
+      rowsById.claim(toInput(record, spaces, zone).idNumber, record.line);
     } catch (err) {
       problem = err;
     }
