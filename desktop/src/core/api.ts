@@ -245,6 +245,11 @@ export function createConsoleService({
     probe: () => probe(),
     ...(sessionStore && { store: sessionStore }),
   });
+  // A terminal announcing another central address than its push proved: the report relying on
+  // that proof is outdated at once, not when someone next looks.
+  directory.onChange((change) => {
+    if (change.type.startsWith('terminal-')) void workbench.reviewProofs().catch(() => undefined);
+  });
   let settings: ConsoleSettings | null = null;
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;

@@ -20,6 +20,8 @@ export const OUTDATED = {
   layerRun: (id: string) => t('reportStep.outdated.layerRun', { title: layerTitle(id) }),
   confirmed: (id: string) => t('reportStep.outdated.confirmed', { title: layerTitle(id) }),
   download: () => t('reportStep.outdated.download'),
+  proofChanged: (ids: readonly string[]) =>
+    t('reportStep.outdated.proofChanged', { ids: list(ids), title: layerTitle('terminals') }),
 };
 
 /** Layers never run, named when Finish is refused (the technician has not agreed yet). */

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { handoverReport } from '@svc/shared';
+import { LAYERS } from './acceptance/layers.js';
 import { SessionStore } from './acceptance/session-store.js';
 import { createTerminalClient } from './clients/terminal-client.js';
 import { FakeClock } from './testing/fake-clock.js';
@@ -305,5 +306,81 @@ describe('the acceptance session', () => {
     expect(second.pushes()).toEqual([expect.objectContaining({ id: 'ENR-R', via: 'none' })]);
     expect(second.pushes()[0]?.checkedIn.skipped).toBe(true);
     expect(second.acceptance().layers.find((l) => l.id === 'central')?.status).toBe('passed');
+  });
+  it('outdates the report and fails the terminal layer once a proven terminal announces another central', async () => {
+    const terminal = {
+      id: 'ENR-P',
+      kind: 'enrollment' as const,
+      name: null,
+      model: null,
+      version: null,
+      address: '127.0.0.1',
+      port: 9,
+      sourcePort: 20785,
+      configUrl: 'http://127.0.0.1:9/api/config',
+      central: url,
+      firstSeen: new Date().toISOString(),
+      lastSeen: new Date().toISOString(),
+      announces: 1,
+      conflict: null,
+    };
+    const at = new Date().toISOString();
+    await new SessionStore(dir).save({
+      centralUrl: url,
+      layers: LAYERS.map((l) => ({
+        id: l.id,
+        title: l.title,
+        manualPrompt: l.manual,
+        status: 'pending' as const,
+        evidence: [],
+        manual: null,
+        ranAt: null,
+        error: null,
+      })),
+      pushes: [
+        {
+          id: 'ENR-P',
+          kind: 'enrollment',
+          address: '127.0.0.1',
+          port: 9,
+          centralUrl: url,
+          panelUrl: null,
+          via: 'central',
+          pushedAt: at,
+          saved: { ok: true, detail: 'saved' },
+          readBack: { ok: true, detail: 'read', config: null },
+          checkedIn: { ok: true, detail: 'in', at },
+          ok: true,
+        },
+      ],
+      report: null,
+    });
+    const wb = new Workbench({
+      clock: new FakeClock(),
+      terminalClient: createTerminalClient(),
+      terminals: () => [terminal],
+      release: '0.1.0',
+      store: new SessionStore(dir),
+    });
+    await wb.setCentral(url);
+    await wb.runLayer('terminals', {});
+    const layer = () => wb.acceptance().layers.find((l) => l.id === 'terminals');
+    expect(layer()?.status).toBe('passed');
+    await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(wb.acceptance().report?.outdated).toBeNull();
+
+    terminal.central = 'http://10.9.9.9:8080';
+    const after = wb.acceptance();
+    expect(after.layers.find((l) => l.id === 'terminals')).toMatchObject({
+      status: 'failed',
+      evidence: [expect.objectContaining({ label: 'ENR-P', ok: false })],
+    });
+    expect(after.report?.outdated).toMatch(/ENR-P.*another central address/);
+    await expect(wb.reportFile('json')).rejects.toThrow(/outdated/);
+    // Kept across a restart.
+    await wb.reviewProofs();
+    const again = bench();
+    await again.resume();
+    expect(again.acceptance().report?.outdated).toMatch(/ENR-P/);
   });
 });

@@ -25,7 +25,7 @@ import { reportWords } from './report/words.js';
 import type { Language } from './language.js';
 import { language, t } from './i18n.js';
 import { buildReport, redact, reportJson, sha256 } from './report/report.js';
-import { OUTDATED, notRunRefused, confirmRefusal } from './texts.js';
+import { OUTDATED, TERMINAL_WORDS, changedSince, notRunRefused, confirmRefusal } from './texts.js';
 import type { TerminalEntry } from './terminal-directory.js';
 
 export interface PushRequestInput {
@@ -259,7 +259,39 @@ export class Workbench {
     return [...this.#pushes];
   }
 
+  /**
+   * A proof the terminal configuration layer counted stops counting once its terminal announces
+   * another central address: the layer's fact says so (and fails), and a report made on it is
+   * outdated. True when something changed (the caller saves).
+   */
+  #reviewProofs(): boolean {
+    const layer = this.#layers.find((l) => l.id === 'terminals');
+    if (!layer || layer.ranAt === null) return false;
+    const heard = new Map(this.deps.terminals().map((term) => [term.id, term]));
+    const changed: string[] = [];
+    layer.evidence = layer.evidence.map((e) => {
+      const terminal = heard.get(e.label);
+      if (!e.ok || !terminal) return e;
+      const p = [...this.#pushes].reverse().find((r) => r.id === terminal.id);
+      if (!p?.ok || !changedSince(terminal, p)) return e;
+      changed.push(terminal.id);
+      const value = TERMINAL_WORDS.changedSince(p.centralUrl, terminal.central ?? '');
+      return { label: e.label, value: this.#redact(value), ok: false };
+    });
+    if (changed.length === 0) return false;
+    layer.status = layerStatus(layer);
+    this.#outdate(OUTDATED.proofChanged(changed));
+    return true;
+  }
+
+  /** The terminal list changed: a proof the layers relied on may no longer count. */
+  async reviewProofs(): Promise<void> {
+    if (this.#reviewProofs()) await this.#save();
+    else await this.#saving;
+  }
+
   acceptance(): AcceptanceState {
+    if (this.#reviewProofs()) void this.#save();
     return {
       layers: this.#layers.map((l) => ({ ...l, evidence: [...l.evidence] })),
       report: this.#report && structuredClone(this.#report.state),
@@ -350,6 +382,7 @@ export class Workbench {
     site: string;
     withLayersNotRun?: boolean;
   }): Promise<AcceptanceState> {
+    this.#reviewProofs();
     const notRun = this.#layers.filter((l) => l.ranAt === null).map((l) => l.id);
     if (notRun.length > 0 && !meta.withLayersNotRun) throw new Error(notRunRefused(notRun));
     const central = this.#central;
@@ -406,6 +439,7 @@ export class Workbench {
     format: 'html' | 'json' | 'pdf',
     lng: Language = language(),
   ): Promise<ReportFile> {
+    await this.reviewProofs();
     const r = this.#report;
     if (!r) throw new Error(t('reportStep.noReport'));
     if (r.state.outdated !== null) throw new Error(OUTDATED.download());
