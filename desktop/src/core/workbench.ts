@@ -457,12 +457,12 @@ export class Workbench {
       return {
         filename: `${name}.html`,
         mime: 'text/html',
-        base64: Buffer.from(reportHtml(report, r.state.sha256, reportWords(lng))).toString(
+        base64: Buffer.from(reportHtml(report, r.state.sha256, reportWords(lng), r.state)).toString(
           'base64',
         ),
       };
     }
-    const pdf = await reportPdf(report, r.state.sha256, reportWords(lng));
+    const pdf = await reportPdf(report, r.state.sha256, reportWords(lng), r.state);
     return { filename: `${name}.pdf`, mime: 'application/pdf', base64: pdf.toString('base64') };
   }
 }

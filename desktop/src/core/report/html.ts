@@ -1,6 +1,6 @@
 import type { HandoverReport } from '@svc/shared';
 import { evidenceMark, resultLine, verdict } from './report.js';
-import { reportWords, type ReportWords } from './words.js';
+import { reportWords, type ReportRecord, type ReportWords } from './words.js';
 
 const esc = (s: string) =>
   s.replace(
@@ -34,6 +34,7 @@ export function reportHtml(
   report: HandoverReport,
   digest: string,
   w: ReportWords = reportWords(),
+  record: ReportRecord | null = null,
 ): string {
   const m = report.meta;
   const f = w.fields;
@@ -73,7 +74,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.2em .8e
 <p class="${v.accepted ? 'passed' : 'failed'}"><strong>${esc(v.line)}</strong></p>
 <dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 ${sections}
-<p>${esc(w.digestRecorded(digest))}</p>
+<p${record && !record.recorded ? ' class="failed"' : ''}>${esc(w.digestRecord(digest, record))}</p>
 ${signatures(report, w)}
 </body></html>
 `;

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { HandoverReport } from '@svc/shared';
-import { reportWords, type ReportWords } from './words.js';
+import { reportWords, type ReportRecord, type ReportWords } from './words.js';
 import { evidenceMark, resultLine, verdict } from './report.js';
 
 /**
@@ -68,7 +68,13 @@ function table(doc: Doc, columns: Column[], rows: { cells: string[]; color?: str
   doc.fillColor('black').moveDown(0.5);
 }
 
-function titlePage(doc: Doc, report: HandoverReport, digest: string, w: ReportWords): void {
+function titlePage(
+  doc: Doc,
+  report: HandoverReport,
+  digest: string,
+  w: ReportWords,
+  record: ReportRecord | null,
+): void {
   const m = report.meta;
   const f = w.fields;
   doc.font('Bold').fontSize(22).text(w.reportTitle);
@@ -108,8 +114,12 @@ function titlePage(doc: Doc, report: HandoverReport, digest: string, w: ReportWo
       color: COLOR[l.status === 'passed' ? 'ok' : l.status],
     })),
   );
-  doc.moveDown(1).font('Regular').fontSize(9).fillColor(GREY);
-  doc.text(w.digestRecorded(digest));
+  doc
+    .moveDown(1)
+    .font('Regular')
+    .fontSize(9)
+    .fillColor(record && !record.recorded ? COLOR.failed : GREY);
+  doc.text(w.digestRecord(digest, record));
   doc.fillColor('black');
 }
 
@@ -209,6 +219,7 @@ export function reportPdf(
   report: HandoverReport,
   digest: string,
   w: ReportWords = reportWords(),
+  record: ReportRecord | null = null,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
@@ -227,7 +238,7 @@ export function reportPdf(
     doc.on('error', reject);
     doc.registerFont('Regular', fontFile('Regular'));
     doc.registerFont('Bold', fontFile('Bold'));
-    titlePage(doc, report, digest, w);
+    titlePage(doc, report, digest, w, record);
     doc.addPage();
     for (const layer of report.layers) layerSection(doc, layer, w);
     signatures(doc, report, w);

@@ -179,7 +179,11 @@ describe('handover report', () => {
     expect(html).toContain('svc 验收报告');
     expect(html).toContain('人员同步 — <span class="passed">通过</span>');
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-report-zh-')), 'report.pdf');
-    writeFileSync(file, await reportPdf(report, sha256(json), zh));
+    const record = {
+      recorded: { sha256: sha256(json), at: '2026-11-22T07:00:05.000Z', by: 'tess' },
+      recordError: null,
+    };
+    writeFileSync(file, await reportPdf(report, sha256(json), zh, record));
     const { stdout } = await run('pdftotext', [file, '-']);
     for (const title of ['服务', '网站', '中心服务', '终端发现', '终端配置', '人员同步']) {
       expect(stdout).toContain(`${title}：通过`);
@@ -187,7 +191,7 @@ describe('handover report', () => {
     expect(stdout).toContain('识别记录闭环：未执行');
     expect(stdout).toContain('王工程师');
     // Chinese punctuation in Chinese sentences; the date as people read it, never raw ISO.
-    expect(stdout.replace(/\s+/g, '')).toContain('，已记录在中心服务的审计日志中。');
+    expect(stdout.replace(/\s+/g, '')).toContain('，已记录到中心服务（审计日志），记录编号');
     expect(stdout).toMatch(/2026\/11\/22/);
     expect(stdout).not.toContain('2026-11-22T07:00:00.000Z');
     expect(stdout).toContain('实施人员');
@@ -221,5 +225,34 @@ describe('handover report', () => {
     const zh = await text(failed, 'zh-CN');
     expect(zh).toContain('验收未通过');
     expect(zh).not.toContain('该现场验收通过');
+  });
+
+  it('says whether the central service recorded the report, and why not: never a record that was not made', async () => {
+    const report = buildReport(layers(), meta);
+    const digest = sha256(reportJson(report));
+    const notRecorded = { recorded: null, recordError: 'the central service did not answer' };
+    const recorded = {
+      recorded: { sha256: digest, at: '2026-11-22T07:00:05.000Z', by: 'tess' },
+      recordError: null,
+    };
+    const down = reportHtml(report, digest, reportWords(), notRecorded);
+    expect(down).not.toMatch(
+      /recorded in the central audit log|recorded at the central service as/,
+    );
+    expect(down).toContain(
+      'NOT recorded at the central service: the central service did not answer',
+    );
+    expect(reportHtml(report, digest, reportWords(), recorded)).toContain(
+      `recorded at the central service as ${digest} (audit log), by tess at`,
+    );
+    // Unknown: the digest only, no claim either way.
+    expect(reportHtml(report, digest)).not.toMatch(/recorded (in|at) the central/i);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-rec-')), 'r.pdf');
+    writeFileSync(file, await reportPdf(report, digest, reportWords(), notRecorded));
+    const text = (await run('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'NOT recorded at the central service: the central service did not answer',
+    );
+    expect(text).not.toContain('audit log');
   });
 });

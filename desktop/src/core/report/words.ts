@@ -1,10 +1,31 @@
 import { i18n, tIn, type Params } from '../i18n.js';
 import type { Language } from '../language.js';
 
+/** What the console knows of the report's record at the central service. */
+export interface ReportRecord {
+  recorded: { sha256: string; at: string; by: string } | null;
+  recordError: string | null;
+}
+
 /** The words of the handover report's HTML and PDF in one language (the JSON keeps codes). */
 export function reportWords(lang: Language = 'en') {
   const t = (key: string, params?: Params) => tIn(lang, `report.${key}`, params);
   const list = (titles: readonly string[]) => titles.join(t('listSeparator'));
+  const when = (iso: string) => {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime())
+      ? iso
+      : d.toLocaleString(lang, {
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+          timeZoneName: 'short',
+        });
+  };
   return {
     lang,
     reportTitle: t('title'),
@@ -45,25 +66,24 @@ export function reportWords(lang: Language = 'en') {
       note ? t('confirmedByHandNote', { who, at, note }) : t('confirmedByHand', { who, at }),
     error: (message: string) => t('error', { message }),
     digestLine: (digest: string) => t('digestLine', { digest }),
-    /** "SHA-256 of report.json: <digest> — recorded in the central audit log." */
-    digestRecorded: (digest: string) => t('digestRecorded', { digest }),
+    /**
+     * The digest, and what is true of its record at the central service: recorded (under the
+     * digest it computed, by whom, when), not recorded and why, or nothing said when unknown.
+     */
+    digestRecord: (digest: string, record: ReportRecord | null): string =>
+      record === null
+        ? t('digestLine', { digest })
+        : record.recorded
+          ? t('digestRecordedAs', {
+              digest,
+              id: record.recorded.sha256,
+              by: record.recorded.by,
+              at: when(record.recorded.at),
+            })
+          : t('digestNotRecorded', { digest, why: record.recordError ?? '' }),
     pageOf: (n: number, of: number) => t('pageOf', { n, of }),
     /** An instant as people read it here: local time with its zone ("2026/11/28 14:05:03 UTC"). */
-    when: (iso: string) => {
-      const d = new Date(iso);
-      return Number.isNaN(d.getTime())
-        ? iso
-        : d.toLocaleString(lang, {
-            year: 'numeric',
-            month: '2-digit',
-            day: '2-digit',
-            hour: '2-digit',
-            minute: '2-digit',
-            second: '2-digit',
-            hourCycle: 'h23',
-            timeZoneName: 'short',
-          });
-    },
+    when,
     signatures: t('signatures'),
     verdict: { accepted: t('verdict.accepted'), notAccepted: t('verdict.notAccepted') },
     verdictLine: (verdict: string, result: string) => t('verdictLine', { verdict, result }),
