@@ -43,19 +43,19 @@ export function ProofBadges({ push }: { push: PushResult }) {
       <ProofBadge
         ok={push.saved.ok}
         skipped={push.saved.skipped}
-        label={t('proof.saved')}
+        label={t('proof.step.saved')}
         failed={t('proof.notSaved')}
       />
       <ProofBadge
         ok={push.readBack.ok}
         skipped={push.readBack.skipped}
-        label={t('proof.readBack')}
+        label={t('proof.step.readBack')}
         failed={t('proof.notReadBack')}
       />
       <ProofBadge
         ok={push.checkedIn.ok}
         skipped={push.checkedIn.skipped}
-        label={t('proof.checkedIn')}
+        label={t('proof.step.checkedIn')}
         failed={t('proof.notCheckedIn')}
       />
     </Group>
