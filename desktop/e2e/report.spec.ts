@@ -158,6 +158,13 @@ test.describe('the handover report', () => {
     await ui.openReport();
     await expect(report.getByText('Report outdated')).toBeVisible();
     await expect(report).toContainText('Central service was run again after Finish');
+    // The old verdict is said as past, in grey: never as the site's current state.
+    await expect(result).not.toContainText(/^NOT ACCEPTED: 1\/8 layers passed/);
+    const was = result.getByText(
+      /^Outdated since .+: this report said NOT ACCEPTED \(1\/8 layers passed\) when made at /,
+    );
+    await expect(was).toBeVisible();
+    await expect(was).toHaveCSS('font-weight', '400');
     for (const format of ['HTML', 'JSON', 'PDF']) {
       await expect(report.getByRole('button', { name: `Download ${format}` })).toBeDisabled();
     }

@@ -308,6 +308,7 @@ export class Workbench {
   #outdate(reason: string): void {
     if (this.#report && this.#report.state.outdated === null) {
       this.#report.state.outdated = reason;
+      this.#report.state.outdatedAt = new Date(this.deps.clock.now()).toISOString();
     }
   }
 
@@ -416,6 +417,7 @@ export class Workbench {
       recorded: null,
       recordError: null,
       outdated: null,
+      outdatedAt: null,
     };
     this.#report = { json, state };
     if (!central?.user) {

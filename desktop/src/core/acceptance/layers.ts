@@ -80,6 +80,8 @@ export interface ReportState {
   recordError: string | null;
   /** Why the report no longer matches the layers (a run, a confirmation, a push since), or null. */
   outdated: string | null;
+  /** When it became outdated (absent in sessions kept before this was recorded). */
+  outdatedAt?: string | null;
 }
 
 /** A layer passes when every automated fact holds and its manual part (if any) is confirmed. */

@@ -76,6 +76,7 @@ const reportState = z.object({
   recorded: z.object({ sha256: z.string(), at: z.string(), by: z.string() }).nullable(),
   recordError: z.string().nullable(),
   outdated: z.string().nullable(),
+  outdatedAt: z.string().nullable().optional(),
 });
 const siteFile = z.object({
   v: z.literal(1),

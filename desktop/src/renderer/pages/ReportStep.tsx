@@ -24,15 +24,29 @@ function ReportResult({ report }: { report: Report }) {
   const waitingCount = s.layers - s.passed - s.failed - s.notRun.length;
   const waiting = s.pendingIds?.map((id) => layerTitle(id)) ?? [];
   const accepted = s.passed === s.layers;
+  const values = {
+    verdict: accepted ? t('report.verdict.accepted') : t('report.verdict.notAccepted'),
+    passed: s.passed,
+    layers: s.layers,
+  };
   return (
     <Stack gap="xs" aria-label={t('reportStep.result')}>
-      <Text fw={700} c={accepted ? STATUS_COLOR.ok : STATUS_COLOR.bad}>
-        {t('reportStep.verdict', {
-          verdict: accepted ? t('report.verdict.accepted') : t('report.verdict.notAccepted'),
-          passed: s.passed,
-          layers: s.layers,
-        })}
-      </Text>
+      {report.outdated === null ? (
+        <Text fw={700} c={accepted ? STATUS_COLOR.ok : STATUS_COLOR.bad}>
+          {t('reportStep.verdict', values)}
+        </Text>
+      ) : (
+        // The old verdict is history, not the site's state: grey, and said as past.
+        <Text c={STATUS_COLOR.neutral}>
+          {report.outdatedAt
+            ? t('reportStep.verdictOutdatedSince', {
+                ...values,
+                made: localTime(report.createdAt),
+                since: localTime(report.outdatedAt),
+              })
+            : t('reportStep.verdictOutdated', { ...values, made: localTime(report.createdAt) })}
+        </Text>
+      )}
       {failed.length > 0 && (
         <Text c="red.9">{t('report.failedList', { titles: list(failed) })}</Text>
       )}
