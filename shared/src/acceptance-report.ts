@@ -20,8 +20,18 @@ export const reportEvidence = z
     ok: z.boolean(),
     /** True for a fact that holds but deserves a look (e.g. a loopback central address). */
     warning: z.boolean().optional(),
+    /**
+     * The fact's result in one word: passed, warning (holds, but deserves a look) or failed.
+     * `ok` and `warning` stay for readers of earlier reports; absent in reports made before.
+     */
+    status: z.enum(['passed', 'warning', 'failed']).optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (e) =>
+      e.status === undefined || e.status === (!e.ok ? 'failed' : e.warning ? 'warning' : 'passed'),
+    { path: ['status'], message: 'does not match ok and warning' },
+  );
 
 export const reportLayerStatus = z.enum(['pending', 'passed', 'failed']);
 

@@ -255,4 +255,53 @@ describe('handover report', () => {
     );
     expect(text).not.toContain('audit log');
   });
+
+  it('a warning makes the verdict ACCEPTED WITH WARNINGS, and each fact says passed, warning or failed', () => {
+    const warned = layers().map((l) =>
+      l.id === 'discovery'
+        ? {
+            ...l,
+            evidence: [
+              {
+                label: 'reachable',
+                value: 'http://127.0.0.1:8080 (this host only)',
+                ok: true,
+                warning: true,
+              },
+              { label: 'ENR-1', value: '127.0.0.1:20786', ok: true },
+            ],
+          }
+        : l,
+    );
+    const report = buildReport(warned, meta);
+    const json = JSON.parse(reportJson(report)) as ReturnType<typeof buildReport>;
+    expect(handoverReport.parse(json)).toBeTruthy();
+    const facts = json.layers.find((l) => l.id === 'discovery')?.evidence;
+    expect(facts?.map((e) => [e.status, e.ok])).toEqual([
+      ['warning', true],
+      ['passed', true],
+    ]);
+    // A status that contradicts ok/warning is refused; a report made before status still reads.
+    const first = json.layers[0]!;
+    const bad = { ...first, evidence: [{ label: 'x', value: 'y', ok: false, status: 'passed' }] };
+    expect(
+      handoverReport.safeParse({ ...json, layers: [bad, ...json.layers.slice(1)] }).success,
+    ).toBe(false);
+    const old = { ...first, evidence: [{ label: 'x', value: 'y', ok: true }] };
+    expect(
+      handoverReport.safeParse({ ...json, layers: [old, ...json.layers.slice(1)] }).success,
+    ).toBe(true);
+
+    const html = reportHtml(report, 'd'.repeat(64));
+    expect(html).toContain('ACCEPTED WITH WARNINGS (1): 8/8 layers passed; 1 warning');
+    expect(html).not.toContain('every layer passed and that the site is accepted');
+    expect(html).toContain('with 1 warning (marked ⚠ in this report)');
+    const zh = reportHtml(report, 'd'.repeat(64), reportWords('zh-CN'));
+    expect(zh).toContain('验收通过（有 1 条警告）');
+    expect(zh).not.toContain('我们确认各层检查均已通过，该现场验收通过');
+    // Without a warning, the plain verdict.
+    expect(reportHtml(buildReport(layers(), meta), 'd'.repeat(64))).toContain(
+      '<strong>ACCEPTED: 8/8 layers passed</strong>',
+    );
+  });
 });

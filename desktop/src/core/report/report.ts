@@ -60,6 +60,7 @@ export function buildReport(
       value: r(e.value),
       ok: e.ok,
       ...(e.warning && { warning: true }),
+      status: !e.ok ? 'failed' : e.warning ? 'warning' : 'passed',
     })),
     manual: l.manual && { who: r(l.manual.who), at: l.manual.at, note: r(l.manual.note) },
   }));
@@ -134,13 +135,21 @@ export function verdict(
 ): { accepted: boolean; line: string; intro: string } {
   const missing = shortfalls(report, w);
   const accepted = missing.length === 0 && report.summary.passed === report.summary.layers;
+  // Accepted with warnings is its own verdict: a signature never reads as "all clean" over one.
+  const warnings = report.summary.warnings;
   return {
     accepted,
     line: w.verdictLine(
-      accepted ? w.verdict.accepted : w.verdict.notAccepted,
+      !accepted
+        ? w.verdict.notAccepted
+        : warnings > 0
+          ? w.verdict.acceptedWithWarnings(warnings)
+          : w.verdict.accepted,
       resultLine(report, w),
     ),
-    intro: w.signatureIntro(accepted ? null : missing.join(w.partSeparator)),
+    intro: accepted
+      ? w.signatureIntroAccepted(warnings)
+      : w.signatureIntroNotAccepted(missing.join(w.partSeparator)),
   };
 }
 

@@ -85,11 +85,18 @@ export function reportWords(lang: Language = 'en') {
     /** An instant as people read it here: local time with its zone ("2026/11/28 14:05:03 UTC"). */
     when,
     signatures: t('signatures'),
-    verdict: { accepted: t('verdict.accepted'), notAccepted: t('verdict.notAccepted') },
+    verdict: {
+      accepted: t('verdict.accepted'),
+      acceptedWithWarnings: (count: number) => t('verdict.acceptedWithWarnings', { count }),
+      notAccepted: t('verdict.notAccepted'),
+    },
     verdictLine: (verdict: string, result: string) => t('verdictLine', { verdict, result }),
-    /** What the signatures confirm: an acceptance, or only that the checks ran (`reasons`). */
-    signatureIntro: (reasons: string | null) =>
-      reasons === null ? t('signatureIntroAccepted') : t('signatureIntroNotAccepted', { reasons }),
+    /** What the signatures confirm: an acceptance (naming its warnings), or only that the checks ran. */
+    signatureIntroAccepted: (warnings: number) =>
+      warnings > 0
+        ? t('signatureIntroAcceptedWarnings', { count: warnings })
+        : t('signatureIntroAccepted'),
+    signatureIntroNotAccepted: (reasons: string) => t('signatureIntroNotAccepted', { reasons }),
     signatureRoles: [t('signatureRoles.technician'), t('signatureRoles.siteManager')] as const,
     signatureFields: [
       t('signatureFields.name'),

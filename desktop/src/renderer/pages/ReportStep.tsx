@@ -25,14 +25,21 @@ function ReportResult({ report }: { report: Report }) {
   const waiting = s.pendingIds?.map((id) => layerTitle(id)) ?? [];
   const accepted = s.passed === s.layers;
   const values = {
-    verdict: accepted ? t('report.verdict.accepted') : t('report.verdict.notAccepted'),
+    verdict: !accepted
+      ? t('report.verdict.notAccepted')
+      : s.warnings > 0
+        ? t('report.verdict.acceptedWithWarnings', { count: s.warnings })
+        : t('report.verdict.accepted'),
     passed: s.passed,
     layers: s.layers,
   };
   return (
     <Stack gap="xs" aria-label={t('reportStep.result')}>
       {report.outdated === null ? (
-        <Text fw={700} c={accepted ? STATUS_COLOR.ok : STATUS_COLOR.bad}>
+        <Text
+          fw={700}
+          c={!accepted ? STATUS_COLOR.bad : s.warnings > 0 ? STATUS_COLOR.warn : STATUS_COLOR.ok}
+        >
           {t('reportStep.verdict', values)}
         </Text>
       ) : (
