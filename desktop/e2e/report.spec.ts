@@ -173,6 +173,29 @@ test.describe('the handover report', () => {
     await expect(report.getByRole('button', { name: 'Download JSON' })).toBeEnabled();
   });
 
+  test('a report not recorded at central says why, and is recorded from the step once signed in', async ({
+    page,
+  }) => {
+    const c = await open();
+    const ui = new ConsolePage(page);
+    await page.goto(c.url);
+    await ui.useCentral(central.url);
+    const report = await ui.openReport();
+    await report.getByLabel('Technician').fill('Tess');
+    await report.getByLabel('Site').fill('North gate');
+    await report.getByRole('button', { name: 'Finish acceptance' }).click();
+    const ask = report.getByRole('alertdialog', { name: 'Finish without them' });
+    await ask.getByRole('button', { name: 'Finish without them' }).click();
+    await expect(report).toContainText(
+      'Not recorded at central: not signed in at the central service: sign in',
+    );
+    await ui.signIn(central.username, central.password);
+    const again = await ui.openReport();
+    await again.getByRole('button', { name: 'Record at central' }).click();
+    await expect(again.getByText('Recorded at central as')).toBeVisible();
+    await expect(again.getByRole('button', { name: 'Record at central' })).toHaveCount(0);
+  });
+
   test('the PDF prints the technician as typed, with page numbers', async ({ page }) => {
     const c = await open();
     const ui = new ConsolePage(page);

@@ -124,6 +124,8 @@ export interface ConsoleApi {
     site: string,
     withLayersNotRun: boolean,
   ): Promise<AcceptanceState>;
+  /** Has the central service keep a finished, current report it does not keep yet. */
+  recordReport(): Promise<AcceptanceState>;
   /** HTML and PDF in `language` (default: the console's); the JSON keeps its stable keys and codes. */
   getReport(format: 'html' | 'json' | 'pdf', language?: Language): Promise<ReportFile>;
   /** The technician's kept settings: the language chosen (null: the system's, the browser's). */
@@ -386,6 +388,7 @@ export function createConsoleService({
     confirmLayer: (id, who, note) => workbench.confirmLayer(id, { who, note }),
     finishAcceptance: (technician, site, withLayersNotRun) =>
       workbench.finish({ technician, site, withLayersNotRun }),
+    recordReport: () => workbench.recordReport(),
     getReport: (format, language) => workbench.reportFile(format, language),
     getSettings: async () =>
       settings ?? (settings = (await sessionStore?.loadSettings()) ?? DEFAULT_SETTINGS),

@@ -56,6 +56,7 @@ function fakeApi(calls: string[]): ConsoleApi {
     runLayer: record('runLayer', acceptance),
     confirmLayer: record('confirmLayer', acceptance),
     finishAcceptance: record('finishAcceptance', acceptance),
+    recordReport: record('recordReport', acceptance),
     getReport: record('getReport', { filename: 'r.json', mime: 'application/json', base64: '' }),
     getSettings: record('getSettings', { language: null }),
     setLanguage: record('setLanguage', { language: 'zh-CN' }),

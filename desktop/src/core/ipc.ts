@@ -34,6 +34,7 @@ export const IPC_CHANNELS = {
   runLayer: 'svc-console:run-layer',
   confirmLayer: 'svc-console:confirm-layer',
   finishAcceptance: 'svc-console:finish-acceptance',
+  recordReport: 'svc-console:record-report',
   getReport: 'svc-console:get-report',
   getSettings: 'svc-console:get-settings',
   setLanguage: 'svc-console:set-language',
@@ -122,6 +123,7 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
     args: z.tuple([shortText.min(1), shortText.min(1), z.boolean()]),
     call: (api, [t, s, withNotRun]) => api.finishAcceptance(t, s, withNotRun),
   },
+  recordReport: { args: noArguments, call: (api) => api.recordReport() },
   getReport: {
     args: z.tuple([z.enum(['html', 'json', 'pdf']), z.enum(LANGUAGES).optional()]),
     call: (api, [f, language]) => api.getReport(f, language),

@@ -13,8 +13,10 @@ import { Workbench } from './workbench.js';
 
 /** A central service stand-in: heartbeat (healthy or not), sign-in, and the report upload. */
 function stubCentral() {
-  const state = { healthy: true, uploads: [] as string[] };
+  const state = { healthy: true, down: false, uploads: [] as string[] };
   const server: Server = createServer((req, res) => {
+    // Down: the connection drops without an answer, as a stopped service behind a proxy does.
+    if (state.down) return void req.socket.destroy();
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
@@ -94,6 +96,7 @@ describe('the acceptance session', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'svc-session-'));
     central.state.healthy = true;
+    central.state.down = false;
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -382,5 +385,31 @@ describe('the acceptance session', () => {
     const again = bench();
     await again.resume();
     expect(again.acceptance().report?.outdated).toMatch(/ENR-P/);
+  });
+
+  it('says truly why a report is not recorded, and records it once the central service answers', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await wb.runLayer('central', {});
+    // Not signed in, the central service answering: that is the reason.
+    let state = await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(state.report?.recordError).toMatch(/^not signed in at the central service/);
+    // Signed in, then the central service stops answering before Finish.
+    await wb.signIn('tess', 'right password');
+    central.state.down = true;
+    state = await wb.finish({ technician: 'Tess', site: 'North', withLayersNotRun: true });
+    expect(state.report?.recorded).toBeNull();
+    expect(state.report?.recordError).toMatch(/^the central service at .* is not answering/);
+    const uploads = central.state.uploads.length;
+    // It answers again: the same report is recorded, under the digest of the file.
+    central.state.down = false;
+    state = await wb.recordReport();
+    expect(state.report?.recorded?.sha256).toBe(state.report?.sha256);
+    expect(central.state.uploads).toHaveLength(uploads + 1);
+    // Recorded once: asking again uploads nothing more.
+    await wb.recordReport();
+    expect(central.state.uploads).toHaveLength(uploads + 1);
+    const html = Buffer.from((await wb.reportFile('html')).base64, 'base64').toString();
+    expect(html).toContain(`recorded at the central service as ${state.report?.sha256}`);
   });
 });

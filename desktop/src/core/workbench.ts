@@ -420,20 +420,59 @@ export class Workbench {
       outdatedAt: null,
     };
     this.#report = { json, state };
-    if (!central?.user) {
-      state.recordError = t('reportStep.notSignedIn');
-    } else {
-      try {
-        const kept = (await central.uploadReport(json)).value;
-        if (kept.sha256 !== digest) {
-          state.recordError = t('reportStep.digestMismatch', { ours: digest, theirs: kept.sha256 });
-        } else state.recorded = { sha256: kept.sha256, at: kept.recordedAt, by: kept.recordedBy };
-      } catch (err) {
-        state.recordError = this.#redact(why(err));
-        this.#noteRefusal(err);
-      }
-    }
+    await this.#record();
     await this.#save();
+    return this.acceptance();
+  }
+
+  /**
+   * Has the central service keep the report, or says truly why not: the central service not
+   * answering (whatever the sign-in), not signed in, a refusal, or another digest.
+   */
+  async #record(): Promise<void> {
+    const report = this.#report;
+    if (!report) return;
+    const { json, state } = report;
+    const central = this.#central;
+    state.recordError = null;
+    const notAnswering = (reason: string) =>
+      t('reportStep.notAnswering', { url: central?.baseUrl ?? '', reason });
+    if (!central) {
+      state.recordError = t('errors.centralFirst');
+      return;
+    }
+    if (!central.user) {
+      const now = await this.centralState();
+      state.recordError = now.heartbeat
+        ? t('reportStep.notSignedIn')
+        : notAnswering(this.#redact(now.error ?? t('errors.reach.other')));
+      return;
+    }
+    try {
+      const kept = (await central.uploadReport(json)).value;
+      if (kept.sha256 !== state.sha256) {
+        state.recordError = t('reportStep.digestMismatch', {
+          ours: state.sha256,
+          theirs: kept.sha256,
+        });
+      } else state.recorded = { sha256: kept.sha256, at: kept.recordedAt, by: kept.recordedBy };
+    } catch (err) {
+      const answered = err instanceof ReachError && err.status !== null;
+      state.recordError = answered ? this.#redact(why(err)) : notAnswering(this.#redact(why(err)));
+      this.#noteRefusal(err);
+    }
+  }
+
+  /** Records a finished report the central service does not keep yet (after it answers again). */
+  async recordReport(): Promise<AcceptanceState> {
+    await this.reviewProofs();
+    const r = this.#report;
+    if (!r) throw new Error(t('reportStep.noReport'));
+    if (r.state.outdated !== null) throw new Error(OUTDATED.download());
+    if (r.state.recorded === null) {
+      await this.#record();
+      await this.#save();
+    }
     return this.acceptance();
   }
 

@@ -28,6 +28,7 @@ const channels: typeof IPC_CHANNELS = {
   runLayer: 'svc-console:run-layer',
   confirmLayer: 'svc-console:confirm-layer',
   finishAcceptance: 'svc-console:finish-acceptance',
+  recordReport: 'svc-console:record-report',
   getReport: 'svc-console:get-report',
   getSettings: 'svc-console:get-settings',
   setLanguage: 'svc-console:set-language',
@@ -75,6 +76,7 @@ const svcConsole = {
     ipcRenderer.invoke(channels.finishAcceptance, technician, site, withLayersNotRun) as Promise<
       Result<'finishAcceptance'>
     >,
+  recordReport: () => ipcRenderer.invoke(channels.recordReport) as Promise<Result<'recordReport'>>,
   getReport: (format, language) =>
     ipcRenderer.invoke(
       channels.getReport,

@@ -83,6 +83,7 @@ describe('preload', () => {
       'runLayer',
       'confirmLayer',
       'finishAcceptance',
+      'recordReport',
       'getReport',
       'getSettings',
       'setLanguage',
@@ -109,6 +110,7 @@ describe('preload', () => {
     await api.runLayer('data', { person: 'Ann' });
     await api.confirmLayer('services', 'Ann', 'ok');
     await api.finishAcceptance('Ann', 'North', false);
+    await api.recordReport();
     await api.getReport('pdf');
     await api.listenAgain();
     await api.changePassword('old', 'new');
@@ -120,6 +122,7 @@ describe('preload', () => {
       { channel: IPC_CHANNELS.runLayer, args: ['data', { person: 'Ann' }] },
       { channel: IPC_CHANNELS.confirmLayer, args: ['services', 'Ann', 'ok'] },
       { channel: IPC_CHANNELS.finishAcceptance, args: ['Ann', 'North', false] },
+      { channel: IPC_CHANNELS.recordReport, args: [] },
       { channel: IPC_CHANNELS.getReport, args: ['pdf'] },
       { channel: IPC_CHANNELS.listenAgain, args: [] },
       { channel: IPC_CHANNELS.changePassword, args: ['old', 'new'] },

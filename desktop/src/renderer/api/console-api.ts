@@ -51,6 +51,7 @@ function httpConsoleApi(): ConsoleApi {
     runLayer: via('runLayer'),
     confirmLayer: via('confirmLayer'),
     finishAcceptance: via('finishAcceptance'),
+    recordReport: via('recordReport'),
     getReport: via('getReport'),
     getSettings: via('getSettings'),
     setLanguage: via('setLanguage'),

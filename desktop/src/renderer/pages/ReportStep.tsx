@@ -120,6 +120,10 @@ export function ReportStep({
       await download(f.filename, f.mime, { base64: f.base64 });
     },
   });
+  const record = useMutation({
+    mutationFn: () => consoleApi.recordReport(),
+    onSuccess: onDone,
+  });
   const report = state?.report;
   return (
     <section aria-label={t('reportStep.title')}>
@@ -195,7 +199,17 @@ export function ReportStep({
               </Alert>
             ) : (
               <Alert color="red">
-                {t('reportStep.notRecorded', { why: report.recordError ?? '' })}
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm">
+                    {t('reportStep.notRecorded', { why: report.recordError ?? '' })}
+                  </Text>
+                  {report.outdated === null && (
+                    <Button size="xs" onClick={() => record.mutate()} loading={record.isPending}>
+                      {t('reportStep.record')}
+                    </Button>
+                  )}
+                  {record.error && <Text size="sm">{record.error.message}</Text>}
+                </Stack>
               </Alert>
             )}
             <SegmentedControl
