@@ -190,6 +190,31 @@ test.describe('proofs that are true, through the browser shell', () => {
     await expect(proof('DSP-A')).toContainText('✘ not saved– read back– checked in');
     await expect(proof('DSP-A')).toContainText('saved central address');
     await expect(proof('DSP-A')).not.toContainText('✔');
+    // On a phone the whole proof and its reason are in view, wrapped: no badge or word cut.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const id of ['ENR-P', 'DSP-A']) {
+      await proof(id).scrollIntoViewIfNeeded();
+      // As a phone first shows the list: not scrolled sideways.
+      await page
+        .getByRole('table', { name: 'Terminals' })
+        .evaluate(
+          'el => { for (let p = el.parentElement; p; p = p.parentElement) p.scrollLeft = 0; }',
+        );
+      // The proof has the phone's width to itself (a row of its own), not a column's sliver:
+      // a longer reason or wider columns (the tester's 390 px list) would cut it otherwise.
+      const whole = await proof(id).boundingBox();
+      expect(whole!.x).toBeLessThan(60);
+      expect(whole!.width).toBeGreaterThan(280);
+      for (const part of [proof(id), ...(await proof(id).locator('*').all())]) {
+        const box = await part.boundingBox();
+        const text = await part.textContent();
+        expect(box, text ?? '').not.toBeNull();
+        expect(box!.x, text ?? '').toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width, text ?? '').toBeLessThanOrEqual(390);
+      }
+    }
+    await expect(proof('DSP-A')).toContainText('saved central address');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await expect(proof('DSP-B')).toHaveCount(0);
     await expect(ui.terminalRow('DSP-B')).toContainText('not pushed yet');
     await expect(page.getByLabel('Proof summary')).toHaveText(/^1 of \d+ proven$/);

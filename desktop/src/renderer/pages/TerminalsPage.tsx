@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
+import { Fragment, useMemo, useState } from 'react';
 import type { ConsoleTerminal, PushResult } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
 import { TERMINAL_WORDS, changedSince, localTime } from '../../core/texts.js';
@@ -45,6 +46,9 @@ const COLUMNS = [
 
 export function TerminalsPage() {
   const t = useT();
+  // Below Mantine's md (where the table starts to scroll sideways) the Proof column would be cut.
+  const narrow = useMediaQuery('(max-width: 61.99em)') ?? false;
+  const columns = narrow ? COLUMNS.filter((c) => c !== 'proof') : COLUMNS;
   const qc = useQueryClient();
   const terminals = useQuery({
     queryKey: ['terminals'],
@@ -162,21 +166,41 @@ export function TerminalsPage() {
                   onChange={selectAll}
                 />
               </Table.Th>
-              {COLUMNS.map((c) => (
+              {columns.map((c) => (
                 <Table.Th key={c}>{t(`terminals.columns.${c}`)}</Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {shown.map((term) => (
-              <TerminalRow
-                key={term.id}
-                term={term}
-                selected={selected.has(term.id)}
-                onToggle={() => toggle(term.id)}
-                otherCentral={otherCentral(term, centralUrl)}
-                push={latest.get(term.id)}
-              />
+              <Fragment key={term.id}>
+                <TerminalRow
+                  term={term}
+                  selected={selected.has(term.id)}
+                  onToggle={() => toggle(term.id)}
+                  otherCentral={otherCentral(term, centralUrl)}
+                  push={latest.get(term.id)}
+                  proofColumn={!narrow}
+                />
+                {narrow && (
+                  // On a phone the proof is a row of its own under its terminal, held in view
+                  // while the table scrolls sideways, and wrapped to the screen's width.
+                  <Table.Tr>
+                    <Table.Td colSpan={columns.length + 1} pt={0}>
+                      <div
+                        style={{
+                          position: 'sticky',
+                          left: 0,
+                          width: 'calc(100vw - 4rem)',
+                          overflowWrap: 'anywhere',
+                        }}
+                      >
+                        <ProofCell term={term} push={latest.get(term.id)} />
+                      </div>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
             ))}
           </Table.Tbody>
         </Table>
@@ -193,12 +217,15 @@ function TerminalRow({
   onToggle,
   otherCentral: other,
   push,
+  proofColumn,
 }: {
   term: ConsoleTerminal;
   selected: boolean;
   onToggle: () => void;
   otherCentral: boolean;
   push: PushResult | undefined;
+  /** False on a phone: the proof gets a row of its own. */
+  proofColumn: boolean;
 }) {
   const t = useT();
   const flagged = other || term.conflict !== null;
@@ -224,9 +251,11 @@ function TerminalRow({
       </Table.Td>
       <Table.Td>{t(`terminals.kind.${term.kind}`)}</Table.Td>
       <Table.Td>{term.online ? t('terminals.online') : t('terminals.offline')}</Table.Td>
-      <Table.Td miw={220} maw={320} style={{ overflowWrap: 'anywhere' }}>
-        <ProofCell term={term} push={push} />
-      </Table.Td>
+      {proofColumn && (
+        <Table.Td miw={220} maw={320} style={{ overflowWrap: 'anywhere' }}>
+          <ProofCell term={term} push={push} />
+        </Table.Td>
+      )}
       <Table.Td>{term.address}</Table.Td>
       <Table.Td>{term.port}</Table.Td>
       <Table.Td>{term.heardOn ?? t('terminals.noSubnet')}</Table.Td>
