@@ -65,8 +65,8 @@ ${l.error ? `<p class="failed">${esc(w.error(l.error))}</p>` : ''}</section>`;
     [f.result, resultLine(report, w)],
   ];
   return `<!doctype html>
-<html lang="${w.lang}"><head><meta charset="utf-8"><title>${w.reportTitle} — ${esc(m.site)}</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}
+<html lang="${w.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${w.reportTitle} — ${esc(m.site)}</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.2em .8em .2em 0;vertical-align:top;border-bottom:1px solid #ddd}
 .sign{display:flex;gap:2em;flex-wrap:wrap}.sign div{border:1px solid #000;padding:.5em 1em;flex:1;min-width:14em}
 .sign p{border-bottom:1px solid #000;padding-top:1.2em}.ok,.passed{color:#1b5e20}.failed{color:#b71c1c}.warning,.pending{color:#8d6e00}</style></head>

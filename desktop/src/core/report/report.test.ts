@@ -304,4 +304,14 @@ describe('handover report', () => {
       '<strong>ACCEPTED: 8/8 layers passed</strong>',
     );
   });
+
+  it('prints dates with the zone at the end, and the HTML fits a phone', () => {
+    const at = '2026-11-29T04:37:29.000Z';
+    expect(reportWords('zh-CN').when(at)).toMatch(/^2026\/11\/29 \d{2}:\d{2}:29 \S+$/);
+    expect(reportWords('en').when(at)).toMatch(/^11\/29\/2026, \d{2}:\d{2}:29 \S+$/);
+    const html = reportHtml(buildReport(layers(), meta), 'd'.repeat(64));
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    // The 64-character digest and long evidence break instead of widening the page.
+    expect(html).toMatch(/body\{[^}]*overflow-wrap:anywhere/);
+  });
 });

@@ -11,20 +11,24 @@ export interface ReportRecord {
 export function reportWords(lang: Language = 'en') {
   const t = (key: string, params?: Params) => tIn(lang, `report.${key}`, params);
   const list = (titles: readonly string[]) => titles.join(t('listSeparator'));
+  // The zone goes at the end in every language ("2026/11/29 04:37:29 UTC"; zh-CN's own
+  // pattern would put it between the date and the time).
   const when = (iso: string) => {
     const d = new Date(iso);
-    return Number.isNaN(d.getTime())
-      ? iso
-      : d.toLocaleString(lang, {
-          year: 'numeric',
-          month: '2-digit',
-          day: '2-digit',
-          hour: '2-digit',
-          minute: '2-digit',
-          second: '2-digit',
-          hourCycle: 'h23',
-          timeZoneName: 'short',
-        });
+    if (Number.isNaN(d.getTime())) return iso;
+    const time = d.toLocaleString(lang, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    const zone = new Intl.DateTimeFormat(lang, { timeZoneName: 'short' })
+      .formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    return zone ? `${time} ${zone}` : time;
   };
   return {
     lang,
