@@ -16,6 +16,9 @@ export function layerTitle(id: string, fallback = id): string {
 
 // --- The report step. ---
 
+/** `@svc/shared`'s REDACTED marker (kept in what is recorded), as the screens say it. */
+export const redactedSaid = (text: string) => text.split('[redacted]').join(t('report.redacted'));
+
 export const OUTDATED = {
   layerRun: (id: string) => t('reportStep.outdated.layerRun', { title: layerTitle(id) }),
   confirmed: (id: string) => t('reportStep.outdated.confirmed', { title: layerTitle(id) }),

@@ -1,5 +1,5 @@
 import type { HandoverReport } from '@svc/shared';
-import { evidenceMark, resultLine, verdict } from './report.js';
+import { evidenceMark, printed, resultLine, verdict } from './report.js';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
 
 const esc = (s: string) =>
@@ -36,6 +36,7 @@ export function reportHtml(
   w: ReportWords = reportWords(),
   record: ReportRecord | null = null,
 ): string {
+  report = printed(report, w);
   const m = report.meta;
   const f = w.fields;
   const v = verdict(report, w);

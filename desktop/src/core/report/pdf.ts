@@ -3,7 +3,7 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { HandoverReport } from '@svc/shared';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
-import { evidenceMark, resultLine, verdict } from './report.js';
+import { evidenceMark, printed, resultLine, verdict } from './report.js';
 
 /**
  * Noto Sans (Simplified Chinese, with Latin) from an npm package as OpenType files pdfkit can
@@ -221,6 +221,7 @@ export function reportPdf(
   w: ReportWords = reportWords(),
   record: ReportRecord | null = null,
 ): Promise<Buffer> {
+  report = printed(report, w);
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',

@@ -314,4 +314,13 @@ describe('handover report', () => {
     // The 64-character digest and long evidence break instead of widening the page.
     expect(html).toMatch(/body\{[^}]*overflow-wrap:anywhere/);
   });
+
+  it('prints "[redacted]" in the print’s language; the JSON keeps its marker', () => {
+    const report = buildReport(layers(), meta);
+    expect(reportJson(report)).toContain('[redacted]');
+    const zh = reportHtml(report, 'd'.repeat(64), reportWords('zh-CN'));
+    expect(zh).not.toContain('[redacted]');
+    expect(zh).toContain('Authorization: [已隐去] [已隐去]');
+    expect(reportHtml(report, 'd'.repeat(64))).toContain('Authorization: [redacted]');
+  });
 });

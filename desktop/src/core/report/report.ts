@@ -153,6 +153,17 @@ export function verdict(
   };
 }
 
+/**
+ * The report as printed in the words given: "[redacted]" (the JSON's marker, kept there) in the
+ * print's language.
+ */
+export function printed(report: HandoverReport, w: ReportWords): HandoverReport {
+  if (w.redacted === REDACTED) return report;
+  return JSON.parse(
+    JSON.stringify(report).split(REDACTED).join(JSON.stringify(w.redacted).slice(1, -1)),
+  ) as HandoverReport;
+}
+
 /** The mark a fact gets in every rendering: a warning is never a tick. */
 export function evidenceMark(e: ReportEvidence): 'ok' | 'warning' | 'failed' {
   return !e.ok ? 'failed' : e.warning ? 'warning' : 'ok';

@@ -33,6 +33,8 @@ export function reportWords(lang: Language = 'en') {
   return {
     lang,
     reportTitle: t('title'),
+    /** What stands where a secret was cut out, as the print says it. */
+    redacted: t('redacted'),
     fields: {
       site: t('fields.site'),
       release: t('fields.release'),

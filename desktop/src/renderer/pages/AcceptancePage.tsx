@@ -19,7 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AcceptanceState, LayerId, LayerInput } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
-import { confirmRefusal, layerTitle, localTime } from '../../core/texts.js';
+import { confirmRefusal, layerTitle, localTime, redactedSaid } from '../../core/texts.js';
 import { useT } from '../i18n.js';
 
 type Layer = AcceptanceState['layers'][number];
@@ -198,8 +198,8 @@ function LayerStep({
               <List.Item key={i}>
                 {t('acceptance.fact', {
                   mark: !e.ok ? '✘' : e.warning ? '⚠' : '✔',
-                  label: e.label,
-                  value: e.value,
+                  label: redactedSaid(e.label),
+                  value: redactedSaid(e.value),
                 })}
               </List.Item>
             ))}
