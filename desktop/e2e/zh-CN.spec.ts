@@ -134,6 +134,10 @@ test.describe('the console in Simplified Chinese', () => {
     await expect(report.getByText('已记录到中心服务')).toBeVisible();
     await expect(report).not.toContainText(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     await noEnglish(page);
+    // On a phone the steps are a picker: Chinese punctuation in its items.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByLabel('步骤').locator('option').nth(2)).toHaveText('3. 中心服务：通过');
+    await page.setViewportSize({ width: 1280, height: 800 });
     if (shots) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: path.join(shots, 'console-report-390.png'), fullPage: true });

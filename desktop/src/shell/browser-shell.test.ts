@@ -83,6 +83,13 @@ describe('browser shell', () => {
     expect(page.status).toBe(401);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('press Enter: it prints a fresh link');
+    // In the browser's language, its title too.
+    const zh = await raw(`${shell.origin}/`, {
+      headers: { accept: 'text/html', 'accept-language': 'zh-CN,zh;q=0.9' },
+    });
+    expect(zh.body).toContain('<title>svc 控制台</title>');
+    expect(zh.body).toContain('<h1>svc 控制台</h1>');
+    expect(zh.body).not.toContain('svc console');
     const used = await raw(shell.url, { headers: { accept: 'text/html' } });
     expect(used.headers['content-type']).toMatch(/^text\/html/);
     // A fresh link works once, and makes the unused earlier one worthless.

@@ -47,8 +47,8 @@ function accessPage(
     'content-security-policy': "default-src 'none'",
   });
   res.end(
-    `<!doctype html><html lang="${lng}"><head><meta charset="utf-8"><title>svc console</title>` +
-      `<meta name="viewport" content="width=device-width"></head><body><h1>svc console</h1>` +
+    `<!doctype html><html lang="${lng}"><head><meta charset="utf-8"><title>${tIn(lng, 'app.title')}</title>` +
+      `<meta name="viewport" content="width=device-width"></head><body><h1>${tIn(lng, 'app.title')}</h1>` +
       `<p>${tIn(lng, `access.${key}`)}</p></body></html>`,
   );
 }

@@ -68,7 +68,11 @@ export function AcceptancePage() {
           data={[
             ...layers.map((layer, i) => ({
               value: String(i),
-              label: `${i + 1}. ${layerTitle(layer.id, layer.title)}: ${t(statusKey(layer))}`,
+              label: t('acceptance.pickItem', {
+                n: i + 1,
+                title: layerTitle(layer.id, layer.title),
+                status: t(statusKey(layer)),
+              }),
             })),
             { value: String(layers.length), label: `${layers.length + 1}. ${reportTitle}` },
           ]}
