@@ -143,7 +143,15 @@ test.describe('the handover report', () => {
     await ui.openLayer('Central service');
     await ui.runLayer('Central service');
     const data = await ui.openLayer('Data');
+    // Empty required fields: each says so, and the layer is not run (no "'' not found").
+    await data.getByRole('button', { name: 'Run Data check' }).click();
+    await expect(data.getByText('Required: fill this in to run the check')).toHaveCount(3);
+    await expect(data.getByLabel('Data evidence')).toHaveCount(0);
+    await expect(data).not.toContainText('not found');
     await data.getByLabel('Organization').fill('No such organization');
+    await expect(data.getByText('Required: fill this in to run the check')).toHaveCount(2);
+    await data.getByLabel('Space').fill('No such space');
+    await data.getByLabel('Person (name or ID number)').fill('Nobody');
     await ui.runLayer('Data');
     const report = await ui.finish('Tess Tech 张', 'North gate', true);
     const result = report.getByLabel('Report result');

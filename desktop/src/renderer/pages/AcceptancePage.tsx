@@ -122,6 +122,19 @@ export function AcceptancePage() {
   );
 }
 
+type Required = 'organization' | 'space' | 'person' | 'photo';
+/** What a layer cannot run without (the central service would only say "not found"). */
+const REQUIRED: Record<LayerId, Required[]> = {
+  services: [],
+  web: [],
+  central: [],
+  data: ['organization', 'space', 'person'],
+  discovery: [],
+  terminals: [],
+  sync: ['space', 'photo'],
+  recognition: [],
+};
+
 function LayerStep({
   layer,
   onDone,
@@ -135,6 +148,14 @@ function LayerStep({
   const [input, setInput] = useState<LayerInput>({});
   const [photo, setPhoto] = useState<File | null>(null);
   const [who, setWho] = useState('');
+  // Run with a required field empty: each such field says so, and nothing is run.
+  const [tried, setTried] = useState(false);
+  const required = REQUIRED[layer.id];
+  const empty = (name: Required) =>
+    name === 'photo' ? photo === null : !(input[name] ?? '').trim();
+  const missing = required.filter(empty);
+  const needed = (name: Required) =>
+    tried && required.includes(name) && empty(name) ? t('acceptance.fields.required') : null;
   const [note, setNote] = useState('');
   const run = useMutation({
     mutationFn: async () =>
@@ -156,6 +177,8 @@ function LayerStep({
       label={label}
       value={input[name] ?? ''}
       onChange={(e) => setInput({ ...input, [name]: e.currentTarget.value })}
+      required={required.includes(name as Required)}
+      error={needed(name as Required)}
     />
   );
   const needs: Record<LayerId, React.ReactNode> = {
@@ -179,6 +202,8 @@ function LayerStep({
           accept="image/jpeg"
           value={photo}
           onChange={setPhoto}
+          required
+          error={needed('photo')}
         />
       </Group>
     ),
@@ -189,7 +214,13 @@ function LayerStep({
       <Stack>
         {needs[layer.id]}
         <Group>
-          <Button onClick={() => run.mutate()} loading={run.isPending}>
+          <Button
+            onClick={() => {
+              setTried(true);
+              if (missing.length === 0) run.mutate();
+            }}
+            loading={run.isPending}
+          >
             {t('acceptance.run', { title })}
           </Button>
           <Badge color={color[layer.status]}>{t(statusKey(layer))}</Badge>
