@@ -270,7 +270,8 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       processed: int(),
       succeeded: int(),
       failed: int(),
-      errors: { type: DataTypes.TEXT, allowNull: false },
+      // MEDIUMTEXT on MySQL (migration 0280): a thousand refused rows with their reasons.
+      errors: { type: DataTypes.TEXT('medium'), allowNull: false },
       createdAt: time(),
       finishedAt: time(true),
     },

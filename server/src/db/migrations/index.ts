@@ -17,6 +17,7 @@ import { workingOrganizationMigrations } from './working-organization.js';
 import { languageMigrations } from './languages.js';
 import { claimEraMigrations } from './claim-era.js';
 import { auditMessageMigrations } from './audit-messages.js';
+import { importMessageMigrations } from './import-messages.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   ...languageMigrations,
   ...claimEraMigrations,
   ...auditMessageMigrations,
+  ...importMessageMigrations,
 ];
