@@ -210,12 +210,15 @@ export function localClock(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString('en-GB', { hour12: false });
 }
 
-/** An ISO instant in the laptop's local time, to the second ("2026/11/28 14:03:05" in zh-CN). */
-export function localTime(iso: string | null | undefined): string {
+/**
+ * An ISO instant in the laptop's local time, to the second ("2026/11/28 14:03:05" in zh-CN), in
+ * the console's language or the one given (the report's).
+ */
+export function localTime(iso: string | null | undefined, lang: string = language()): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(language(), {
+  return d.toLocaleString(lang, {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',

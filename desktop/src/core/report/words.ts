@@ -1,5 +1,6 @@
 import { i18n, tIn, type Params } from '../i18n.js';
 import type { Language } from '../language.js';
+import { localTime } from '../texts.js';
 
 /** What the console knows of the report's record at the central service. */
 export interface ReportRecord {
@@ -16,15 +17,7 @@ export function reportWords(lang: Language = 'en') {
   const when = (iso: string) => {
     const d = new Date(iso);
     if (Number.isNaN(d.getTime())) return iso;
-    const time = d.toLocaleString(lang, {
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
+    const time = localTime(iso, lang);
     const zone = new Intl.DateTimeFormat(lang, { timeZoneName: 'short' })
       .formatToParts(d)
       .find((p) => p.type === 'timeZoneName')?.value;
