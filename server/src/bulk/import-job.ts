@@ -90,39 +90,30 @@ const DATE_EXPECTED = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM';
 function dateCell(field: 'validFrom' | 'validUntil', s: string, zone: string): string {
   const m = DATE_FORMAT.exec(s);
   if (!m) throw refusal('import_date', { field, value: s, expected: DATE_EXPECTED });
-  const [y, mo, d, h = '0', mi = '0', sec = '0'] = m.slice(1).map((p) => p ?? undefined);
-  const parts = [y, mo, d, h, mi, sec].map(Number) as [
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((p) => (p === undefined ? undefined : Number(p))) as [
     number,
     number,
     number,
-    number,
-    number,
-    number,
+    number?,
+    number?,
+    number?,
   ];
-  const utc = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]));
+  const wall = { year, month, day, hour, minute, second, ms: 0 };
+  const utc = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   const real =
-    utc.getUTCFullYear() === parts[0] &&
-    utc.getUTCMonth() === parts[1] - 1 &&
-    utc.getUTCDate() === parts[2] &&
-    utc.getUTCHours() === parts[3] &&
-    utc.getUTCMinutes() === parts[4] &&
-    utc.getUTCSeconds() === parts[5];
+    utc.getUTCFullYear() === year &&
+    utc.getUTCMonth() === month - 1 &&
+    utc.getUTCDate() === day &&
+    utc.getUTCHours() === hour &&
+    utc.getUTCMinutes() === minute &&
+    utc.getUTCSeconds() === second;
   const at =
     m[4] === undefined
       ? validityInstant(s, field === 'validFrom' ? 'from' : 'until', zone)
       : m[7] === undefined
-        ? instantOfWallClock(
-            {
-              year: parts[0],
-              month: parts[1],
-              day: parts[2],
-              hour: parts[3],
-              minute: parts[4],
-              second: parts[5],
-              ms: 0,
-            },
-            zone,
-          )
+        ? instantOfWallClock(wall, zone)
         : new Date(s);
   if (!real || Number.isNaN(at.getTime())) {
     throw refusal('import_not_real_date', { field, value: s });
