@@ -157,7 +157,7 @@ migrations() {
 # The state a re-initialization, a lost volume or a bad restore would change: the changed admin
 # password, the person and the photo, the device key, the applied migrations, the release.
 same_site() { # label expected-migrations expected-version
-  local got
+  local got image
   sign_in "$admin_password"
   got=$(expect 200 "$(api GET "/api/people/$person")" | json '["idNumber"]')
   [[ $got == E2E-0001 ]] || fail "$1: the person is gone"
@@ -168,8 +168,9 @@ same_site() { # label expected-migrations expected-version
   got=$(heartbeat | json '["version"]')
   # A release from before the image's version reached the heartbeat (e43533a) reports its
   # package's; its running image says which release it is.
-  [[ $got == "$3" || $(docker inspect --format '{{.Config.Image}}' "$(cid_of svc_server)") == *"svc/server:$3" && $3 == "$from_version" ]] ||
-    fail "$1: the heartbeat reports release $got (image $(docker inspect --format '{{.Config.Image}}' "$(cid_of svc_server)")), expected $3"
+  image=$(docker inspect --format '{{.Config.Image}}' "$(cid_of svc_server)")
+  [[ $got == "$3" || $image == *"svc/server:$3" && $3 == "$from_version" ]] ||
+    fail "$1: the heartbeat reports release $got (image $image), expected $3"
   echo "$1: same admin password, person, photo, device key; migrations $2; release $3"
 }
 
