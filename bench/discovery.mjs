@@ -68,7 +68,7 @@ async function main() {
       DB_DATABASE: `svc_bench_${process.pid}`,
     });
   }
-  const server = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.js')], {
+  const server = spawn(process.execPath, [path.join(ROOT, 'server/dist/platform/main.js')], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

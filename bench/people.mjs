@@ -27,7 +27,7 @@ const REUSE = args.reuse;
 const KEEP = args.keep === 'yes' || REUSE !== undefined;
 const SPACES = 200;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
+const { createSequelize } = await import(path.join(ROOT, 'server/dist/platform/db/sequelize.js'));
 
 // A small deterministic generator: the same data on every run, no real names.
 let seed = 42;
@@ -84,7 +84,7 @@ async function main() {
   if (REUSE) {
     const out = execFileSync(
       process.execPath,
-      [path.join(ROOT, 'server/dist/cli/admin.js'), 'reset-password', 'admin'],
+      [path.join(ROOT, 'server/dist/platform/cli/admin.js'), 'reset-password', 'admin'],
       { env: server.env, encoding: 'utf8' },
     );
     password = readFileSync(/ is in (\S+) \(/.exec(out)[1], 'utf8').trim();

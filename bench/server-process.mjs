@@ -66,7 +66,7 @@ export async function startServer({
     ...(process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
   const logTo = process.env.SVC_BENCH_SERVER_LOG;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/platform/main.js')], {
     env,
     cwd: dataDir,
     // Its log (JSON lines) into a file when asked: SVC_BENCH_SERVER_LOG=/tmp/server.log.

@@ -34,7 +34,7 @@ const GOAL_MS = 1000;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'web/dist');
 const { chromium } = createRequire(path.join(ROOT, 'web/package.json'))('@playwright/test');
-const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
+const { createSequelize } = await import(path.join(ROOT, 'server/dist/platform/db/sequelize.js'));
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -103,7 +103,7 @@ async function main() {
   const prefixes = await namePrefixes(server.db);
   const out = execFileSync(
     process.execPath,
-    [path.join(ROOT, 'server/dist/cli/admin.js'), 'reset-password', 'admin'],
+    [path.join(ROOT, 'server/dist/platform/cli/admin.js'), 'reset-password', 'admin'],
     { env: server.env, encoding: 'utf8' },
   );
   const initial = readFileSync(/ is in (\S+) \(/.exec(out)[1], 'utf8').trim();

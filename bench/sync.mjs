@@ -160,7 +160,7 @@ async function main() {
   const SIM_PROCS = Number(args['sim-procs'] ?? 2);
   const PER_DEVICE = Number(args['per-device'] ?? 4);
   const PHOTOS = 5;
-  const { createSequelize } = await import(path.join(ROOT, 'server/dist/db/sequelize.js'));
+  const { createSequelize } = await import(path.join(ROOT, 'server/dist/platform/db/sequelize.js'));
   const { createDeviceClient } = await import(path.join(ROOT, 'server/dist/devices/client.js'));
   const { keepAliveFetch } = await import(
     path.join(ROOT, 'server/dist/sync/delivery/device-fetch.js')

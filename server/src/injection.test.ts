@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorBody } from '@svc/shared';
-import type { RegisteredRoute } from './http/api.js';
+import type { RegisteredRoute } from './platform/http/api.js';
 import { DIALECTS, scratchDb, type ScratchDb } from './test/dialects.js';
 import { startTestServer, type TestServer } from './test/harness.js';
 import { createRows, seededOrganizationId, signedInAt, type OrgRows } from './test/org-fixtures.js';

@@ -1,8 +1,8 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { errorBody } from '@svc/shared';
-import { effectiveRole } from './docs/access.js';
-import type { RegisteredRoute, Resource } from './http/api.js';
+import { effectiveRole } from './platform/openapi/access.js';
+import type { RegisteredRoute, Resource } from './platform/http/api.js';
 import { DIALECTS, scratchDb, type ScratchDb } from './test/dialects.js';
 import { startTestServer, type TestServer } from './test/harness.js';
 import type { TestClient } from './test/http-client.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from './context.js';
-import { Api } from './http/api.js';
+import type { AppContext } from './platform/context.js';
+import { Api } from './platform/http/api.js';
 import { registerAcceptanceRoutes } from './acceptance/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
@@ -16,7 +16,7 @@ import { registerDeviceRoutes } from './devices/routes.js';
 import { registerAdministratorRoutes } from './administrators/routes.js';
 import { registerEnrollmentRoutes } from './enrollment/routes.js';
 import { registerBulkRoutes } from './bulk/routes.js';
-import { registerDocsRoutes } from './docs/routes.js';
+import { registerDocsRoutes } from './platform/openapi/routes.js';
 import { registerSyncRoutes } from './sync/routes.js';
 import { registerRecognitionRoutes } from './recognition/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';

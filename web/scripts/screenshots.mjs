@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const serverEntry = path.join(root, 'server/dist/main.js');
+const serverEntry = path.join(root, 'server/dist/platform/main.js');
 const langAt = process.argv.indexOf('--lang');
 const lang = langAt === -1 ? 'en' : process.argv[langAt + 1];
 if (lang !== 'en' && lang !== 'zh-CN') {

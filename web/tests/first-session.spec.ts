@@ -2,7 +2,7 @@
  * The seed's first session, in one test, through the browser only, once in an English browser
  * and once in a Chinese one (issue 34: every word from the site's catalogs, a server error in
  * the browser's language, Chinese names all the way to the device and the display): svc_server started as
- * `npm start` starts it (node server/dist/main.js, every worker on, SQLite in a fresh data dir,
+ * `npm start` starts it (node server/dist/platform/main.js, every worker on, SQLite in a fresh data dir,
  * no ADMIN_INITIAL_PASSWORD, serving web/dist itself — no nginx), with simulated terminals
  * announcing over real UDP and a simulated device and display from tools/sim. The test talks
  * to the server only through the page; the simulators make their own calls (heartbeats,

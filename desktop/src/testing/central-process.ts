@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CSRF_HEADER } from '@svc/shared';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-export const serverEntry = path.join(repoRoot, 'server', 'dist', 'main.js');
+export const serverEntry = path.join(repoRoot, 'server', 'dist', 'platform', 'main.js');
 
 /** Why the real central service cannot be started here, or undefined when it can. */
 export function centralUnavailable(): string | undefined {

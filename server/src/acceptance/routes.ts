@@ -10,10 +10,10 @@ import {
   type AcceptanceReportRecord,
   type HandoverReport,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { httpErrors } from '../http/errors.js';
-import { auditActor, visible, actingOrganization } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { auditActor, visible, actingOrganization } from '../platform/http/scope.js';
 import { AcceptanceReportStore, type StoredReport } from './store.js';
 
 const tags = ['acceptance'];

@@ -1,5 +1,5 @@
 import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize';
-import { fromSqlDate, sqlDate } from '../db/sql-dates.js';
+import { fromSqlDate, sqlDate } from '../platform/db/sql-dates.js';
 
 export interface StoredReport {
   sha256: string;

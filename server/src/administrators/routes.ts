@@ -9,10 +9,10 @@ import {
   listOf,
   pageQuery,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { ifMatchOf, sendTagged } from '../http/etag.js';
-import { actingOrganization, auditActor, orgScope } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { ifMatchOf, sendTagged } from '../platform/http/etag.js';
+import { actingOrganization, auditActor, orgScope } from '../platform/http/scope.js';
 import {
   createAdministrator,
   findAdministrator,

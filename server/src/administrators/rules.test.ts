@@ -1,5 +1,5 @@
 import type { AdminRole } from '@svc/shared';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../platform/http/errors.js';
 import { assertMayGrant, assertMayManage, removesEnabledSuperadmin } from './rules.js';
 
 const ORG = 'org-1';

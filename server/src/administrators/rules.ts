@@ -1,6 +1,6 @@
 import type { AdminRole } from '@svc/shared';
-import type { AdministratorRow } from '../db/models.js';
-import { httpErrors } from '../http/errors.js';
+import type { AdministratorRow } from '../platform/db/models.js';
+import { httpErrors } from '../platform/http/errors.js';
 
 type Actor = Pick<AdministratorRow, 'id' | 'role' | 'organizationId'>;
 type Target = Pick<AdministratorRow, 'id' | 'role' | 'organizationId'>;

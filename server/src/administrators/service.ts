@@ -8,10 +8,10 @@ import type {
   administratorWithPassword,
 } from '@svc/shared';
 import type { AuditEntry } from '../audit/audit.js';
-import type { AppContext } from '../context.js';
-import type { AdministratorRow } from '../db/models.js';
-import { assertUnchanged, editTagOf } from '../http/etag.js';
-import { httpErrors } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import type { AdministratorRow } from '../platform/db/models.js';
+import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
+import { httpErrors } from '../platform/http/errors.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { assertMayGrant, assertMayManage, removesEnabledSuperadmin } from './rules.js';
 

@@ -1,7 +1,7 @@
 import type { MessageParams } from '@svc/shared';
 import type { Transaction } from 'sequelize';
-import type { Models } from '../db/models.js';
-import type { Clock } from '../clock.js';
+import type { Models } from '../platform/db/models.js';
+import type { Clock } from '../platform/clock.js';
 
 export type AuditOutcome = 'success' | 'failure' | 'denied' | 'rate_limited';
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { WhereOptions } from 'sequelize';
 import { csvRow } from '../bulk/csv.js';
-import type { AuditRow, Models } from '../db/models.js';
+import type { AuditRow, Models } from '../platform/db/models.js';
 import { auditPages } from './store.js';
 
 async function write(res: Response, chunk: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { auditFilter, auditList, auditQuery } from '@svc/shared';
 import type { Request } from 'express';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { auditActor, orgScope } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { auditActor, orgScope } from '../platform/http/scope.js';
 import { exportAudit } from './export.js';
 import { auditWhere, searchAudit, type AuditScope } from './store.js';
 

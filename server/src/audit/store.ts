@@ -1,6 +1,6 @@
 import type { AuditEntryOut, AuditFilter } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
-import type { AuditRow, Models } from '../db/models.js';
+import type { AuditRow, Models } from '../platform/db/models.js';
 import { prefixUpperBound } from '../people/keys.js';
 
 /** Organization scope of the reader: null for a superadmin (every organization). */

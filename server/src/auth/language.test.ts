@@ -1,4 +1,4 @@
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { TEST_ADMIN_PASSWORD, startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';

@@ -1,19 +1,19 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { CSRF_COOKIE, CSRF_HEADER, ErrorCode, SESSION_COOKIE, type AdminRole } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import { HttpError, httpErrors } from '../http/errors.js';
-import { isStateChanging } from '../http/body.js';
-import type { AccessGuards, AdminRule } from '../http/guards.js';
+import type { AppContext } from '../platform/context.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
+import { isStateChanging } from '../platform/http/body.js';
+import type { AccessGuards, AdminRule } from '../platform/http/guards.js';
 import { ABSOLUTE_TIMEOUT_MS, tokenId } from './sessions.js';
-import '../http/types.js';
+import '../platform/http/types.js';
 
 export function cookies(req: Request): Record<string, string | undefined> {
   return parseCookie(req.headers.cookie ?? '');
 }
 
 // Kept here for the routes that still import it from auth/; its home is http/net.ts.
-export { clientIp } from '../http/net.js';
+export { clientIp } from '../platform/http/net.js';
 
 function cookieOptions(req: Request, maxAgeS: number) {
   return {

@@ -11,10 +11,10 @@ import {
   type SessionUser,
   type UserResponse,
 } from '@svc/shared';
-import type { AdministratorRow, SessionRow } from '../db/models.js';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import type { AdministratorRow, SessionRow } from '../platform/db/models.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { siteTimeZone } from '../settings/time-zone.js';
 import { normalizeUsername, toSessionUser } from './accounts.js';
 import { registerTwoFactorRoutes } from './two-factor/routes.js';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { factories } from '../test/factories.js';
 import { startTestServer, type TestServer } from '../test/harness.js';

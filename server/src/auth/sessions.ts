@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
-import type { AdministratorRow, Models, SessionRow } from '../db/models.js';
-import type { Clock } from '../clock.js';
+import type { AdministratorRow, Models, SessionRow } from '../platform/db/models.js';
+import type { Clock } from '../platform/clock.js';
 import { readSession } from './store.js';
 
 export const IDLE_TIMEOUT_MS = 30 * 60_000;

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import type { AdministratorRow, Models, SessionRow } from '../db/models.js';
-import { columnsOf, instanceFrom } from '../db/raw-rows.js';
+import type { AdministratorRow, Models, SessionRow } from '../platform/db/models.js';
+import { columnsOf, instanceFrom } from '../platform/db/raw-rows.js';
 
 /** A session as every signed-in request reads it: with its administrator and 2FA enrolment. */
 export interface SessionRead {

@@ -13,8 +13,8 @@ import {
   type Locale,
 } from '@svc/shared';
 import { Op } from 'sequelize';
-import type { AppContext } from '../context.js';
-import { orgWhere } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import { orgWhere } from '../platform/http/scope.js';
 import { csvRow } from './csv.js';
 import type { RowError } from './import-job.js';
 

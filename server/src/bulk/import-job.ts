@@ -12,13 +12,13 @@ import {
   type ImportRowError,
   type PersonCreate,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { siteTimeZone } from '../settings/time-zone.js';
 import type { StoredPhoto } from '../photos/store.js';
-import type { ImportJobRow } from '../db/business-models.js';
+import type { ImportJobRow } from '../platform/db/business-models.js';
 import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
 import { photoTransaction } from '../photos/intake.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../platform/http/errors.js';
 import {
   ImportRefusal,
   countCsv,

@@ -9,10 +9,10 @@ import {
   listOf,
   type MessageCode,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
-import { HttpError, httpErrors, invalidFields } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
+import { HttpError, httpErrors, invalidFields } from '../platform/http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
 import { exportImportErrors, exportLocale, exportPeople } from './export.js';

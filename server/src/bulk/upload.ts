@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import busboy from 'busboy';
 import { ErrorCode } from '@svc/shared';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../platform/http/errors.js';
 
 export interface UploadLimits {
   /** Bytes per named file field; a field not listed is refused. */

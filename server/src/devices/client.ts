@@ -1,5 +1,5 @@
 import { devicePersonState, type DevicePersonPut, type DevicePersonState } from '@svc/shared';
-import { AnswerTooLarge, readCapped } from '../http/peer-answer.js';
+import { AnswerTooLarge, readCapped } from '../platform/http/peer-answer.js';
 
 /** Where and how to reach one recognition device: its registered base URL and current key. */
 export interface DeviceTarget {

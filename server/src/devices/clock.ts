@@ -1,10 +1,10 @@
 import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { Op } from 'sequelize';
-import type { Clock } from '../clock.js';
-import type { DeviceRow } from '../db/business-models.js';
-import type { Models } from '../db/models.js';
-import type { Job } from '../jobs/registry.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../platform/clock.js';
+import type { DeviceRow } from '../platform/db/business-models.js';
+import type { Models } from '../platform/db/models.js';
+import type { Job } from '../platform/jobs/registry.js';
+import type { Logger } from '../platform/logger.js';
 
 /** A device clock further than this from ours is a warning (on the device and the heartbeat). */
 export const CLOCK_DRIFT_WARNING_MS = 60_000;

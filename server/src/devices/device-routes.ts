@@ -1,9 +1,9 @@
 import { ErrorCode, deviceHeartbeat, onlineCount, serverTimeResponse } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import { bearerToken, type Api } from '../http/api.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import { bearerToken, type Api } from '../platform/http/api.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { findDeviceByKey, noteKeyRefused, onlineWhere } from './service.js';
-import { orgWhere } from '../http/scope.js';
+import { orgWhere } from '../platform/http/scope.js';
 
 /** What devices call (PROTOCOL §3) and the seed's online count (§5). */
 export function registerDeviceEndpoints(api: Api, ctx: AppContext): void {

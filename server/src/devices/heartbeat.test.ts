@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deviceOut, deviceWithKey, errorBody, onlineCount, serverTimeResponse } from '@svc/shared';
 import { startDevice } from '@svc/sim';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';

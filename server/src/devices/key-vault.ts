@@ -3,8 +3,8 @@ import { constants } from 'node:fs';
 import { link, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transaction } from 'sequelize';
-import type { Models } from '../db/models.js';
-import type { Clock } from '../clock.js';
+import type { Models } from '../platform/db/models.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * The outbound copy of each device key. PROTOCOL §3 has the central service call the device

@@ -1,7 +1,7 @@
 import { Op, Sequelize, type Order, type WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import { pageQuery, uuid } from '@svc/shared';
-import type { DeviceRow } from '../db/business-models.js';
+import type { DeviceRow } from '../platform/db/business-models.js';
 import { offlineWhere, onlineWhere } from './service.js';
 
 const boolFlag = z.enum(['true', 'false']);

@@ -14,12 +14,12 @@ import {
   listOf,
 } from '@svc/shared';
 import type { Request } from 'express';
-import type { AppContext } from '../context.js';
-import type { DeviceRow } from '../db/business-models.js';
-import type { Api } from '../http/api.js';
-import { httpErrors } from '../http/errors.js';
-import { assertUnchanged, ifMatchOf, sendTagged } from '../http/etag.js';
-import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { DeviceRow } from '../platform/db/business-models.js';
+import type { Api } from '../platform/http/api.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { assertUnchanged, ifMatchOf, sendTagged } from '../platform/http/etag.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
 import { resendDevicePhotos } from '../sync/planning/store/tasks.js';
 import { devicesOrder, devicesQuery, devicesWhere } from './queries.js';

@@ -1,12 +1,12 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { DeviceOut } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { DeviceRow } from '../db/business-models.js';
+import type { AppContext } from '../platform/context.js';
+import type { DeviceRow } from '../platform/db/business-models.js';
 import type { DeviceTarget } from './client.js';
 import { driftWarning } from './clock.js';
 import { hashDeviceKey } from './keys.js';
 import { DeviceKeyUnavailable } from './key-vault.js';
-import { editTagOf } from '../http/etag.js';
+import { editTagOf } from '../platform/http/etag.js';
 
 export {
   createDeviceClient,

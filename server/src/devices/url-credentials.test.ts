@@ -1,6 +1,6 @@
 import { startDevice, type DeviceHandle } from '@svc/sim';
 import { deviceOut, deviceWithKey, panelRoute } from '@svc/shared';
-import { loadConfig } from '../config/config.js';
+import { loadConfig } from '../platform/config/config.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';

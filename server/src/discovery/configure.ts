@@ -6,9 +6,9 @@ import {
   type ServiceWarning,
 } from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
-import type { Clock } from '../clock.js';
-import type { DiscoveredNodeRow } from '../db/models.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { DiscoveredNodeRow } from '../platform/db/models.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
 import type { Endpoint } from './identity/claims.js';
 import { choosePushTargets, type PushTarget } from './identity/targets.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseDatagram, type DropReason } from '@svc/shared';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { knownTerminalList, type AnnounceDatagram } from '@svc/shared';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';

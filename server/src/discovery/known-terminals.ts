@@ -1,7 +1,7 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { KnownTerminal, KnownTerminalList } from '@svc/shared';
-import type { Clock } from '../clock.js';
-import type { DiscoveredNodeRow, Models } from '../db/models.js';
+import type { Clock } from '../platform/clock.js';
+import type { DiscoveredNodeRow, Models } from '../platform/db/models.js';
 import type { NodeList } from './node-list.js';
 import { nodeOut } from './store/rows.js';
 

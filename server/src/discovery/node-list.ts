@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import type { AnnounceDatagram, DiscoveryNode } from '@svc/shared';
-import type { Models } from '../db/models.js';
-import type { Clock } from '../clock.js';
+import type { Models } from '../platform/db/models.js';
+import type { Clock } from '../platform/clock.js';
 import { isLive, judge, normalizeIp, type Claim, type Endpoint } from './identity/claims.js';
 import {
   stateOf,

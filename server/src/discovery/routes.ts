@@ -12,12 +12,12 @@ import {
   splitChosenAddress,
   terminalCheckin,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { clientIp } from '../auth/middleware.js';
-import { bearerToken, type Api } from '../http/api.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import { bearerToken, type Api } from '../platform/http/api.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { assertMayConfigure, auditMove, configureTerminals, type Actor } from './configure.js';
-import { actingOrganization, orgScope } from '../http/scope.js';
+import { actingOrganization, orgScope } from '../platform/http/scope.js';
 import { listKnownTerminals } from './known-terminals.js';
 
 /** PROTOCOL §5 discovery endpoints and the §2 terminal check-in. */

@@ -4,7 +4,7 @@ import {
   type TerminalConfig,
   type TerminalConfigUpdate,
 } from '@svc/shared';
-import { AnswerTooLarge, readCapped } from '../http/peer-answer.js';
+import { AnswerTooLarge, readCapped } from '../platform/http/peer-answer.js';
 
 /** HTTP to a terminal's management API (PROTOCOL §2); tests may pass their own. */
 export interface TerminalClient {

@@ -6,9 +6,9 @@ import {
   type ServiceWarning,
 } from '@svc/shared';
 import type { AuditLog } from '../audit/audit.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { Job } from '../jobs/registry.js';
+import type { Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/logger.js';
+import type { Job } from '../platform/jobs/registry.js';
 import { advertisedUrl, type AddressConfig, type HostInfo } from './address.js';
 import type { NodeList, Recorded } from './node-list.js';
 import {

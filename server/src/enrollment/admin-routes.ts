@@ -10,10 +10,10 @@ import {
   terminalSpacesUpdate,
 } from '@svc/shared';
 import type { Request } from 'express';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { httpErrors } from '../http/errors.js';
-import { auditActor, actingOrganization, orgScope } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { auditActor, actingOrganization, orgScope } from '../platform/http/scope.js';
 import { decideChange, findChange, listChanges, toChangeOut } from './changes.js';
 import { changeDistances } from '../photos/faces/store.js';
 import { manageableTerminal, setTerminalSpaces, terminalSpaces as spacesOf } from './rights.js';

@@ -6,9 +6,9 @@ import type {
   PersonOut,
 } from '@svc/shared';
 import type { Transaction } from 'sequelize';
-import type { AppContext } from '../context.js';
-import type { EnrollmentChangeRow } from '../db/enrollment-models.js';
-import { httpErrors } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import type { EnrollmentChangeRow } from '../platform/db/enrollment-models.js';
+import { httpErrors } from '../platform/http/errors.js';
 import { updatePerson, type Actor } from '../people/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'audit' | 'photos' | 'logger'>;

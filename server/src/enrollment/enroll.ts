@@ -1,6 +1,6 @@
 import { ErrorCode } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import { HttpError } from '../platform/http/errors.js';
 import type { NormalizedPhoto } from '../photos/normalize.js';
 import { checkedName, createPerson, findByIdNumber, type Actor } from '../people/service.js';
 import { proposeChange } from './changes.js';

@@ -1,8 +1,8 @@
 import { ErrorCode, type TerminalSpaces } from '@svc/shared';
 import { Op, type Transaction } from 'sequelize';
-import type { AppContext } from '../context.js';
-import type { DiscoveredNodeRow } from '../db/models.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import type { AppContext } from '../platform/context.js';
+import type { DiscoveredNodeRow } from '../platform/db/models.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import type { Actor } from '../people/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'audit'>;

@@ -7,10 +7,10 @@ import {
   uuid,
 } from '@svc/shared';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { clientIp } from '../auth/middleware.js';
-import { bearerToken, type Api } from '../http/api.js';
-import { HttpError, httpErrors } from '../http/errors.js';
+import { bearerToken, type Api } from '../platform/http/api.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { BASE64_PHOTO_JSON_LIMIT, decodeBase64Photo } from '../photos/upload.js';
 import { registerEnrollmentAdminRoutes } from './admin-routes.js';
 import { enroll } from './enroll.js';

@@ -10,12 +10,12 @@ import {
   type ServiceWarning,
   WarningCode,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { cidrMatcher } from '../http/net.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { cidrMatcher } from '../platform/http/net.js';
 import { clientIp } from '../auth/middleware.js';
 import { parseCookie } from 'cookie';
-import type { PollAnswer } from '../http/device-fast-path.js';
+import type { PollAnswer } from '../platform/http/device-fast-path.js';
 import { createDbProbe, type DbProbe } from './db-probe.js';
 
 export interface DatabaseCheck {

@@ -1,9 +1,9 @@
 import { idParams, organizationCreate, organizationList, organizationOut } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
 import type { Request } from 'express';
-import { auditActor } from '../http/scope.js';
-import { ifMatchOf, sendTagged } from '../http/etag.js';
+import { auditActor } from '../platform/http/scope.js';
+import { ifMatchOf, sendTagged } from '../platform/http/etag.js';
 import { createOrganization, listOrganizations, renameOrganization } from './service.js';
 
 export { organizationOut };

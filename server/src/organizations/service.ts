@@ -3,11 +3,11 @@ import { Op, Sequelize } from 'sequelize';
 import type { z } from 'zod';
 import type { organizationList, organizationOut } from '@svc/shared';
 import type { AuditEntry } from '../audit/audit.js';
-import type { AppContext } from '../context.js';
-import type { OrganizationRow } from '../db/models.js';
+import type { AppContext } from '../platform/context.js';
+import type { OrganizationRow } from '../platform/db/models.js';
 import type { Transaction } from 'sequelize';
-import { httpErrors } from '../http/errors.js';
-import { assertUnchanged, editTagOf } from '../http/etag.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
 
 /**
  * Organizations behind their routes (routes.ts). `scope` is the one organization an

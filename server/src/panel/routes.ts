@@ -1,10 +1,10 @@
 import { panelRoute, panelTestResult, type PanelRoute } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { clientIp } from '../auth/middleware.js';
-import type { Access, Api } from '../http/api.js';
+import type { Access, Api } from '../platform/http/api.js';
 import { SettingKey } from '../settings/runtime-settings.js';
 import { testPanelConnection } from './connection-check.js';
-import { actingOrganization } from '../http/scope.js';
+import { actingOrganization } from '../platform/http/scope.js';
 
 /**
  * One route for the whole installation, whichever organization a device belongs to: an

@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { createSequelize } from '../db/sequelize.js';
-import { createMigrator } from '../db/migrate.js';
+import { createSequelize } from '../platform/db/sequelize.js';
+import { createMigrator } from '../platform/db/migrate.js';
 import { scratchDb, DIALECTS } from '../test/dialects.js';
 import { searchPeople, type PeopleSearch } from './store/search.js';
 import { nameKey } from './keys.js';

@@ -8,11 +8,11 @@ import {
   personUpdate,
   type PeopleQuery,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { auditActor, orgWhere, actingOrganization } from '../http/scope.js';
-import { httpErrors } from '../http/errors.js';
-import { ifMatchOf, sendTagged } from '../http/etag.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { auditActor, orgWhere, actingOrganization } from '../platform/http/scope.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { ifMatchOf, sendTagged } from '../platform/http/etag.js';
 import { loadSpaceTree } from '../spaces/tree.js';
 import {
   createPerson,

@@ -9,13 +9,13 @@ import {
   type PersonOut,
   type PersonUpdate,
 } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import type { AuditEntry } from '../audit/audit.js';
-import type { PersonRow } from '../db/business-models.js';
-import { HttpError, httpErrors, invalidFields } from '../http/errors.js';
-import { assertUnchanged, editTagOf } from '../http/etag.js';
+import type { PersonRow } from '../platform/db/business-models.js';
+import { HttpError, httpErrors, invalidFields } from '../platform/http/errors.js';
+import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
 import { canonicalIdNumber, nameKey } from './keys.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction } from '../platform/db/transaction.js';
 
 /** Who made a change, for the audit log (auditActor(req) for an administrator). */
 export type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;

@@ -1,5 +1,5 @@
 import { validityInstant } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { siteTimeZone } from '../settings/time-zone.js';
 
 interface Validity {

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Transaction } from 'sequelize';
-import type { AppContext } from '../context.js';
-import type { Logger } from '../logger.js';
+import type { AppContext } from '../platform/context.js';
+import type { Logger } from '../platform/logger.js';
 import { PhotoQueue, type QueueOptions } from './faces/queue.js';
 
 /** A photo's decode and face check is answered within this, or 503 (never a 500). */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import { ErrorCode } from '@svc/shared';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../platform/http/errors.js';
 
 /** An upload larger than this is refused before any decoding (PROTOCOL: "at most 5 MB"). */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { createPhotoStore, type PhotoStore } from './store.js';
 import {
   hasGpsTag,

@@ -1,9 +1,9 @@
 import { idParams, photoStoredFace, photoUploadQuery } from '@svc/shared';
 import type { Request } from 'express';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { httpErrors } from '../http/errors.js';
-import { auditActor, visible } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { auditActor, visible } from '../platform/http/scope.js';
 import { PHOTO_UPLOAD_TYPES, readPhotoUpload } from './upload.js';
 import { checkFace, recordFace, verdictOut } from './faces/check.js';
 import { registerFaceRoutes } from './faces/routes.js';

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { Op, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { Models } from '../db/models.js';
-import type { Logger } from '../logger.js';
-import type { Clock } from '../clock.js';
+import type { Models } from '../platform/db/models.js';
+import type { Logger } from '../platform/logger.js';
+import type { Clock } from '../platform/clock.js';
 import { normalizePhoto, type NormalizedPhoto } from './normalize.js';
 
 export interface StoredPhoto {

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ErrorCode, isBase64, photoBase64 } from '@svc/shared';
-import { HttpError, httpErrors, parseWith } from '../http/errors.js';
+import { HttpError, httpErrors, parseWith } from '../platform/http/errors.js';
 import { MAX_PHOTO_BYTES } from './normalize.js';
 
 /** The body forms `PUT /api/people/{id}/photo` accepts. */

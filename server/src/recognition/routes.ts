@@ -7,10 +7,10 @@ import {
   type RecognitionEventIn,
 } from '@svc/shared';
 import type { Request } from 'express';
-import type { AppContext } from '../context.js';
-import { bearerToken, type Api } from '../http/api.js';
-import { httpErrors } from '../http/errors.js';
-import { auditActor, orgScope, orgWhere, actingOrganization } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import { bearerToken, type Api } from '../platform/http/api.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { auditActor, orgScope, orgWhere, actingOrganization } from '../platform/http/scope.js';
 import { failedTries } from './store/failures.js';
 import { exportEvents } from './events/export.js';
 import { acceptEvent } from './intake/intake.js';

@@ -1,9 +1,9 @@
 import { canonicalTimeZone, settingsOut, timeZoneOut, timeZoneSetting } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../auth/sessions.js';
 import { retentionDays } from '../recognition/events/retention.js';
-import { actingOrganization } from '../http/scope.js';
+import { actingOrganization } from '../platform/http/scope.js';
 import { clientIp } from '../auth/middleware.js';
 import { SettingKey } from './runtime-settings.js';
 import { siteTimeZone } from './time-zone.js';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { z } from 'zod';
-import type { Models } from '../db/models.js';
-import type { Clock } from '../clock.js';
+import type { Models } from '../platform/db/models.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * Runtime settings: values an administrator (or the first start) saves in the database.

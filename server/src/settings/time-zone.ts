@@ -1,6 +1,6 @@
 import { canonicalTimeZone, type TimeZoneOut } from '@svc/shared';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import { SettingKey } from './runtime-settings.js';
 
 /** The server process's own zone (TZ, else the system's), the site's default. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { idParams, listOf, pageQuery, spaceCreate, spaceOut, spaceUpdate, uuid } from '@svc/shared';
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { auditActor, orgWhere, visible, actingOrganization } from '../http/scope.js';
-import { httpErrors } from '../http/errors.js';
-import { ifMatchOf, sendTagged } from '../http/etag.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
+import { httpErrors } from '../platform/http/errors.js';
+import { ifMatchOf, sendTagged } from '../platform/http/etag.js';
 import { createSpace, deleteSpace, findSpace, toSpaceOut, updateSpace } from './service.js';
 import { loadSpaceTree } from './tree.js';
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ForeignKeyConstraintError, type Transaction } from 'sequelize';
 import type { SpaceCreate, SpaceOut } from '@svc/shared';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 import type { AuditEntry } from '../audit/audit.js';
-import type { SpaceRow } from '../db/business-models.js';
+import type { SpaceRow } from '../platform/db/business-models.js';
 import { ErrorCode } from '@svc/shared';
-import { HttpError, httpErrors } from '../http/errors.js';
-import { assertUnchanged, editTagOf } from '../http/etag.js';
+import { HttpError, httpErrors } from '../platform/http/errors.js';
+import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
 import { loadSpaceTree } from './tree.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction } from '../platform/db/transaction.js';
 
 /** Who made a change, for the audit log (auditActor(req) for an administrator). */
 export type Actor = Pick<AuditEntry, 'actor' | 'organizationId' | 'ip'>;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../platform/context.js';
 
 type Deps = Pick<AppContext, 'models'>;
 

@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import type { Config } from '../config/config.js';
-import type { Database } from '../db/database.js';
-import { defineModels, type Models } from '../db/models.js';
-import { createPrioritizedSqlite, prepareSqlite } from '../db/sequelize.js';
+import type { Config } from '../platform/config/config.js';
+import type { Database } from '../platform/db/database.js';
+import { defineModels, type Models } from '../platform/db/models.js';
+import { createPrioritizedSqlite, prepareSqlite } from '../platform/db/sequelize.js';
 
 /**
  * The database connection the sync worker's statements go through (`AppContext.sync.db`).

@@ -19,7 +19,7 @@ const DEVICES = 2;
 const TOTAL = PEOPLE * DEVICES;
 
 /**
- * The real built server (`dist/main.js`) killed with SIGKILL in the middle of a 2,000-task run,
+ * The real built server (`dist/platform/main.js`) killed with SIGKILL in the middle of a 2,000-task run,
  * then started again on the same database and data directory: it converges with no task lost,
  * duplicated or left `running` (the killed process's claims come back when their lease ends).
  */

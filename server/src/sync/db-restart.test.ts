@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DbConfig } from '../config/config.js';
+import type { DbConfig } from '../platform/config/config.js';
 import { ThrowawayMariaDb, throwawayUnavailable } from '../test/mariadb-instance.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';

@@ -1,6 +1,6 @@
 import type { SyncChange } from '@svc/shared';
-import type { SyncTaskRow } from '../db/business-models.js';
-import type { AppContext } from '../context.js';
+import type { SyncTaskRow } from '../platform/db/business-models.js';
+import type { AppContext } from '../platform/context.js';
 
 /** The `sync` event of the live stream (`GET /api/recognition/stream`): one task's new state. */
 export type SyncLiveEvent = SyncChange;

@@ -1,6 +1,6 @@
-import type { AppContext } from '../context.js';
-import type { Api } from '../http/api.js';
-import { auditActor, orgScope, orgWhere } from '../http/scope.js';
+import type { AppContext } from '../platform/context.js';
+import type { Api } from '../platform/http/api.js';
+import { auditActor, orgScope, orgWhere } from '../platform/http/scope.js';
 import {
   deviceSyncOut,
   devicesSyncOut,

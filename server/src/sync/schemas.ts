@@ -13,7 +13,7 @@ import {
   syncTaskOut,
   syncTasksQuery,
 } from '@svc/shared';
-import type { SyncTaskRow } from '../db/business-models.js';
+import type { SyncTaskRow } from '../platform/db/business-models.js';
 
 // The shapes are contracts shared with the site (`@svc/shared`).
 export {

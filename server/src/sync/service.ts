@@ -1,10 +1,10 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { z } from 'zod';
 import type { AuditEntry } from '../audit/audit.js';
-import type { AppContext } from '../context.js';
-import type { DeviceRow, SyncTaskRow } from '../db/business-models.js';
+import type { AppContext } from '../platform/context.js';
+import type { DeviceRow, SyncTaskRow } from '../platform/db/business-models.js';
 import { createDeviceClient, isOnline } from '../devices/service.js';
-import { httpErrors } from '../http/errors.js';
+import { httpErrors } from '../platform/http/errors.js';
 import { publishSyncState } from './live.js';
 import { NO_PHOTO, personNames, taskCountsOf, waitingPhotoByDevice } from './overview/store.js';
 import {

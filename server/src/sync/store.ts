@@ -1,6 +1,6 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import type { DeviceRow, PersonRow, SyncTaskRow } from '../db/business-models.js';
-import type { Models } from '../db/models.js';
+import type { DeviceRow, PersonRow, SyncTaskRow } from '../platform/db/business-models.js';
+import type { Models } from '../platform/db/models.js';
 import { retryValues } from './tasks/rows.js';
 
 // The model calls behind the sync API (service.ts): the tasks it lists and retries, the devices

@@ -1,5 +1,5 @@
 import { personOut } from '@svc/shared';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../platform/clock.js';
 import { plainJpeg } from '../test/images.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Sequelize } from 'sequelize';
-import type { DbConfig } from '../config/config.js';
+import type { DbConfig } from '../platform/config/config.js';
 
 /**
  * Database suites run once per dialect: SQLite always; MySQL/MariaDB when SVC_TEST_MYSQL_HOST

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminRole } from '@svc/shared';
 import { hashPassword } from '../auth/passwords.js';
-import type { DeviceRow, PersonRow, SpaceRow } from '../db/business-models.js';
-import type { AdministratorRow, OrganizationRow } from '../db/models.js';
+import type { DeviceRow, PersonRow, SpaceRow } from '../platform/db/business-models.js';
+import type { AdministratorRow, OrganizationRow } from '../platform/db/models.js';
 import { nameKey } from '../people/keys.js';
 import type { TestServer } from './harness.js';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { DbConfig } from '../config/config.js';
+import type { DbConfig } from '../platform/config/config.js';
 import { freePort, throwawayUnavailable } from './mariadb-instance.js';
 
 const run = promisify(execFile);

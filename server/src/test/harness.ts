@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
-import { loadConfig, type Config, type DbConfig } from '../config/config.js';
-import { createLogger } from '../logger.js';
-import { startServer, type RunningServer } from '../server.js';
-import type { Clock } from '../clock.js';
-import type { Infrastructure } from '../server.js';
+import { loadConfig, type Config, type DbConfig } from '../platform/config/config.js';
+import { createLogger } from '../platform/logger.js';
+import { startServer, type RunningServer } from '../platform/server.js';
+import type { Clock } from '../platform/clock.js';
+import type { Infrastructure } from '../platform/server.js';
 import { sourceFaceWorker } from './face-worker.js';
 
 export const TEST_ADMIN_PASSWORD = `t3st-${Math.random().toString(36).slice(2)}-horse-battery`;

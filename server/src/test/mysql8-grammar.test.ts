@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSequelize } from '../db/sequelize.js';
+import { createSequelize } from '../platform/db/sequelize.js';
 import { mysqlTarget, scratchDb } from './dialects.js';
 import { mysql8SyntaxError, readCaptured, sqlShape } from './mysql8-grammar.js';
 

@@ -1,5 +1,5 @@
-import type { RegisteredRoute } from '../http/api.js';
-import { openApiPath, pathParamNames } from '../docs/openapi.js';
+import type { RegisteredRoute } from '../platform/http/api.js';
+import { openApiPath, pathParamNames } from '../platform/openapi/openapi.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

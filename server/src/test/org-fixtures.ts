@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminRole } from '@svc/shared';
-import type { Resource } from '../http/api.js';
+import type { Resource } from '../platform/http/api.js';
 import type { TestServer } from './harness.js';
 import { TestClient } from './http-client.js';
 import { factories, SIGNED_IN_PASSWORD } from './factories.js';

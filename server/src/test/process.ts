@@ -6,8 +6,8 @@ import { freePort } from './mariadb-instance.js';
 import { waitFor } from './wait.js';
 
 export const SERVER_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const MAIN = `${SERVER_ROOT}dist/main.js`;
-export const ADMIN_CLI = `${SERVER_ROOT}dist/cli/admin.js`;
+export const MAIN = `${SERVER_ROOT}dist/platform/main.js`;
+export const ADMIN_CLI = `${SERVER_ROOT}dist/platform/cli/admin.js`;
 
 export function requireBuild(): void {
   if (!existsSync(MAIN) || !existsSync(ADMIN_CLI)) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@svc/shared';
-import type { RegisteredRoute } from '../http/api.js';
+import type { RegisteredRoute } from '../platform/http/api.js';
 import type { TestServer } from './harness.js';
 import type { TestClient } from './http-client.js';
 

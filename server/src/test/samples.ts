@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { z } from 'zod';
-import type { RegisteredRoute } from '../http/api.js';
+import type { RegisteredRoute } from '../platform/http/api.js';
 import type { CallOptions } from './route-calls.js';
 
 /**

@@ -10,7 +10,7 @@ export const nginxTemplate = path.join(webDir, 'nginx.conf.template');
 
 /** The svc_server entry point built by `npm run build -w @svc/shared -w @svc/server`. */
 export const serverEntry =
-  process.env.SVC_SERVER_ENTRY ?? path.join(repoRoot, 'server', 'dist', 'main.js');
+  process.env.SVC_SERVER_ENTRY ?? path.join(repoRoot, 'server', 'dist', 'platform', 'main.js');
 
 export const chromiumPath = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,5 +1,5 @@
 /**
- * The real stack under test: svc_server (server/dist/main.js) and nginx running
+ * The real stack under test: svc_server (server/dist/platform/main.js) and nginx running
  * web/nginx.conf.template rendered for this worker's ports, serving web/dist.
  */
 import { spawnSync } from 'node:child_process';

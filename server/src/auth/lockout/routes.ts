@@ -5,9 +5,9 @@ import {
   type LoginLockout,
   type LoginLockoutList,
 } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { Api } from '../../http/api.js';
-import { visible } from '../../http/scope.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Api } from '../../platform/http/api.js';
+import { visible } from '../../platform/http/scope.js';
 import { clientIp } from '../middleware.js';
 import type { Lockout } from './throttle.js';
 

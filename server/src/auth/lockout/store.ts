@@ -1,6 +1,6 @@
 import { Op, QueryTypes, type QueryInterface, type Sequelize, type Transaction } from 'sequelize';
-import type { Models } from '../../db/models.js';
-import { readCommittedRetried } from '../../db/deadlock.js';
+import type { Models } from '../../platform/db/models.js';
+import { readCommittedRetried } from '../../platform/db/deadlock.js';
 
 export type Scope = 'user' | 'ip' | 'device';
 

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import type { Models } from '../../db/models.js';
-import type { Clock } from '../../clock.js';
+import type { Models } from '../../platform/db/models.js';
+import type { Clock } from '../../platform/clock.js';
 import { LoginFailureStore, type AttemptRow, type KeyCheck, type Scope } from './store.js';
 
 export interface Limit {

@@ -8,10 +8,10 @@ import {
   twoFactorSetupRequest,
   twoFactorStatus,
 } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { Api } from '../../http/api.js';
-import { HttpError, httpErrors } from '../../http/errors.js';
-import { orgScope } from '../../http/scope.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Api } from '../../platform/http/api.js';
+import { HttpError, httpErrors } from '../../platform/http/errors.js';
+import { orgScope } from '../../platform/http/scope.js';
 import { findAdministrator } from '../../administrators/service.js';
 import { clientIp } from '../middleware.js';
 import { verifyPassword } from '../passwords.js';

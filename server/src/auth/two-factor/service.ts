@@ -1,8 +1,8 @@
 import { Op, type Sequelize } from 'sequelize';
 import { z } from 'zod';
 import type { AuditEntry, AuditLog } from '../../audit/audit.js';
-import type { Clock } from '../../clock.js';
-import type { AdministratorRow, Models } from '../../db/models.js';
+import type { Clock } from '../../platform/clock.js';
+import type { AdministratorRow, Models } from '../../platform/db/models.js';
 import type { DeviceKeyVault } from '../../devices/key-vault.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import type { SessionService } from '../sessions.js';

@@ -6,7 +6,7 @@ import {
   twoFactorStatus,
   userResponse,
 } from '@svc/shared';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { SIGNED_IN_PASSWORD } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';

@@ -1,7 +1,7 @@
 import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { configureResponse, discoveryNode, discoveryNodeList } from '@svc/shared';
 import { Agent, request } from 'undici';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { plainJpeg } from '../../test/images.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';

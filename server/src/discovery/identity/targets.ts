@@ -1,5 +1,5 @@
 import { splitChosenAddress } from '@svc/shared';
-import type { DiscoveredNodeRow } from '../../db/models.js';
+import type { DiscoveredNodeRow } from '../../platform/db/models.js';
 import { normalizeIp, type Endpoint } from './claims.js';
 
 /** Where one node's config goes; `moveFrom` when the administrator chose its claimant. */

@@ -1,5 +1,5 @@
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
-import type { DiscoveredNodeRow, Models } from '../../db/models.js';
+import type { DiscoveredNodeRow, Models } from '../../platform/db/models.js';
 import {
   COLUMNS,
   SELECT_NODES,

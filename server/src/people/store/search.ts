@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { idNumber as idNumberSchema, type PeopleQuery } from '@svc/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { canonicalIdNumber, nameKey } from '../keys.js';
 import {
   ID_INDEX,

@@ -8,8 +8,8 @@ import {
 } from '@svc/shared';
 import type { Transaction } from 'sequelize';
 import type { AuditEntry } from '../../audit/audit.js';
-import type { AppContext } from '../../context.js';
-import { HttpError } from '../../http/errors.js';
+import type { AppContext } from '../../platform/context.js';
+import { HttpError } from '../../platform/http/errors.js';
 import { findByIdNumber } from '../../people/service.js';
 import type { NormalizedPhoto } from '../normalize.js';
 import type { FaceAnalysis } from './detector.js';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import type { Job } from '../../jobs/registry.js';
-import type { Logger } from '../../logger.js';
+import type { Job } from '../../platform/jobs/registry.js';
+import type { Logger } from '../../platform/logger.js';
 import { photoTimedOut } from './queue.js';
 import type { FaceAnswer, FaceWorkerData, FoundFace, WorkerMessage } from './worker.js';
 

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../platform/http/errors.js';
 import { PhotoQueue, RequestGone } from './queue.js';
 
 /** A task that ends when told to, and says whether it ever started. */

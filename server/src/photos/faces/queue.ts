@@ -1,5 +1,5 @@
 import { ErrorCode } from '@svc/shared';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 /**
  * The photo work of requests (decode and face check), bounded (issue 32): at most `capacity`

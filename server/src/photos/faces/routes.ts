@@ -1,7 +1,7 @@
 import { idParams, personFaceOut } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { Api } from '../../http/api.js';
-import { visible } from '../../http/scope.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Api } from '../../platform/http/api.js';
+import { visible } from '../../platform/http/scope.js';
 import { descriptorsOf, lookAlikes, readFace } from './store.js';
 
 /** The face check of a person's current photo, for the person page. */

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { FaceCheckOut, LookAlikeOut } from '@svc/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { loadSpaceTree } from '../../spaces/tree.js';
 import type { FaceAnalysis } from './detector.js';
 import {

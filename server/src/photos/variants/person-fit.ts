@@ -1,6 +1,6 @@
 import type { PhotoUnfitDevice } from '@svc/shared';
 import { Op } from 'sequelize';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { loadSpaceTree } from '../../spaces/tree.js';
 import { deviceSpaces } from '../../sync/planning/diff.js';
 import { profileKey, profileOf } from './profile.js';

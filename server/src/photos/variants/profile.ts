@@ -1,5 +1,5 @@
 import { jpegFrame } from '@svc/shared';
-import type { DeviceRow } from '../../db/business-models.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 
 /** What a device accepts of a photo (its profile); null: no limit. */
 export interface PhotoProfile {

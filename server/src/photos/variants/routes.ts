@@ -1,7 +1,7 @@
 import { idParams, photoFit } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { Api } from '../../http/api.js';
-import { visible } from '../../http/scope.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Api } from '../../platform/http/api.js';
+import { visible } from '../../platform/http/scope.js';
 import { unfitDevices } from './person-fit.js';
 
 /** The person page's warning: the devices of the person that cannot take their photo. */

@@ -1,7 +1,7 @@
 import { jpegFrame } from '@svc/shared';
 import type { Sequelize } from 'sequelize';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
 import type { PhotoStore } from '../store.js';
 import { makeVariant } from './make.js';
 import { fitsAsStored, profileKey, type PhotoProfile } from './profile.js';

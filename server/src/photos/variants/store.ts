@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { sqlDate } from '../../db/sql-dates.js';
+import { sqlDate } from '../../platform/db/sql-dates.js';
 
 /** What a profile gets of a photo: `variant` names its own file; neither: the original. */
 export interface VariantRow {

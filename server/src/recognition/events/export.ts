@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { Op, type WhereOptions } from 'sequelize';
-import type { AppContext } from '../../context.js';
-import type { RecognitionEventRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { RecognitionEventRow } from '../../platform/db/business-models.js';
 import { csvRow } from '../../bulk/csv.js';
 
 const PAGE = 1000;

@@ -1,6 +1,6 @@
 import type { PanelEvent } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
-import type { RecognitionEventRow } from '../../db/business-models.js';
+import type { RecognitionEventRow } from '../../platform/db/business-models.js';
 import type { RecognitionEventOut, RecognitionFilter } from '../schemas.js';
 import type { EventRecord } from '../store/events.js';
 

@@ -1,8 +1,8 @@
 import { Op } from 'sequelize';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { periodicJob } from '../../jobs/periodic.js';
-import type { Job } from '../../jobs/registry.js';
+import type { AppContext } from '../../platform/context.js';
+import { periodicJob } from '../../platform/jobs/periodic.js';
+import type { Job } from '../../platform/jobs/registry.js';
 
 /**
  * The global setting of earlier releases: still the default of an organization that never

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { LiveMessage } from './hub.js';
-import { orgScope } from '../../http/scope.js';
+import { orgScope } from '../../platform/http/scope.js';
 
 export const KEEPALIVE_MS = 20_000;
 

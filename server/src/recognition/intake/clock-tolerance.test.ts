@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deviceOut, deviceWithKey, recognitionEventList, recognitionEventOut } from '@svc/shared';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { EVENT_TIME_TOLERANCE_MS } from '../../devices/clock.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';

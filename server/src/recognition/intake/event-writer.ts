@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { NormalizedPhoto } from '../../photos/normalize.js';
 import { insertEvents, type EventRecord } from '../store/events.js';
 

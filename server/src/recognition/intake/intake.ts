@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type RecognitionEventIn } from '@svc/shared';
 import { UniqueConstraintError } from 'sequelize';
-import type { AppContext } from '../../context.js';
-import { HttpError, httpErrors } from '../../http/errors.js';
+import type { AppContext } from '../../platform/context.js';
+import { HttpError, httpErrors } from '../../platform/http/errors.js';
 import { eventTimes } from '../../devices/clock.js';
 import { toEventOut } from '../events/records.js';
 import { checkSnapshot } from './snapshot.js';

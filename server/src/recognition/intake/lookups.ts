@@ -1,5 +1,5 @@
 import { panelRoute, type PanelRoute } from '@svc/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { hashDeviceKey } from '../../devices/keys.js';
 import { SettingKey } from '../../settings/runtime-settings.js';
 import { EVENT_TABLE, marks, selectRows } from '../store/events.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { ErrorCode, MAX_SNAPSHOT_BYTES } from '@svc/shared';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../platform/http/errors.js';
 import {
   INVALID_IMAGE,
   MAX_PHOTO_PIXELS,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_FAILURES_KEPT, deliveryHistoryOut, recognitionEventOut } from '@svc/shared';
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';

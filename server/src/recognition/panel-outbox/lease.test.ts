@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deviceWithKey } from '@svc/shared';
 import type { TerminalHandle } from '@svc/sim';
 import { QueryTypes } from 'sequelize';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';

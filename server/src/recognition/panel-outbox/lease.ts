@@ -1,4 +1,4 @@
-import { rowLease, type LeaseDeps, type RowLease } from '../../db/row-lease.js';
+import { rowLease, type LeaseDeps, type RowLease } from '../../platform/db/row-lease.js';
 
 /**
  * The right to send one delivery lane's events, held by at most one server process at a time

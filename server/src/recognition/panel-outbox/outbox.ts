@@ -1,6 +1,6 @@
 import { panelRoute } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { Job } from '../../jobs/registry.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Job } from '../../platform/jobs/registry.js';
 import { SettingKey } from '../../settings/runtime-settings.js';
 import { laneLease, DELIVERY_LEASE_MS, type LaneLease } from './lease.js';
 import { pipelinedPanelTransport, type PanelTransport } from './panel-client.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { ANSWER_TOO_LARGE, MAX_PEER_ANSWER_BYTES } from '../../http/peer-answer.js';
+import { ANSWER_TOO_LARGE, MAX_PEER_ANSWER_BYTES } from '../../platform/http/peer-answer.js';
 
 /**
  * Sends panel events (PROTOCOL §4, one JSON body per POST) several at a time without giving up

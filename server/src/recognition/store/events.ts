@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { InferAttributes } from 'sequelize';
-import type { RecognitionEventRow } from '../../db/business-models.js';
-import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
+import type { RecognitionEventRow } from '../../platform/db/business-models.js';
+import { fromSqlDate, sqlDate } from '../../platform/db/sql-dates.js';
 
 /**
  * Plain SQL for the per-event hot path (intake lookups, the event INSERT, delivery's read and

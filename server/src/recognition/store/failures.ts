@@ -1,6 +1,6 @@
 import { DELIVERY_FAILURES_KEPT, type DeliveryFailure } from '@svc/shared';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { fromSqlDate, sqlDate } from '../../db/sql-dates.js';
+import { fromSqlDate, sqlDate } from '../../platform/db/sql-dates.js';
 import { EVENT_TABLE, selectRows } from './events.js';
 
 /**

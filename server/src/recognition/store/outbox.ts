@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { sqlDate } from '../../db/sql-dates.js';
+import { sqlDate } from '../../platform/db/sql-dates.js';
 import {
   EVENT_SELECT,
   EVENT_TABLE,

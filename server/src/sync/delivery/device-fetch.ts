@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { DeviceFetch } from '../../devices/client.js';
-import { AnswerTooLarge, MAX_PEER_ANSWER_BYTES } from '../../http/peer-answer.js';
+import { AnswerTooLarge, MAX_PEER_ANSWER_BYTES } from '../../platform/http/peer-answer.js';
 
 /** A call that ran out of time: the client reports "no answer from … within N s". */
 function timeoutError(ms: number): Error {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppContext } from '../../context.js';
-import { rowLease, type RowLease } from '../../db/row-lease.js';
+import type { AppContext } from '../../platform/context.js';
+import { rowLease, type RowLease } from '../../platform/db/row-lease.js';
 import { LEASE_MS, RENEW_EVERY_MS } from '../knobs.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock' | 'logger'>;

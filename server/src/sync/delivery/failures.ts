@@ -1,5 +1,5 @@
 import type { ServiceWarning } from '@svc/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
 import type { Outcome } from './push.js';

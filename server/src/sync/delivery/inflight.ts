@@ -1,5 +1,5 @@
 import { Op, type WhereOptions } from 'sequelize';
-import type { SyncState, SyncTaskRow } from '../../db/business-models.js';
+import type { SyncState, SyncTaskRow } from '../../platform/db/business-models.js';
 
 /**
  * Tasks this process has read to push and whose outcome is not written yet. The database

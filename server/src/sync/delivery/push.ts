@@ -1,7 +1,7 @@
 import { WarningCode, type ServiceWarning } from '@svc/shared';
 import { BodyCache } from './bodies.js';
-import type { AppContext } from '../../context.js';
-import type { DeviceRow, PersonRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow, PersonRow } from '../../platform/db/business-models.js';
 import { profileOf, type PhotoProfile } from '../../photos/variants/profile.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { readPerson } from './store/people.js';

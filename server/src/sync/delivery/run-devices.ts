@@ -1,6 +1,6 @@
 import { WarningCode } from '@svc/shared';
 import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { readDueTasks } from './store/due.js';
 import { devicesWithDueWork } from '../tasks/store.js';
 import { countHeld, readDevice } from './store/devices.js';

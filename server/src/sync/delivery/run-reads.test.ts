@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { RunReads } from './run-reads.js';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { profileKey, type PhotoProfile } from '../../photos/variants/profile.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { directReads, type PushPerson, type PushReads, type SentPhoto } from './push.js';

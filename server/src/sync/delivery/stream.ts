@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { ReadCursor, TaskRow } from '../tasks/rows.js';
 import type { DeviceClient } from '../../devices/service.js';
 import { readDueTasks } from './store/due.js';

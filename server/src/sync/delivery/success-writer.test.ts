@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { LiveHub } from '../../recognition/events/hub.js';
 import { InFlight } from './inflight.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import type { InFlight } from './inflight.js';
 import { SUCCESS_DELAY_MS, SUCCESS_STATEMENT_MAX } from '../knobs.js';
 import { recordDone, type DoneItem } from './store/outcomes.js';

@@ -1,5 +1,5 @@
 import { personOut } from '@svc/shared';
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { plainJpeg } from '../../test/images.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';

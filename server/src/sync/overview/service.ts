@@ -1,5 +1,5 @@
 import type { DevicesSyncOut, PeopleSyncOut } from '@svc/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { NO_PHOTO, taskCountsOf, taskStatesOf, type OrgScope } from './store.js';
 
 type Counts = PeopleSyncOut['items'][number]['counts'];

@@ -1,5 +1,5 @@
-import type { SyncState } from '../../db/business-models.js';
-import type { Models } from '../../db/models.js';
+import type { SyncState } from '../../platform/db/business-models.js';
+import type { Models } from '../../platform/db/models.js';
 
 /** A task stored as failed with this code waits for the person's photo: nothing failed. */
 export const NO_PHOTO = 'no_photo';

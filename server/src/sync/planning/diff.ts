@@ -1,4 +1,4 @@
-import type { DeviceRow } from '../../db/business-models.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 import type { SpaceTree } from '../../spaces/tree.js';
 
 /** What a plan decides for one device: the shapes the full plan, the people plan and apply share. */

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../clock.js';
+import { ManualClock } from '../../platform/clock.js';
 import { deletePerson, updatePerson } from '../../people/service.js';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';

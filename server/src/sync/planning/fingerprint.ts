@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../../context.js';
-import { fromSqlDate } from '../../db/sql-dates.js';
+import type { AppContext } from '../../platform/context.js';
+import { fromSqlDate } from '../../platform/db/sql-dates.js';
 import { COMMIT_MARGIN_MS, FINGERPRINT_FULL_READ_MS } from '../knobs.js';
 import { peopleSummary, placementRows, recentPeopleSummary } from './store/desired.js';
 

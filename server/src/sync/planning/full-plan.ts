@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import type { DeviceRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 import { loadSpaceTree, type SpaceTree } from '../../spaces/tree.js';
 import { applyDiffs, insertMissingTasks, type MissingTasks } from './write-tasks.js';
 import type { Lane } from '../tasks/rows.js';

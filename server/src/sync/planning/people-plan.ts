@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import { fromSqlDate } from '../../db/sql-dates.js';
+import type { AppContext } from '../../platform/context.js';
+import { fromSqlDate } from '../../platform/db/sql-dates.js';
 import { loadSpaceTree, type SpaceTree } from '../../spaces/tree.js';
 import { applyDiffs } from './write-tasks.js';
 import { deviceSpaces, diffSize, type DeviceDiff } from './diff.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { periodicDue } from '../tasks/periodic-due.js';
 import { changesSince, planSync } from './full-plan.js';
 import { peopleUpdatedSince } from './store/desired.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import type { DeviceRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 import { diffSize, type DeviceDiff } from './diff.js';
 import { BULK_THRESHOLD, INSERT_CHUNK } from '../knobs.js';
 import {

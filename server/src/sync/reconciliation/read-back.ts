@@ -1,6 +1,6 @@
 import { reconciliationSummary, type ReconciliationSummary } from '@svc/shared';
-import type { AppContext } from '../../context.js';
-import type { DeviceRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 import {
   DeviceCallError,
   DeviceKeyUnavailable,

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.js';
-import type { DeviceRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow } from '../../platform/db/business-models.js';
 import type { DeviceClient } from '../../devices/service.js';
-import type { Job } from '../../jobs/registry.js';
+import type { Job } from '../../platform/jobs/registry.js';
 import { reconcileDevice, type ReconciliationSummary } from './read-back.js';
 import { onlineDevices } from './store.js';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import type { DeviceRow, SyncTaskRow } from '../../db/business-models.js';
+import type { AppContext } from '../../platform/context.js';
+import type { DeviceRow, SyncTaskRow } from '../../platform/db/business-models.js';
 import { onlineWhere } from '../../devices/service.js';
 
 // The reconciliation wing's store: the tasks a read-back checks and its re-queues (read-back.ts

@@ -1,5 +1,5 @@
 import type { InferAttributes } from 'sequelize';
-import type { SyncTaskRow } from '../../db/business-models.js';
+import type { SyncTaskRow } from '../../platform/db/business-models.js';
 
 /**
  * The rules of a `sync_tasks` row that every wing shares: its lanes, the shape a stream reads,

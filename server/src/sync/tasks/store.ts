@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 import { onlineWhere } from '../../devices/service.js';
-import { sqlDate } from '../../db/sql-dates.js';
+import { sqlDate } from '../../platform/db/sql-dates.js';
 
 // The task rows' one shared read: which devices have work due now (the worker's loop, the
 // periodic safety nets of planning and reconciliation).

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../platform/context.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

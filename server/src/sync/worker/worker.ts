@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import schedule from 'node-schedule';
-import type { AppContext } from '../../context.js';
-import type { Job } from '../../jobs/registry.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Job } from '../../platform/jobs/registry.js';
 import { createDeviceClient, type DeviceClient } from '../../devices/service.js';
 import { devicesWithDueWork } from '../tasks/store.js';
 import { periodicDue } from '../tasks/periodic-due.js';

@@ -1,6 +1,6 @@
 import { Op } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import type { DeviceRow } from '../../../db/business-models.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { DeviceRow } from '../../../platform/db/business-models.js';
 
 /** A device's row as a stream starts serving it (address, key and state read anew). */
 export function readDevice(deps: Pick<AppContext, 'sync'>, id: string): Promise<DeviceRow | null> {

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import { fromSqlDate, sqlDate } from '../../../db/sql-dates.js';
+import type { AppContext } from '../../../platform/context.js';
+import { fromSqlDate, sqlDate } from '../../../platform/db/sql-dates.js';
 import { LANES, type ReadCursor, type ReadPosition, type TaskRow } from '../../tasks/rows.js';
 
 type Deps = Pick<AppContext, 'sync' | 'clock'>;

@@ -1,8 +1,8 @@
 import { QueryTypes, type InferAttributes, type Sequelize } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import type { SyncTaskRow } from '../../../db/business-models.js';
-import { retryOnDeadlock } from '../../../db/deadlock.js';
-import { sqlDate } from '../../../db/sql-dates.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { SyncTaskRow } from '../../../platform/db/business-models.js';
+import { retryOnDeadlock } from '../../../platform/db/deadlock.js';
+import { sqlDate } from '../../../platform/db/sql-dates.js';
 import { SUCCESS_STATEMENT_MAX, SUCCESS_WRITE_TRIES } from '../../knobs.js';
 import { publishSyncState } from '../../live.js';
 import type { TaskRow } from '../../tasks/rows.js';

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import type { PersonRow } from '../../../db/business-models.js';
-import { fromSqlDate } from '../../../db/sql-dates.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { PersonRow } from '../../../platform/db/business-models.js';
+import { fromSqlDate } from '../../../platform/db/sql-dates.js';
 import type { PushPerson } from '../push.js';
 
 /** One person, for a push without a run's shared reads (push.ts directReads). */

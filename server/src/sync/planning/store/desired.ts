@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import type { DeviceRow } from '../../../db/business-models.js';
-import { sqlDate } from '../../../db/sql-dates.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { DeviceRow } from '../../../platform/db/business-models.js';
+import { sqlDate } from '../../../platform/db/sql-dates.js';
 import { SettingKey } from '../../../settings/runtime-settings.js';
 import type { DeviceDiff } from '../diff.js';
 import { COMMIT_MARGIN_MS, FEW_TASKS, PEOPLE_PLAN_MAX } from '../../knobs.js';

@@ -1,9 +1,9 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import type { AppContext } from '../../../context.js';
-import type { DeviceRow } from '../../../db/business-models.js';
-import { readCommittedRetried } from '../../../db/deadlock.js';
-import { orderedUuid, orderedUuidSql, randomHexColumn } from '../../../db/ordered-ids.js';
-import { sqlDate } from '../../../db/sql-dates.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { DeviceRow } from '../../../platform/db/business-models.js';
+import { readCommittedRetried } from '../../../platform/db/deadlock.js';
+import { orderedUuid, orderedUuidSql, randomHexColumn } from '../../../platform/db/ordered-ids.js';
+import { sqlDate } from '../../../platform/db/sql-dates.js';
 import { freshAttempts, retryValues, type Lane } from '../../tasks/rows.js';
 import type { PutNeed } from '../diff.js';
 import { INSERT_CHUNK, UPDATE_CHUNK } from '../../knobs.js';

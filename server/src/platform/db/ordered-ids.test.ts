@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { orderedUuid, orderedUuidSql, randomHexColumn } from './ordered-ids.js';
 import { createSequelize } from './sequelize.js';
 

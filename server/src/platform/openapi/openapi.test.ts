@@ -2,7 +2,7 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { z } from 'zod';
 import { errorBody, idParams, pageQuery, personCreate } from '@svc/shared';
 import type { RegisteredRoute, RouteSpec } from '../http/api.js';
-import { openApiProblems, resolvePointer } from '../test/openapi-checks.js';
+import { openApiProblems, resolvePointer } from '../../test/openapi-checks.js';
 import {
   buildOpenApi,
   type OpenApiDocument,

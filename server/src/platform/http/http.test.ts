@@ -1,10 +1,10 @@
 import { Op } from 'sequelize';
 import { errorBody, heartbeatResponse } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { maskUnknownUsername } from '../auth/accounts.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { maskUnknownUsername } from '../../auth/accounts.js';
 
 describe('HTTP core', () => {
   let scratch: ScratchDb;

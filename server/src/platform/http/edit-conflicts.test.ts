@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { errorCode, type Reply, type TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { errorCode, type Reply, type TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
 
 /** Issue 30 item 6: every administrator edit carries an entity tag; a stale one answers 412. */
 

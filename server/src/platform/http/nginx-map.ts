@@ -36,9 +36,9 @@ export function nginxHttpKeptMap(routes: readonly RegisteredRoute[]): string {
     return `"~^${method} ${pattern}$" 1;`;
   });
   return [
-    '# Generated from the server route table (server/src/http/nginx-map.ts): the routes svc_web',
+    '# Generated from the server route table (server/src/platform/http/nginx-map.ts): the routes svc_web',
     '# keeps on plain HTTP when HTTPS is on. Do not edit; after a route change run',
-    '#   cd server && SVC_WRITE_NGINX_MAP=1 NODE_OPTIONS=--experimental-vm-modules npx jest src/http/nginx-map.test.ts',
+    '#   cd server && SVC_WRITE_NGINX_MAP=1 NODE_OPTIONS=--experimental-vm-modules npx jest src/platform/http/nginx-map.test.ts',
     ...[...new Set(lines)].sort(),
     '',
   ].join('\n');

@@ -5,7 +5,7 @@ import { buildContext } from '../server.js';
 import { systemClock } from '../clock.js';
 import { classifyDbError } from '../db/errors.js';
 import { createMigrator } from '../db/migrate.js';
-import { normalizeUsername } from '../auth/accounts.js';
+import { normalizeUsername } from '../../auth/accounts.js';
 
 const USAGE = `Usage: svc-admin <command> <username>
 

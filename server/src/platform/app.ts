@@ -3,12 +3,12 @@ import express, { type Express } from 'express';
 import type { AppContext } from './context.js';
 import { cidrMatcher } from './http/net.js';
 import { errorHandler, httpErrors, notFoundHandler } from './http/errors.js';
-import { loadSession } from './auth/middleware.js';
-import { buildApi } from './routes.js';
+import { loadSession } from '../auth/middleware.js';
+import { buildApi } from '../routes.js';
 import type { Api } from './http/api.js';
 import { accessLog } from './http/access-log.js';
 import { helmetHeaders } from './http/device-entry.js';
-import { kickSyncAfterChanges } from './sync/worker/kick-after-changes.js';
+import { kickSyncAfterChanges } from '../sync/worker/kick-after-changes.js';
 import { siteHandler } from './http/site.js';
 import { series } from './http/series.js';
 

@@ -1,8 +1,8 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { z } from 'zod';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { openApiProblems } from '../test/openapi-checks.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { openApiProblems } from '../../test/openapi-checks.js';
 import { openApiPath, type OpenApiDocument } from './openapi.js';
 import { escapeHtml } from './html.js';
 

@@ -21,9 +21,9 @@ export const SITE_HEADERS: Readonly<Record<string, string>> = {
 /** Vite's content-hashed files never change under their name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** `web/dist` of this checkout (server/dist/http → ../../../web/dist; the same from src/http). */
+/** `web/dist` of this checkout (server/dist/platform/http → ../../../../web/dist; the same from src/platform/http). */
 export function defaultSiteRoot(): string | undefined {
-  const root = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+  const root = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
   return existsSync(join(root, 'index.html')) ? root : undefined;
 }
 

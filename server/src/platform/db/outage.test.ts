@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ThrowawayMariaDb, throwawayUnavailable } from '../test/mariadb-instance.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { waitFor } from '../test/wait.js';
+import { ThrowawayMariaDb, throwawayUnavailable } from '../../test/mariadb-instance.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { waitFor } from '../../test/wait.js';
 import type { DbConfig } from '../config/config.js';
 import { FatalDatabaseError } from './errors.js';
 

@@ -1,9 +1,9 @@
 import { heartbeatResponse } from '@svc/shared';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { GaleraCluster, galeraUnavailable } from '../test/galera-cluster.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { requireBuild, spawnServer, type Spawned } from '../test/process.js';
-import { waitFor } from '../test/wait.js';
+import { GaleraCluster, galeraUnavailable } from '../../test/galera-cluster.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { requireBuild, spawnServer, type Spawned } from '../../test/process.js';
+import { waitFor } from '../../test/wait.js';
 import { migrations } from './migrations/index.js';
 import { rowLease } from './row-lease.js';
 import { clusterOf, createSequelize } from './sequelize.js';

@@ -2,14 +2,14 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { heartbeatResponse } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 import { SITE_HEADERS } from './site.js';
 
 /** The `add_header` lines of web/nginx.conf.template's `location /` (Cache-Control aside). */
 async function nginxSiteHeaders(): Promise<Record<string, string>> {
   const template = await readFile(
-    new URL('../../../web/nginx.conf.template', import.meta.url),
+    new URL('../../../../web/nginx.conf.template', import.meta.url),
     'utf8',
   );
   const block = template.slice(template.indexOf('location / {'));

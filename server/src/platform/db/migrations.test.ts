@@ -1,12 +1,12 @@
 import { QueryTypes } from 'sequelize';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
 import { createSequelize } from './sequelize.js';
 import { createMigrator, migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { defineModels } from './models.js';
 import { systemClock } from '../clock.js';
-import { factories } from '../test/factories.js';
-import type { TestServer } from '../test/harness.js';
+import { factories } from '../../test/factories.js';
+import type { TestServer } from '../../test/harness.js';
 
 describe.each(DIALECTS)('migrations on %s', (dialect) => {
   let scratch: ScratchDb;

@@ -121,7 +121,7 @@ describe('configuration', () => {
   });
 
   test('the README’s configuration table is the table the code validates against', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
     const start = readme.indexOf('<!-- config-table:start -->');
     const end = readme.indexOf('<!-- config-table:end -->');
     expect(start).toBeGreaterThan(0);

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 import type { RegisteredRoute } from './api.js';
 import { keptOnHttp, nginxHttpKeptMap } from './nginx-map.js';
 
 /** Copied into the svc_web image and included by web/nginx.conf.template's map. */
-const MAP_FILE = new URL('../../../web/nginx-http-kept.map', import.meta.url);
+const MAP_FILE = new URL('../../../../web/nginx-http-kept.map', import.meta.url);
 
 describe('routes svc_web keeps on HTTP when HTTPS is on', () => {
   let scratch: ScratchDb;

@@ -1,9 +1,9 @@
 import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
-import { DeviceCallError, createDeviceClient } from '../devices/client.js';
-import { createTerminalClient } from '../discovery/terminal-client.js';
-import { pipelinedPanelTransport } from '../recognition/panel-outbox/panel-client.js';
-import { keepAliveFetch } from '../sync/delivery/device-fetch.js';
-import { freePort } from '../test/mariadb-instance.js';
+import { DeviceCallError, createDeviceClient } from '../../devices/client.js';
+import { createTerminalClient } from '../../discovery/terminal-client.js';
+import { pipelinedPanelTransport } from '../../recognition/panel-outbox/panel-client.js';
+import { keepAliveFetch } from '../../sync/delivery/device-fetch.js';
+import { freePort } from '../../test/mariadb-instance.js';
 import { ANSWER_TOO_LARGE } from './peer-answer.js';
 
 /** Far more than any answer may be: read whole, it would show in the process's memory. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * image build writes from the release tag (server/Dockerfile), else server/package.json's
  * version (a checkout). `dir` is the server package's directory, the same from src/ and dist/.
  */
-export function releaseVersion(dir: URL = new URL('../', import.meta.url)): string {
+export function releaseVersion(dir: URL = new URL('../../', import.meta.url)): string {
   const read = (name: string): unknown => {
     try {
       return (JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as { version?: unknown })

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './test/mariadb-instance.js';
-import { mysqlTarget } from './test/dialects.js';
+import { freePort } from '../test/mariadb-instance.js';
+import { mysqlTarget } from '../test/dialects.js';
 import {
   ADMIN_CLI,
   MAIN,
@@ -12,8 +12,8 @@ import {
   requireBuild,
   spawnNode,
   waitForOwnHeartbeat,
-} from './test/process.js';
-import { TestClient } from './test/http-client.js';
+} from '../test/process.js';
+import { TestClient } from '../test/http-client.js';
 
 /** The real built process, as `npm start` and the container run it. */
 describe('svc_server process', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { deviceWithKey } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { signedIn } from '../test/admins.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { signedIn } from '../../test/admins.js';
 
 /**
  * POST /api/recognition/events is answered ahead of Express in the plain case

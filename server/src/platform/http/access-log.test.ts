@@ -1,8 +1,8 @@
 import { deviceWithKey } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { signedIn } from '../test/admins.js';
-import type { TestClient } from '../test/http-client.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { signedIn } from '../../test/admins.js';
+import type { TestClient } from '../../test/http-client.js';
 
 /**
  * Issue 20 finding 11: a line per request at info, under 300 bytes, without headers; polls

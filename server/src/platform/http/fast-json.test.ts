@@ -1,6 +1,6 @@
 import { errorBody } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
  * Device routes read their JSON with their own reader and start with their own prelude
