@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { errorBody } from '@svc/shared';
 import type { RegisteredRoute } from './platform/http/api.js';
-import { DIALECTS, scratchDb, type ScratchDb } from './test/dialects.js';
-import { startTestServer, type TestServer } from './test/harness.js';
+import { DIALECTS } from './test/dialects.js';
+import { suiteServer } from './test/suite.js';
 import { createRows, seededOrganizationId, signedInAt, type OrgRows } from './test/org-fixtures.js';
 import {
   bearer,
@@ -111,21 +111,14 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 }
 
 describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let own: OrgRows;
   let headers: Record<string, string>;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    const home = await seededOrganizationId(server);
-    own = await createRows(server, home);
-    headers = await sessionHeaders(await signedInAt(server, home, 'admin'));
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
+    const home = await seededOrganizationId(suite.server);
+    own = await createRows(suite.server, home);
+    headers = await sessionHeaders(await signedInAt(suite.server, home, 'admin'));
   });
 
   /** Real rows of the administrator's organization, so the probe reaches the query. */
@@ -144,14 +137,14 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
       ...(route.spec.method === 'get' ? {} : await sampleBody(route)),
     };
     const started = Date.now();
-    const reply = await call(server.url, route.spec.method, path, opts);
+    const reply = await call(suite.server.url, route.spec.method, path, opts);
     const problem = judge(route, reply, Date.now() - started);
     if (problem) problems.push(`${label(route)} ${what}: ${problem}`);
   }
 
   test('every query parameter of every GET route: never a 5xx, 200s match their schema', async () => {
     const problems: string[] = [];
-    const targets = server.api.routes.filter((r) => r.spec.method === 'get' && r.spec.query);
+    const targets = suite.server.api.routes.filter((r) => r.spec.method === 'get' && r.spec.query);
     expect(targets.length).toBeGreaterThan(0);
     const calls: (() => Promise<void>)[] = [];
     for (const route of targets) {
@@ -174,7 +167,7 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
 
   test('every path parameter of every route: never a 5xx', async () => {
     const problems: string[] = [];
-    const targets = server.api.routes.filter((r) => paramNames(r).length > 0);
+    const targets = suite.server.api.routes.filter((r) => paramNames(r).length > 0);
     expect(targets.length).toBeGreaterThan(0);
     const calls: (() => Promise<void>)[] = [];
     for (const route of targets) {
@@ -201,7 +194,7 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
         ? isImage(reply)
         : reply.contentType.split(';')[0]!.trim() === declared;
     };
-    const files = server.api.routes.filter((r) => {
+    const files = suite.server.api.routes.filter((r) => {
       const ok = r.spec.responses[200];
       return (
         r.spec.method === 'get' && paramNames(r).length > 0 && ok && !isSchema(ok) && ok !== 'empty'
@@ -214,7 +207,7 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
           const path = p.raw
             ? fillPath(route, ownValues(route), { [name]: p.value })
             : fillPath(route, { ...ownValues(route), [name]: p.value });
-          const reply = await call(server.url, 'get', path, { headers });
+          const reply = await call(suite.server.url, 'get', path, { headers });
           if (reply.status === 200 && !servesOwnKind(route, reply)) {
             problems.push(`${label(route)} :${name} ${p.name}: 200 ${reply.contentType}`);
           }
@@ -229,7 +222,7 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
         `${real}%2f..%2f..%2f..%2fetc%2fpasswd`,
         `${real}?path=../../../../etc/passwd&file=/etc/passwd`,
       ]) {
-        const reply = await call(server.url, 'get', path, { headers });
+        const reply = await call(suite.server.url, 'get', path, { headers });
         if (reply.status === 200 && !servesOwnKind(route, reply)) {
           problems.push(`${label(route)} ${path}: 200 ${reply.contentType}`);
         }
@@ -237,7 +230,7 @@ describe.each(DIALECTS)('injection corpus (%s)', (dialect) => {
       }
       // Control: the route does serve the person's real photo.
       if (route.spec.resource === 'person' && own.personHasPhoto) {
-        const reply = await call(server.url, 'get', real, { headers });
+        const reply = await call(suite.server.url, 'get', real, { headers });
         if (reply.status !== 200 || !isImage(reply)) {
           problems.push(
             `${label(route)}: the real photo answers ${reply.status} ${reply.contentType}`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { HandoverReport } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { createOrganization } from '../test/org-fixtures.js';
@@ -52,21 +52,12 @@ function report(over: { site?: string; note?: string; technician?: string } = {}
 const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect);
   const auditCount = () =>
-    server.ctx.models.Audit.count({ where: { action: 'acceptance.report' } });
+    suite.server.ctx.models.Audit.count({ where: { action: 'acceptance.report' } });
 
   test('the service digests and keeps the report once; anyone signed in fetches it by digest', async () => {
-    const admin = await signedIn(server, 'admin', 'tech-anna');
+    const admin = await signedIn(suite.server, 'admin', 'tech-anna');
     const file = report();
     const before = await auditCount();
     const saved = await admin.post('/api/acceptance/reports', { report: file });
@@ -100,7 +91,7 @@ describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
       summaryParams: { title: 'Acceptance of North gate', passed: 1, layers: 2 },
     });
 
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     const fetched = await operator.get(`/api/acceptance/reports/${digestOf(file)}`);
     expect(fetched.status).toBe(200);
     const body = fetched.body as { report: string; sha256: string };
@@ -109,7 +100,7 @@ describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
   });
 
   test('refuses claims, non-reports, control characters and secrets, and keeps nothing', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const before = await auditCount();
     const refused: [unknown, RegExp][] = [
       // The old claim: a digest and counts, no report.
@@ -132,9 +123,9 @@ describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
     expect((await admin.post('/api/acceptance/reports', { report: lying })).status).toBe(400);
 
     const file = report({ site: 'South gate' });
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     expect((await operator.post('/api/acceptance/reports', { report: file })).status).toBe(403);
-    const stranger = new TestClient(server.url);
+    const stranger = new TestClient(suite.server.url);
     expect([401, 403]).toContain(
       (await stranger.post('/api/acceptance/reports', { report: file })).status,
     );
@@ -145,13 +136,13 @@ describe.each(DIALECTS)('acceptance reports on %s', (dialect) => {
 
   test("another organization's report is not found", async () => {
     const file = report({ site: 'East gate' });
-    const own = await signedIn(server, 'admin');
+    const own = await signedIn(suite.server, 'admin');
     expect((await own.post('/api/acceptance/reports', { report: file })).status).toBe(201);
     const other = await signedIn(
-      server,
+      suite.server,
       'admin',
       undefined,
-      await createOrganization(server, 'Other org'),
+      await createOrganization(suite.server, 'Other org'),
     );
     expect((await other.get(`/api/acceptance/reports/${digestOf(file)}`)).status).toBe(404);
     expect((await other.post('/api/acceptance/reports', { report: file })).status).toBe(404);

@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { userResponse } from '@svc/shared';
 import { organizationOut } from '../organizations/routes.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { errorCode, TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 
 const organizationList = z.object({ items: z.array(organizationOut), total: z.number() });
 
 describe.each(DIALECTS)('organizations on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let superadmin: TestClient;
   let admin: TestClient;
   let orgId: string;
@@ -19,16 +17,11 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
   const rename = (client: TestClient, id: string, name: unknown) =>
     client.request('PATCH', `/api/organizations/${id}`, { body: { name }, csrf: true });
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    superadmin = await signedIn(server, 'superadmin');
-    admin = await signedIn(server, 'admin');
+    superadmin = await signedIn(suite.server, 'superadmin');
+    admin = await signedIn(suite.server, 'admin');
     orgId = userResponse.parse((await admin.get('/api/auth/me')).body).user.organizationId;
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('only a superadmin creates organizations; names are unique in any case', async () => {
@@ -36,8 +29,8 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
     expect(created.status).toBe(201);
     const org = organizationOut.parse(created.body);
     expect(org.name).toBe('North Campus');
-    expect(await server.ctx.models.Organization.findByPk(org.id)).not.toBeNull();
-    const audit = await server.ctx.models.Audit.findOne({
+    expect(await suite.server.ctx.models.Organization.findByPk(org.id)).not.toBeNull();
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'organization.create', targetId: org.id },
     });
     expect(audit!.summary).toContain('North Campus');
@@ -48,7 +41,7 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
     const byAdmin = await admin.post('/api/organizations', { name: 'Admin-made' });
     expect([byAdmin.status, errorCode(byAdmin)]).toEqual([403, 'forbidden']);
     expect(
-      (await new TestClient(server.url).post('/api/organizations', { name: 'x' })).status,
+      (await new TestClient(suite.server.url).post('/api/organizations', { name: 'x' })).status,
     ).toBe(401);
 
     const listed = organizationList.parse((await superadmin.get('/api/organizations')).body);
@@ -61,8 +54,8 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
     const renamed = await rename(admin, orgId, 'Head Office');
     expect(renamed.status).toBe(200);
     expect(organizationOut.parse(renamed.body).name).toBe('Head Office');
-    expect((await server.ctx.models.Organization.findByPk(orgId))!.name).toBe('Head Office');
-    const audit = await server.ctx.models.Audit.findOne({
+    expect((await suite.server.ctx.models.Organization.findByPk(orgId))!.name).toBe('Head Office');
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'organization.rename', targetId: orgId },
     });
     expect(audit!.summary).toContain('Head Office');
@@ -74,11 +67,13 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
       const reply = await rename(admin, id, 'Taken over');
       expect([reply.status, errorCode(reply)]).toEqual([404, 'not_found']);
     }
-    expect((await server.ctx.models.Organization.findByPk(other.id))!.name).toBe('South Campus');
+    expect((await suite.server.ctx.models.Organization.findByPk(other.id))!.name).toBe(
+      'South Campus',
+    );
     const clash = await rename(admin, orgId, 'SOUTH CAMPUS');
     expect(clash.status).toBe(409);
 
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     expect((await rename(operator, orgId, 'Operator was here')).status).toBe(403);
     const bySuper = await rename(superadmin, other.id, 'South Campus East');
     expect(organizationOut.parse(bySuper.body).name).toBe('South Campus East');

@@ -1,26 +1,24 @@
 import { auditList } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { errorCode, type TestClient } from '../test/http-client.js';
 import { createOrganization } from '../test/org-fixtures.js';
 
 /** Issue 22: the audit log searched by actor, action, object and time, and exported as CSV. */
 describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
   const base = Date.parse('2026-03-01T10:00:00.000Z');
   const at = (minutes: number) => new Date(base + minutes * 60_000);
   const iso = (minutes: number) => at(minutes).toISOString();
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    admin = await signedIn(server, 'admin', 'auditor');
-    const org = (await server.ctx.models.Administrator.findOne({ where: { username: 'auditor' } }))!
-      .organizationId;
-    const foreign = await createOrganization(server, 'Elsewhere');
+    admin = await signedIn(suite.server, 'admin', 'auditor');
+    const org = (await suite.server.ctx.models.Administrator.findOne({
+      where: { username: 'auditor' },
+    }))!.organizationId;
+    const foreign = await createOrganization(suite.server, 'Elsewhere');
     const row = (
       minutes: number,
       actorName: string,
@@ -40,7 +38,7 @@ describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
       ip: '127.0.0.1',
       summary,
     });
-    await server.ctx.models.Audit.bulkCreate([
+    await suite.server.ctx.models.Audit.bulkCreate([
       row(0, 'alice', 'enrollment.change_approve', 'p-1'),
       row(1, 'alice', 'enrollment.change_reject', 'p-2'),
       row(2, 'bob', 'enrollment.change_request', 'p-1'),
@@ -48,10 +46,6 @@ describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
       row(4, 'alicia', 'space.create', null),
       row(2, 'alice', 'enrollment.change_approve', 'p-1', foreign),
     ]);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const search = async (query: string) => {
@@ -91,7 +85,7 @@ describe.each(DIALECTS)('audit search and export on %s', (dialect) => {
     expect([bad.status, errorCode(bad)]).toEqual([400, 'invalid_input']);
     const badExport = await admin.get('/api/exports/audit.csv?outcome=maybe');
     expect([badExport.status, errorCode(badExport)]).toEqual([400, 'invalid_input']);
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     for (const path of ['/api/audit', '/api/exports/audit.csv']) {
       const denied = await operator.get(path);
       expect([denied.status, errorCode(denied)]).toEqual([403, 'forbidden']);

@@ -1,6 +1,7 @@
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { TEST_ADMIN_PASSWORD, startTestServer, type TestServer } from '../test/harness.js';
+import { suiteServer } from '../test/suite.js';
+import { DIALECTS } from '../test/dialects.js';
+import { TEST_ADMIN_PASSWORD } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { hashPassword } from './passwords.js';
 import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from './sessions.js';
@@ -8,25 +9,16 @@ import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from './sessions.js';
 const NEW_PASSWORD = 'correct lantern orbit meadow';
 
 describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   const clock = new ManualClock(new Date());
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
+  const suite = suiteServer(dialect, { clock });
 
-  const client = () => new TestClient(server.url);
+  const client = () => new TestClient(suite.server.url);
 
   async function createAdmin(username: string, role: 'admin' | 'operator', password: string) {
-    const org = await server.ctx.models.Organization.findOne();
+    const org = await suite.server.ctx.models.Organization.findOne();
     const now = clock.now();
-    await server.ctx.models.Administrator.create({
+    await suite.server.ctx.models.Administrator.create({
       id: crypto.randomUUID(),
       organizationId: org!.id,
       username,
@@ -87,15 +79,15 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     const firstId = c.cookie('svc_session');
     await c.login('cookies', NEW_PASSWORD);
     expect(c.cookie('svc_session')).not.toBe(firstId);
-    // The earlier session was ended on the server, not only replaced in the browser.
-    const replay = new TestClient(server.url);
+    // The earlier session was ended on the suite.server, not only replaced in the browser.
+    const replay = new TestClient(suite.server.url);
     replay.setCookie('svc_session', firstId!);
     expect((await replay.get('/api/auth/me')).status).toBe(401);
   });
 
   test('cookie is Secure behind an HTTPS proxy that is trusted', async () => {
     await createAdmin('secure', 'admin', NEW_PASSWORD);
-    const c = new TestClient(server.url, { 'x-forwarded-proto': 'https' });
+    const c = new TestClient(suite.server.url, { 'x-forwarded-proto': 'https' });
     const login = await c.login('secure', NEW_PASSWORD);
     expect(login.setCookies.find((l) => l.startsWith('svc_session='))).toMatch(/Secure/);
   });
@@ -145,7 +137,7 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     await createAdmin('brute', 'admin', NEW_PASSWORD);
     for (let i = 1; i <= 10; i++) {
       // Different addresses, so only the per-username limit is in play.
-      const c = new TestClient(server.url, { 'x-forwarded-for': `10.9.0.${i}` });
+      const c = new TestClient(suite.server.url, { 'x-forwarded-for': `10.9.0.${i}` });
       expect((await c.login('brute', `wrong password ${i}`)).status).toBe(401);
     }
     const eleventh = await client().login('brute', NEW_PASSWORD);
@@ -191,7 +183,7 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
     await createAdmin('leaver', 'admin', NEW_PASSWORD);
     const c = client();
     await c.login('leaver', NEW_PASSWORD);
-    await server.ctx.models.Administrator.update(
+    await suite.server.ctx.models.Administrator.update(
       { disabled: true },
       { where: { username: 'leaver' } },
     );
@@ -205,12 +197,12 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
       expect((await client().login(typed, 'whatever it was')).status).toBe(401);
     }
     expect((await client().login('brute', 'not the password')).status).toBe(401);
-    const audit = await server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
-    const failures = await server.ctx.models.LoginFailure.findAll();
+    const audit = await suite.server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
+    const failures = await suite.server.ctx.models.LoginFailure.findAll();
     const everything = (
       JSON.stringify(audit) +
       JSON.stringify(failures) +
-      server.logs.text()
+      suite.server.logs.text()
     ).toLowerCase();
     expect(everything).not.toContain(typed.toLowerCase());
     const masked = audit.filter((r) => r.actorName?.startsWith('s…(12)#'));
@@ -221,10 +213,11 @@ describe.each(DIALECTS)('sessions and permissions on %s', (dialect) => {
   });
 
   test('every sign-in attempt is audited, and no password reaches the audit log or the logs', async () => {
-    const rows = await server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
+    const rows = await suite.server.ctx.models.Audit.findAll({ where: { action: 'auth.login' } });
     const outcomes = new Set(rows.map((r) => r.outcome));
     expect(outcomes).toEqual(new Set(['success', 'failure', 'rate_limited']));
-    const everything = JSON.stringify(await server.ctx.models.Audit.findAll()) + server.logs.text();
+    const everything =
+      JSON.stringify(await suite.server.ctx.models.Audit.findAll()) + suite.server.logs.text();
     expect(everything).not.toContain(TEST_ADMIN_PASSWORD);
     expect(everything).not.toContain(NEW_PASSWORD);
     expect(everything).not.toContain('wrong password 3');

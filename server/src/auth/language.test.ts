@@ -1,27 +1,19 @@
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { TEST_ADMIN_PASSWORD, startTestServer, type TestServer } from '../test/harness.js';
+import { suiteServer } from '../test/suite.js';
+import { DIALECTS } from '../test/dialects.js';
+import { TEST_ADMIN_PASSWORD } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 
 const NEW_PASSWORD = 'correct lantern orbit meadow';
 
 /** Issue 34: the site's language is kept with the administrator, not with the browser. */
 describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   const clock = new ManualClock(new Date());
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
+  const suite = suiteServer(dialect, { clock });
 
   test('a weak password answers its message code and values for a translation', async () => {
-    const c = new TestClient(server.url);
+    const c = new TestClient(suite.server.url);
     expect((await c.login('admin', TEST_ADMIN_PASSWORD)).status).toBe(200);
     const short = await c.post('/api/auth/password', {
       currentPassword: TEST_ADMIN_PASSWORD,
@@ -44,7 +36,7 @@ describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
   });
 
   test('none until chosen; the choice is stored, follows to a new session, and can be undone', async () => {
-    const c = new TestClient(server.url);
+    const c = new TestClient(suite.server.url);
     expect((await c.login('admin', NEW_PASSWORD)).status).toBe(200);
     const before = await c.get('/api/auth/me');
     expect(before.body).toMatchObject({ user: { language: null } });
@@ -57,7 +49,7 @@ describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
     expect(chosen.body).toMatchObject({ user: { username: 'admin', language: 'zh-CN' } });
 
     // Another browser: a new session of the same account.
-    const other = new TestClient(server.url);
+    const other = new TestClient(suite.server.url);
     const login = await other.login('admin', NEW_PASSWORD);
     expect(login.body).toMatchObject({ user: { language: 'zh-CN' } });
 
@@ -70,7 +62,7 @@ describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
   });
 
   test('a language the site does not speak is refused with the field’s code, and nothing changes', async () => {
-    const c = new TestClient(server.url);
+    const c = new TestClient(suite.server.url);
     expect((await c.login('admin', NEW_PASSWORD)).status).toBe(200);
     const refused = await c.request('PUT', '/api/auth/me/language', {
       body: { language: 'fr' },
@@ -85,7 +77,7 @@ describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
   });
 
   test('without a session the language cannot be set', async () => {
-    const c = new TestClient(server.url);
+    const c = new TestClient(suite.server.url);
     const refused = await c.request('PUT', '/api/auth/me/language', {
       body: { language: 'en' },
       csrf: true,

@@ -1,7 +1,7 @@
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { DIALECTS } from '../test/dialects.js';
 import { factories } from '../test/factories.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { suiteServer } from '../test/suite.js';
 import { TestClient } from '../test/http-client.js';
 import { SIGNED_IN_PASSWORD } from '../test/admins.js';
 
@@ -11,18 +11,9 @@ import { SIGNED_IN_PASSWORD } from '../test/admins.js';
  * two-factor enrolment together — and GET /api/auth/me sends nothing more.
  */
 describe.each(DIALECTS)('the session read on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   const clock = new ManualClock(new Date('2026-11-28T12:00:00.000Z'));
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect, { clock });
 
   async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
     const sent: string[] = [];
@@ -30,18 +21,18 @@ describe.each(DIALECTS)('the session read on %s', (dialect) => {
       const { sql } = query as { sql?: unknown };
       if (typeof sql === 'string') sent.push(sql);
     };
-    server.ctx.db.sequelize.addHook('afterQuery', 'count', hook);
+    suite.server.ctx.db.sequelize.addHook('afterQuery', 'count', hook);
     try {
       await fn();
     } finally {
-      server.ctx.db.sequelize.removeHook('afterQuery', 'count');
+      suite.server.ctx.db.sequelize.removeHook('afterQuery', 'count');
     }
     return sent;
   }
 
   test('GET /api/auth/me is one statement, with the administrator as stored', async () => {
-    const admin = await factories(server).buildAdministrator({ role: 'operator' });
-    const client = new TestClient(server.url);
+    const admin = await factories(suite.server).buildAdministrator({ role: 'operator' });
+    const client = new TestClient(suite.server.url);
     expect((await client.login(admin.username, SIGNED_IN_PASSWORD)).status).toBe(200);
     let me: Awaited<ReturnType<TestClient['get']>> | undefined;
     const sent = await statementsOf(async () => (me = await client.get('/api/auth/me')));
@@ -53,27 +44,31 @@ describe.each(DIALECTS)('the session read on %s', (dialect) => {
   });
 
   test('the session read gives the values a model read gives', async () => {
-    const admin = await factories(server).buildAdministrator({ role: 'admin' });
-    const token = await server.ctx.sessions.create(admin.id, { ip: '192.0.2.4' });
-    const read = await server.ctx.sessions.resolve(token, { touch: false });
+    const admin = await factories(suite.server).buildAdministrator({ role: 'admin' });
+    const token = await suite.server.ctx.sessions.create(admin.id, { ip: '192.0.2.4' });
+    const read = await suite.server.ctx.sessions.resolve(token, { touch: false });
     if (read.kind !== 'ok') throw new Error(read.kind);
-    const stored = await server.ctx.models.Administrator.findByPk(admin.id);
+    const stored = await suite.server.ctx.models.Administrator.findByPk(admin.id);
     expect(read.admin.get({ plain: true })).toEqual(stored!.get({ plain: true }));
-    const session = await server.ctx.models.Session.findByPk(read.session.id);
+    const session = await suite.server.ctx.models.Session.findByPk(read.session.id);
     expect(read.session.get({ plain: true })).toEqual(session!.get({ plain: true }));
     // A built instance writes like a read one.
     await read.admin.update({ language: 'zh-CN' });
-    expect((await server.ctx.models.Administrator.findByPk(admin.id))!.language).toBe('zh-CN');
+    expect((await suite.server.ctx.models.Administrator.findByPk(admin.id))!.language).toBe(
+      'zh-CN',
+    );
   });
 
   test('an idle session is ended, and a disabled administrator’s', async () => {
-    const admin = await factories(server).buildAdministrator({ role: 'admin' });
-    const token = await server.ctx.sessions.create(admin.id, {});
+    const admin = await factories(suite.server).buildAdministrator({ role: 'admin' });
+    const token = await suite.server.ctx.sessions.create(admin.id, {});
     clock.advance(31 * 60_000);
-    expect((await server.ctx.sessions.resolve(token)).kind).toBe('expired');
-    const again = await server.ctx.sessions.create(admin.id, {});
+    expect((await suite.server.ctx.sessions.resolve(token)).kind).toBe('expired');
+    const again = await suite.server.ctx.sessions.create(admin.id, {});
     await admin.update({ disabled: true });
-    expect((await server.ctx.sessions.resolve(again)).kind).toBe('expired');
-    expect(await server.ctx.models.Session.count({ where: { administratorId: admin.id } })).toBe(0);
+    expect((await suite.server.ctx.sessions.resolve(again)).kind).toBe('expired');
+    expect(
+      await suite.server.ctx.models.Session.count({ where: { administratorId: admin.id } }),
+    ).toBe(0);
   });
 });

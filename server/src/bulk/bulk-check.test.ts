@@ -1,24 +1,15 @@
 import sharp from 'sharp';
 import { formatMessage, type ImportCheckOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { signedIn } from '../test/admins.js';
 import { finished, upload } from '../test/imports.js';
 
 describe.each(DIALECTS)('import: the file checked before anything is written, on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect);
 
   test('a JPEG picked as the CSV is refused before an import starts', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const photo = await sharp({
       create: { width: 32, height: 32, channels: 3, background: { r: 1, g: 2, b: 3 } },
     })
@@ -29,11 +20,11 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
       expect([reply.status, reply.body.error?.code]).toEqual([400, 'invalid_input']);
       expect(reply.body.error?.fields).toEqual({ csv: formatMessage('not_csv') });
     }
-    expect(await server.ctx.models.ImportJob.count()).toBe(0);
+    expect(await suite.server.ctx.models.ImportJob.count()).toBe(0);
   });
 
   test('the check names each bad row, its field and the format, and writes nothing', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const csv = [
       'name,idNumber,validFrom,enabled,spaces',
       'Good One,CHK-001,2026-01-31,true,',
@@ -72,12 +63,12 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
         },
       },
     ]);
-    expect(await server.ctx.models.Person.count()).toBe(0);
-    expect(await server.ctx.models.ImportJob.count()).toBe(0);
+    expect(await suite.server.ctx.models.Person.count()).toBe(0);
+    expect(await suite.server.ctx.models.ImportJob.count()).toBe(0);
   });
 
   test('an ID number on a later row of the file: refused by the check and the import alike, naming both rows', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const csv = [
       'name,idNumber',
       'First Holder,DUP-001',
@@ -103,7 +94,7 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
     expect(job).toMatchObject({ state: 'succeeded', total: 4, succeeded: 2, failed: 2 });
     expect(job.errors.map((e) => [e.row, e.error])).toEqual(said);
     // The first row stands: no later row of the file overwrote it.
-    const people = await server.ctx.models.Person.findAll({ order: [['idNumber', 'ASC']] });
+    const people = await suite.server.ctx.models.Person.findAll({ order: [['idNumber', 'ASC']] });
     expect(people.map((p) => [p.idNumber, p.name])).toEqual([
       ['DUP-001', 'First Holder'],
       ['DUP-002', 'Someone Else'],

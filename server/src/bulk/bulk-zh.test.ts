@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportCheckOut, ImportJobOut, PersonOut, SpaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { signedIn } from '../test/admins.js';
 import { secondOrganization } from '../test/factories.js';
 import { finished, upload } from '../test/imports.js';
@@ -11,20 +11,11 @@ import { finished, upload } from '../test/imports.js';
 const TEMPLATE = path.resolve(import.meta.dirname, '../../../web/public/people-template.zh-CN.csv');
 
 describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect);
 
   test('the template as downloaded (BOM, Chinese header, 是, space names) imports its row', async () => {
-    const orgId = await secondOrganization(server, 'Template org');
-    const admin = await signedIn(server, 'admin', undefined, orgId);
+    const orgId = await secondOrganization(suite.server, 'Template org');
+    const admin = await signedIn(suite.server, 'admin', undefined, orgId);
     const main = (await admin.post('/api/spaces', { name: '主楼' })).body as SpaceOut;
     const floor = (await admin.post('/api/spaces', { name: '一层', parentId: main.id }))
       .body as SpaceOut;
@@ -55,7 +46,7 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
   });
 
   test('English and Chinese column names mix; 否 disables; a missing 姓名 column is named', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const mixed = await upload(admin, { csv: '姓名,idNumber,启用\n李娜,ZH-2,否' });
     expect(await finished(admin, mixed.body.id)).toMatchObject({ state: 'succeeded' });
     const li = (await admin.get(`/api/people?q=${encodeURIComponent('李娜')}`)).body as {
@@ -70,7 +61,7 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
   });
 
   test('a CSV saved by Excel on a Chinese Windows (GB18030/GBK, no BOM) is read as such', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     // '姓名,证件号码,有效期至\n张伟,GBK-001,2026-12-31\n李娜,GBK-002,\n' as GBK encodes it.
     const csv = Buffer.from(
       'd0d5c3fb2cd6a4bcfebac5c2eb2cd3d0d0a7c6dad6c10ad5c5ceb02c47424b2d3030312c323032362d31322d33310ac0eec4c82c47424b2d3030322c0a',
@@ -93,7 +84,7 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
   });
 
   test('a file without a name column: the check says so by code, and Start would too', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const check = await upload(admin, { csv: '证件号码\nZH-4' }, '/api/imports/people/check');
     expect(check.status).toBe(400);
     expect(check.body.error).toMatchObject({
@@ -111,7 +102,7 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
   });
 
   test('row reasons by code and values; the errors CSV in the downloader’s language', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const csv = [
       '姓名,证件号码,有效期自,启用,空间',
       ',RSN-001,,,',
@@ -149,6 +140,6 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
     );
     const byBrowser = await admin.get(url, { 'accept-language': 'zh-CN,zh;q=0.9' });
     expect(String(byBrowser.body)).toContain('姓名：必填。');
-    expect(await server.ctx.models.Person.count({ where: { idNumber: 'RSN-002' } })).toBe(0);
+    expect(await suite.server.ctx.models.Person.count({ where: { idNumber: 'RSN-002' } })).toBe(0);
   });
 });

@@ -8,8 +8,8 @@ import {
 } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DeviceClocks } from './clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import type { TestClient } from '../test/http-client.js';
 import { waitFor } from '../test/wait.js';
 
@@ -22,20 +22,15 @@ const SLACK = 5_000;
  * evidence, our receive time next to them, and its drift is measured and warned about.
  */
 describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
   const sims: DeviceHandle[] = [];
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    admin = await signedIn(server, 'admin');
+    admin = await signedIn(suite.server, 'admin');
   });
   afterAll(async () => {
     for (const s of sims) await s.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   async function device(sn: string, clockOffsetMs: number) {
@@ -49,7 +44,7 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     sims.push(sim);
     const reply = await admin.post('/api/devices', { sn, name: sn, baseUrl: sim.url });
     const { id, key } = deviceWithKey.parse(reply.body);
-    await sim.setConnection({ key, centralUrl: server.url });
+    await sim.setConnection({ key, centralUrl: suite.server.url });
     return { id, sim, key };
   }
   const read = async (id: string): Promise<DeviceOut> =>
@@ -79,7 +74,7 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     expect(details?.params).toMatchObject({ limitS: 60 });
     expect(String(details?.params.devices)).toContain('CLOCK-SLOW');
     // Another process (one that did not receive the heartbeat) learns it from the database.
-    const elsewhere = new DeviceClocks(server.ctx);
+    const elsewhere = new DeviceClocks(suite.server.ctx);
     await elsewhere.refresh();
     expect(
       elsewhere
@@ -109,7 +104,7 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     const before = Date.now();
     const sent = await sim.emitEvent({ personId: null });
     expect(sent.status).toBe(202);
-    const record = await server.ctx.models.RecognitionEvent.findOne({
+    const record = await suite.server.ctx.models.RecognitionEvent.findOne({
       where: { eventId: sent.eventId },
     });
     // Beyond a day from the central clock the device's time is kept only as reported
@@ -146,7 +141,7 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
     const sent = await sim.emitEvent({ personId: null });
     expect(sent.status).toBe(202);
     expect(Date.parse(sent.event.time)).toBeLessThan(SLACK); // the sim really stamped 1970
-    const record = await server.ctx.models.RecognitionEvent.findOne({
+    const record = await suite.server.ctx.models.RecognitionEvent.findOne({
       where: { eventId: sent.eventId },
     });
     expect(record!.reportedTime?.toISOString()).toBe(sent.event.time);
@@ -189,7 +184,7 @@ describe.each(DIALECTS)('device clock drift on %s', (dialect) => {
 
   test('a heartbeat without time (as before) is still accepted and measures nothing', async () => {
     const { id, key } = await device('CLOCK-NONE', 0);
-    const reply = await fetch(`${server.url}/api/device/heartbeat`, {
+    const reply = await fetch(`${suite.server.url}/api/device/heartbeat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: JSON.stringify({ sn: 'CLOCK-NONE' }),

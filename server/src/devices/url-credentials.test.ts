@@ -2,8 +2,8 @@ import { startDevice, type DeviceHandle } from '@svc/sim';
 import { deviceOut, deviceWithKey, panelRoute } from '@svc/shared';
 import { loadConfig } from '../platform/config/config.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { errorCode, type Reply } from '../test/http-client.js';
 
 /** `http://user:pw@host:port/…` from a plain URL (the credentials are made up here). */
@@ -15,13 +15,10 @@ const USERINFOS = ['door:hunter2', 'door', ':hunter2', 'd%40or:p%3Aw'];
  * (operators included) never carry `user:password@`, for a simulated device and the panel route.
  */
 describe.each(DIALECTS)('credentials in stored URLs on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let sim: DeviceHandle;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
     sim = await startDevice({
       sn: `CRED-${dialect}`,
       bindAddress: '127.0.0.1',
@@ -31,8 +28,6 @@ describe.each(DIALECTS)('credentials in stored URLs on %s', (dialect) => {
   });
   afterAll(async () => {
     await sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   const refused = (reply: Reply, field: string) => {
@@ -43,7 +38,7 @@ describe.each(DIALECTS)('credentials in stored URLs on %s', (dialect) => {
   };
 
   test('a device base URL with credentials is refused on registration and on change', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     for (const userinfo of USERINFOS) {
       const reply = await admin.post('/api/devices', {
         sn: sim.sn,
@@ -52,7 +47,7 @@ describe.each(DIALECTS)('credentials in stored URLs on %s', (dialect) => {
       });
       refused(reply, 'baseUrl');
     }
-    expect(await server.ctx.models.Device.count()).toBe(0);
+    expect(await suite.server.ctx.models.Device.count()).toBe(0);
 
     const created = await admin.post('/api/devices', {
       sn: sim.sn,
@@ -66,12 +61,12 @@ describe.each(DIALECTS)('credentials in stored URLs on %s', (dialect) => {
       csrf: true,
     });
     refused(patched, 'baseUrl');
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     expect(deviceOut.parse((await operator.get(`/api/devices/${id}`)).body).baseUrl).toBe(sim.url);
   });
 
   test('a panel route with credentials is refused, and the saved route stays', async () => {
-    const admin = await signedIn(server, 'superadmin');
+    const admin = await signedIn(suite.server, 'superadmin');
     const url = 'https://panel.example/api/recognition';
     expect((await admin.post('/api/panel/route', { mode: 'cloud', url })).status).toBe(200);
     for (const userinfo of USERINFOS) {

@@ -1,6 +1,6 @@
 import { heartbeatResponse, heartbeatSummary } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { signedIn } from '../test/admins.js';
 import { TestClient } from '../test/http-client.js';
 
@@ -10,28 +10,20 @@ import { TestClient } from '../test/http-client.js';
  * them: from 127.0.0.1 (a trusted proxy) with the browser's address in X-Forwarded-For.
  */
 describe.each(DIALECTS)('heartbeat details (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    server.ctx.warnings.push({
+  const suite = suiteServer(dialect);
+  beforeAll(() => {
+    suite.server.ctx.warnings.push({
       code: 'database_no_password',
       params: {},
       message: 'DB_PASSWORD and DB_ROOT_PASSWORD are empty: the database has no password',
     });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const outside = { 'x-forwarded-for': '203.0.113.9' };
 
   test('an unauthenticated caller outside TRUSTED_NETWORKS reads state, service, time and response time only', async () => {
     for (const method of ['GET', 'POST']) {
-      const res = await fetch(`${server.url}/api/heartbeat`, { method, headers: outside });
+      const res = await fetch(`${suite.server.url}/api/heartbeat`, { method, headers: outside });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
       expect(Object.keys(body).sort()).toEqual(['responseTimeMs', 'service', 'state', 'time']);
@@ -41,15 +33,15 @@ describe.each(DIALECTS)('heartbeat details (%s)', (dialect) => {
   });
 
   test('a session cookie that is not valid reads the summary too', async () => {
-    const res = await fetch(`${server.url}/api/heartbeat`, {
+    const res = await fetch(`${suite.server.url}/api/heartbeat`, {
       headers: { ...outside, cookie: `svc_session=${'A'.repeat(43)}` },
     });
     expect(Object.keys((await res.json()) as object)).toHaveLength(4);
   });
 
   test('a signed-in administrator outside TRUSTED_NETWORKS reads the details', async () => {
-    const admin = await signedIn(server, 'operator');
-    const browser = new TestClient(server.url, outside);
+    const admin = await signedIn(suite.server, 'operator');
+    const browser = new TestClient(suite.server.url, outside);
     browser.setCookie('svc_session', admin.cookie('svc_session')!);
     const reply = await browser.get('/api/heartbeat');
     const body = heartbeatResponse.parse(reply.body);
@@ -68,12 +60,12 @@ describe.each(DIALECTS)('heartbeat details (%s)', (dialect) => {
 
   test("the seed's host check (127.0.0.1 through svc_web) and trusted networks read the details", async () => {
     for (const forwarded of ['127.0.0.1', '192.168.1.20', undefined]) {
-      const res = await fetch(`${server.url}/api/heartbeat`, {
+      const res = await fetch(`${suite.server.url}/api/heartbeat`, {
         headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
       });
       expect(res.status).toBe(200);
       const body = heartbeatResponse.parse(await res.json());
-      expect(body).toMatchObject({ state: 1, version: server.ctx.version });
+      expect(body).toMatchObject({ state: 1, version: suite.server.ctx.version });
       expect(body.workers['session-cleanup']).toBe('running');
     }
   });

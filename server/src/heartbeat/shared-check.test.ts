@@ -1,24 +1,15 @@
 import { jest } from '@jest/globals';
 import { heartbeatResponse } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 
 describe.each(DIALECTS)('heartbeat database check through HTTP (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect);
 
   test('concurrent heartbeats share one database check; each answers state 1 with its headers', async () => {
-    const ping = jest.spyOn(server.ctx.db, 'ping');
+    const ping = jest.spyOn(suite.server.ctx.db, 'ping');
     const answers = await Promise.all(
-      Array.from({ length: 30 }, () => fetch(`${server.url}/api/heartbeat`)),
+      Array.from({ length: 30 }, () => fetch(`${suite.server.url}/api/heartbeat`)),
     );
     for (const res of answers) {
       expect(res.status).toBe(200);

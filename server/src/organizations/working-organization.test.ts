@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { administratorWithPassword, spaceOut, userResponse } from '@svc/shared';
 import { organizationOut } from './routes.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { errorCode, type TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 
@@ -15,8 +15,6 @@ const organizationList = z.object({ items: z.array(organizationOut) });
  * is limited to it and new rows go there, like for an administrator of that organization.
  */
 describe.each(DIALECTS)('working organization on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let superadmin: TestClient;
   let admin: TestClient;
   let homeId: string;
@@ -27,19 +25,14 @@ describe.each(DIALECTS)('working organization on %s', (dialect) => {
   const spaceNames = async (client: TestClient) =>
     spaceList.parse((await client.get('/api/spaces')).body).items.map((s) => s.name);
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    superadmin = await signedIn(server, 'superadmin');
-    admin = await signedIn(server, 'admin');
+    superadmin = await signedIn(suite.server, 'superadmin');
+    admin = await signedIn(suite.server, 'admin');
     homeId = userResponse.parse((await admin.get('/api/auth/me')).body).user.organizationId;
     const branch = await superadmin.post('/api/organizations', { name: 'Branch office' });
     branchId = organizationOut.parse(branch.body).id;
     expect((await superadmin.post('/api/spaces', { name: 'Home hall' })).status).toBe(201);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('the chosen organization scopes reads and receives new rows; null works in all', async () => {
@@ -56,7 +49,7 @@ describe.each(DIALECTS)('working organization on %s', (dialect) => {
     const orgs = organizationList.parse((await superadmin.get('/api/organizations')).body);
     expect(orgs.items.map((o) => o.id).sort()).toEqual([homeId, branchId].sort());
     // A row of the other organization answers like a missing one.
-    const homeHall = await server.ctx.models.Space.findOne({ where: { name: 'Home hall' } });
+    const homeHall = await suite.server.ctx.models.Space.findOne({ where: { name: 'Home hall' } });
     expect((await superadmin.get(`/api/spaces/${homeHall!.id}`)).status).toBe(404);
 
     // The administrator of the home organization never sees the branch's rows.

@@ -1,6 +1,6 @@
 import type { PersonOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { secondOrganization } from '../test/factories.js';
@@ -24,8 +24,6 @@ const NAMES = [
 ];
 
 describe.each(DIALECTS)('people search by a Chinese name on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
 
   const found = async (q: string): Promise<string[]> => {
@@ -34,20 +32,15 @@ describe.each(DIALECTS)('people search by a Chinese name on %s', (dialect) => {
     return (reply.body as { items: PersonOut[] }).items.map((p) => p.name).sort();
   };
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    const orgId = await secondOrganization(server, 'CJK search org');
-    admin = await signedIn(server, 'admin', undefined, orgId);
+    const orgId = await secondOrganization(suite.server, 'CJK search org');
+    admin = await signedIn(suite.server, 'admin', undefined, orgId);
     let n = 0;
     for (const name of NAMES) {
       const reply = await admin.post('/api/people', { name, idNumber: `CJK-${++n}` });
       expect(reply.status).toBe(201);
     }
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('the first character finds every name that starts with it, and only those', async () => {

@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { DeviceHandle } from '@svc/sim';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { purgeOldEvents } from './events/retention.js';
@@ -13,36 +13,31 @@ import { createPerson, createSpace, postEvent, simulatedDevice } from '../test/r
 const DAY = 24 * 60 * 60_000;
 
 describe.each(DIALECTS)('recognition API on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
   let operator: TestClient;
   let foreignAdmin: TestClient;
   const devices: DeviceHandle[] = [];
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    admin = await signedIn(server, 'admin');
-    operator = await signedIn(server, 'operator');
+    admin = await signedIn(suite.server, 'admin');
+    operator = await signedIn(suite.server, 'operator');
     const orgId = randomUUID();
-    const now = server.ctx.clock.now();
-    await server.ctx.models.Organization.create({
+    const now = suite.server.ctx.clock.now();
+    await suite.server.ctx.models.Organization.create({
       id: orgId,
       name: 'Sample Other Org',
       createdAt: now,
       updatedAt: now,
     });
-    foreignAdmin = await signedIn(server, 'admin', undefined, orgId);
+    foreignAdmin = await signedIn(suite.server, 'admin', undefined, orgId);
   });
   afterAll(async () => {
     await Promise.all(devices.map((d) => d.stop()));
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const device = async (client: TestClient, spaceId?: string) => {
-    const d = await simulatedDevice(server, client, spaceId ? { spaceId } : {});
+    const d = await simulatedDevice(suite.server, client, spaceId ? { spaceId } : {});
     devices.push(d.device);
     return d;
   };
@@ -107,7 +102,9 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
     expect((await list(foreignAdmin, '')).items.map((i) => i.id)).toEqual([foreignId]);
 
     expect((await admin.get('/api/recognition/events?from=yesterday')).status).toBe(400);
-    expect((await new TestClient(server.url).get('/api/recognition/events')).status).toBe(401);
+    expect((await new TestClient(suite.server.url).get('/api/recognition/events')).status).toBe(
+      401,
+    );
   });
 
   test('CSV export: filtered, formula cells neutralized, admins only', async () => {
@@ -132,7 +129,7 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
   test('live stream: a new event of the organization arrives as `event: recognition`; other organizations’ do not', async () => {
     const gate = await device(admin);
     const foreignGate = await device(foreignAdmin);
-    const stream = await openEventStream(server.url, admin);
+    const stream = await openEventStream(suite.server.url, admin);
     expect(stream.status).toBe(200);
     expect(stream.contentType).toMatch(/^text\/event-stream/);
     const next = () => stream.next();
@@ -151,7 +148,9 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
       person: null,
     });
     expect(data.snapshotUrl).not.toBeNull();
-    expect((await new TestClient(server.url).get('/api/recognition/stream')).status).toBe(401);
+    expect((await new TestClient(suite.server.url).get('/api/recognition/stream')).status).toBe(
+      401,
+    );
   });
 
   test('retention: default 90 days, admins change it (audited), the purge removes old events and their snapshots', async () => {
@@ -161,7 +160,9 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
     expect((await admin.post('/api/recognition/retention', { days: 7 })).status).toBe(200);
     expect((await admin.get('/api/recognition/retention')).body).toMatchObject({ days: 7 });
     expect(
-      await server.ctx.models.Audit.count({ where: { action: 'recognition.retention_change' } }),
+      await suite.server.ctx.models.Audit.count({
+        where: { action: 'recognition.retention_change' },
+      }),
     ).toBe(1);
 
     const gate = await device(admin);
@@ -178,7 +179,7 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
       .jpeg({ quality: randomInt(50, 95) })
       .toBuffer();
     const oldEventId = randomUUID();
-    const posted = await postEvent(server, gate.key, {
+    const posted = await postEvent(suite.server, gate.key, {
       eventId: oldEventId,
       sn: gate.sn,
       personId: null,
@@ -193,27 +194,27 @@ describe.each(DIALECTS)('recognition API on %s', (dialect) => {
     });
     // Aged in the table: a device's time further than a day off is not believed at intake.
     const age = (eventId: string, days: number) =>
-      server.ctx.models.RecognitionEvent.update(
+      suite.server.ctx.models.RecognitionEvent.update(
         { time: new Date(now - days * DAY) },
         { where: { eventId } },
       );
     await age(oldEventId, 8);
     await age(recent.eventId, 6);
-    const oldRow = await server.ctx.models.RecognitionEvent.findOne({
+    const oldRow = await suite.server.ctx.models.RecognitionEvent.findOne({
       where: { eventId: oldEventId },
     });
     const sha = oldRow!.snapshotSha256!;
-    expect(await server.ctx.photos.read(sha)).toEqual(unique);
+    expect(await suite.server.ctx.photos.read(sha)).toEqual(unique);
 
-    expect(await purgeOldEvents(server.ctx)).toBeGreaterThanOrEqual(1);
-    expect(await server.ctx.models.RecognitionEvent.count({ where: { eventId: oldEventId } })).toBe(
-      0,
-    );
+    expect(await purgeOldEvents(suite.server.ctx)).toBeGreaterThanOrEqual(1);
     expect(
-      await server.ctx.models.RecognitionEvent.count({ where: { eventId: recent.eventId } }),
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { eventId: oldEventId } }),
+    ).toBe(0);
+    expect(
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { eventId: recent.eventId } }),
     ).toBe(1);
-    expect(await server.ctx.photos.read(sha)).toBeUndefined();
-    expect(await server.ctx.models.File.findByPk(sha)).toBeNull();
+    expect(await suite.server.ctx.photos.read(sha)).toBeUndefined();
+    expect(await suite.server.ctx.models.File.findByPk(sha)).toBeNull();
     await admin.post('/api/recognition/retention', { days: 90 });
   });
 });

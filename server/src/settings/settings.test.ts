@@ -1,35 +1,26 @@
 import { settingsOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { signedIn } from '../test/admins.js';
 import { TestClient } from '../test/http-client.js';
 
 describe.each(DIALECTS)('GET /api/settings on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer(dialect);
 
   test('shows the event retention as changed and the session timeouts; needs a session', async () => {
-    expect((await new TestClient(server.url).get('/api/settings')).status).toBe(401);
-    const operator = await signedIn(server, 'operator');
+    expect((await new TestClient(suite.server.url).get('/api/settings')).status).toBe(401);
+    const operator = await signedIn(suite.server, 'operator');
     expect((await operator.get('/api/settings')).body).toMatchObject({
       eventRetentionDays: 90,
       sessions: { idleTimeoutMinutes: 30, absoluteTimeoutMinutes: 720 },
     });
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     expect((await admin.post('/api/recognition/retention', { days: 14 })).status).toBe(200);
     expect((await operator.get('/api/settings')).body).toMatchObject({ eventRetentionDays: 14 });
   });
 
   test('the site time zone: the server’s by default, a superadmin’s choice for everyone, in every session', async () => {
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     const server_zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const before = settingsOut.parse((await operator.get('/api/settings')).body);
     expect(before.timeZone).toEqual({
@@ -42,13 +33,13 @@ describe.each(DIALECTS)('GET /api/settings on %s', (dialect) => {
     });
 
     // One zone for every organization: an organization's administrator may not change it.
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const body = { timeZone: 'Asia/Shanghai' };
     expect(
       (await admin.request('PUT', '/api/settings/time-zone', { body, csrf: true })).status,
     ).toBe(403);
 
-    const superadmin = await signedIn(server, 'superadmin');
+    const superadmin = await signedIn(suite.server, 'superadmin');
     const chosen = await superadmin.request('PUT', '/api/settings/time-zone', { body, csrf: true });
     expect(chosen.status).toBe(200);
     expect(chosen.body).toEqual({
@@ -62,7 +53,7 @@ describe.each(DIALECTS)('GET /api/settings on %s', (dialect) => {
     expect((await operator.get('/api/auth/me')).body).toMatchObject({
       user: { timeZone: 'Asia/Shanghai' },
     });
-    const audits = await server.ctx.models.Audit.findAll({
+    const audits = await suite.server.ctx.models.Audit.findAll({
       where: { action: 'settings.time_zone_change' },
     });
     expect(audits).toHaveLength(1);
@@ -81,7 +72,7 @@ describe.each(DIALECTS)('GET /api/settings on %s', (dialect) => {
   });
 
   test('a time zone the runtime does not know is refused with the field’s code, and nothing changes', async () => {
-    const superadmin = await signedIn(server, 'superadmin');
+    const superadmin = await signedIn(suite.server, 'superadmin');
     for (const timeZone of ['Mars/Olympus_Mons', 'Asia/Shanghai; DROP TABLE', '']) {
       const refused = await superadmin.request('PUT', '/api/settings/time-zone', {
         body: { timeZone },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SpaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { TestClient, errorCode, type Reply } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { factories, secondOrganization } from '../test/factories.js';
@@ -26,22 +26,15 @@ const message = (reply: { body: unknown }) =>
   (reply.body as { error: { message: string } }).error.message;
 
 describe.each(DIALECTS)('spaces on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: Client;
   let orgId: string;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
     const username = `spaces-${randomUUID().slice(0, 8)}`;
-    admin = await signedIn(server, 'admin', username);
-    const me = await server.ctx.models.Administrator.findOne({ where: { username } });
+    admin = await signedIn(suite.server, 'admin', username);
+    const me = await suite.server.ctx.models.Administrator.findOne({ where: { username } });
     orgId = me!.organizationId;
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('a tree of any depth: create, rename, move, list by parent, ancestors', async () => {
@@ -65,29 +58,33 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
       'Building',
       'Ground floor',
     ]);
-    expect(await spaceAndAncestors(server.ctx, door.id)).toEqual([
+    expect(await spaceAndAncestors(suite.server.ctx, door.id)).toEqual([
       door.id,
       floor.id,
       building.id,
       site.id,
     ]);
-    expect(new Set(await descendantsOf(server.ctx, site.id))).toEqual(
+    expect(new Set(await descendantsOf(suite.server.ctx, site.id))).toEqual(
       new Set([building.id, floor.id, door.id]),
     );
-    expect(await spaceAndDescendants(server.ctx, floor.id)).toEqual([floor.id, door.id]);
-    expect(await spaceAndAncestors(server.ctx, randomUUID())).toEqual([]);
+    expect(await spaceAndDescendants(suite.server.ctx, floor.id)).toEqual([floor.id, door.id]);
+    expect(await spaceAndAncestors(suite.server.ctx, randomUUID())).toEqual([]);
 
     // Move the floor (with its door) to the root, then back under the site.
     const toRoot = await patch(admin, floor.id, { parentId: null });
     expect((toRoot.body as SpaceOut).parentId).toBeNull();
-    expect(await spaceAndAncestors(server.ctx, door.id)).toEqual([door.id, floor.id]);
+    expect(await spaceAndAncestors(suite.server.ctx, door.id)).toEqual([door.id, floor.id]);
     const roots = await admin.get('/api/spaces?parentId=root&pageSize=200');
     expect((roots.body as { items: SpaceOut[] }).items.map((s) => s.id)).toContain(floor.id);
     const back = await patch(admin, floor.id, { parentId: site.id, name: 'Floor 1' });
     expect(back.body).toMatchObject({ parentId: site.id, name: 'Floor 1' });
-    expect(await spaceAndAncestors(server.ctx, door.id)).toEqual([door.id, floor.id, site.id]);
+    expect(await spaceAndAncestors(suite.server.ctx, door.id)).toEqual([
+      door.id,
+      floor.id,
+      site.id,
+    ]);
 
-    const audit = await server.ctx.models.Audit.findAll({ where: { targetId: floor.id } });
+    const audit = await suite.server.ctx.models.Audit.findAll({ where: { targetId: floor.id } });
     expect(audit.map((a) => a.action).sort()).toEqual([
       'space.create',
       'space.update',
@@ -114,8 +111,8 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
   });
 
   test('a parent must exist in the same organization, else 404', async () => {
-    const otherOrg = await secondOrganization(server);
-    const stranger = await signedIn(server, 'admin', undefined, otherOrg);
+    const otherOrg = await secondOrganization(suite.server);
+    const stranger = await signedIn(suite.server, 'admin', undefined, otherOrg);
     const theirs = await create(stranger, 'Their site');
     const mine = await create(admin, 'My site');
 
@@ -155,7 +152,7 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
       people.push((reply.body as { id: string }).id);
     }
     const device = (
-      await factories(server).buildDevice({ organizationId: orgId, spaceId: hall.id })
+      await factories(suite.server).buildDevice({ organizationId: orgId, spaceId: hall.id })
     ).id;
 
     const refused = await del(admin, hall.id);
@@ -173,7 +170,7 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
       children: 1,
     });
 
-    await server.ctx.models.Device.destroy({ where: { id: device } });
+    await suite.server.ctx.models.Device.destroy({ where: { id: device } });
     for (const id of people.slice(1)) {
       const patched = await admin.request('PATCH', `/api/people/${id}`, {
         body: { spaceIds: [] },
@@ -193,19 +190,21 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
     expect((await del(admin, booth.id)).status).toBe(204);
     expect((await del(admin, hall.id)).status).toBe(204);
     expect((await admin.get(`/api/spaces/${hall.id}`)).status).toBe(404);
-    expect(await server.ctx.models.Audit.count({ where: { action: 'space.delete' } })).toBe(2);
+    expect(await suite.server.ctx.models.Audit.count({ where: { action: 'space.delete' } })).toBe(
+      2,
+    );
     expect((await del(admin, hall.id)).status).toBe(404);
   });
 
   test('operators read but cannot change; strangers get 401; bad input is 400', async () => {
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     const space = await create(admin, 'Lobby');
     expect((await operator.get('/api/spaces')).status).toBe(200);
     expect((await operator.get(`/api/spaces/${space.id}`)).status).toBe(200);
     expect((await operator.post('/api/spaces', { name: 'Nope' })).status).toBe(403);
     expect((await patch(operator, space.id, { name: 'Nope' })).status).toBe(403);
     expect((await del(operator, space.id)).status).toBe(403);
-    expect((await new TestClient(server.url).get('/api/spaces')).status).toBe(401);
+    expect((await new TestClient(suite.server.url).get('/api/spaces')).status).toBe(401);
     expect((await admin.get(`/api/spaces/${space.id}`)).body).toMatchObject({ name: 'Lobby' });
 
     for (const body of [
@@ -225,8 +224,8 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
   });
 
   test('lists are paged and ordered by name with an exact total', async () => {
-    const otherOrg = await secondOrganization(server, 'Paging org');
-    const pager = await signedIn(server, 'admin', undefined, otherOrg);
+    const otherOrg = await secondOrganization(suite.server, 'Paging org');
+    const pager = await signedIn(suite.server, 'admin', undefined, otherOrg);
     for (const name of ['delta', 'alpha', 'charlie', 'bravo', 'echo']) await create(pager, name);
     const first = (await pager.get('/api/spaces?pageSize=2')).body as {
       items: SpaceOut[];

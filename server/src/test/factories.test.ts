@@ -1,30 +1,23 @@
-import { DIALECTS, scratchDb, type ScratchDb } from './dialects.js';
+import { DIALECTS } from './dialects.js';
 import { factories } from './factories.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { suiteServer } from './suite.js';
 import { TestClient } from './http-client.js';
 import { SIGNED_IN_PASSWORD } from './admins.js';
 import { until, waitFor } from './wait.js';
 
 describe.each(DIALECTS)('test factories on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let build: ReturnType<typeof factories>;
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    build = factories(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+  const suite = suiteServer(dialect);
+  beforeAll(() => {
+    build = factories(suite.server);
   });
 
   test('buildPerson({}) makes the organization it needs; two people, two organizations', async () => {
     const a = await build.buildPerson({});
     const b = await build.buildPerson({});
     expect(a.organizationId).not.toBe(b.organizationId);
-    expect(await server.ctx.models.Organization.findByPk(a.organizationId)).not.toBeNull();
+    expect(await suite.server.ctx.models.Organization.findByPk(a.organizationId)).not.toBeNull();
     expect(a.nameKey).toBe(a.name.toLowerCase());
   });
 
@@ -35,21 +28,23 @@ describe.each(DIALECTS)('test factories on %s', (dialect) => {
     expect(floor.organizationId).toBe(org.id);
     const person = await build.buildPerson({ spaceIds: [site.id, floor.id] });
     expect(person.organizationId).toBe(org.id);
-    expect(await server.ctx.models.PersonSpace.count({ where: { personId: person.id } })).toBe(2);
+    expect(
+      await suite.server.ctx.models.PersonSpace.count({ where: { personId: person.id } }),
+    ).toBe(2);
     const device = await build.buildDevice({ spaceId: floor.id });
     expect(device).toMatchObject({ organizationId: org.id, spaceId: floor.id });
   });
 
   test('buildDevice({}) makes its space and organization; spaceId null puts it in none', async () => {
     const device = await build.buildDevice({});
-    const space = await server.ctx.models.Space.findByPk(device.spaceId!);
+    const space = await suite.server.ctx.models.Space.findByPk(device.spaceId!);
     expect(space?.organizationId).toBe(device.organizationId);
     expect((await build.buildDevice({ spaceId: null })).spaceId).toBeNull();
   });
 
   test('buildAdministrator signs in with the tests’ password', async () => {
     const admin = await build.buildAdministrator({ role: 'operator' });
-    const client = new TestClient(server.url);
+    const client = new TestClient(suite.server.url);
     expect((await client.login(admin.username, SIGNED_IN_PASSWORD)).status).toBe(200);
   });
 });

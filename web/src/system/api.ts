@@ -1,6 +1,7 @@
 import {
   configureResponse,
   discoveryNode,
+  type DiscoveryNode,
   knownTerminalList,
   type KnownTerminalList,
   panelRoute,
@@ -13,27 +14,11 @@ import {
 import { z } from 'zod';
 import { request } from '../api';
 
-/**
- * A terminal heard on the LAN. `conflict` (another terminal announcing the same id from
- * elsewhere) is newer than some servers: optional here, shown when present.
- */
-export const heardNode = discoveryNode.extend({
-  conflict: z
-    .union([
-      z.object({
-        address: z.string(),
-        port: z.number(),
-        firstHeard: z.string(),
-        lastHeard: z.string(),
-      }),
-      z.null(),
-    ])
-    .optional(),
-});
-export type HeardNode = z.infer<typeof heardNode>;
+/** A terminal heard on the LAN: the server's own contract (`conflict` is null or the other announcer). */
+export type HeardNode = DiscoveryNode;
 
 export function listNodes(signal?: AbortSignal): Promise<HeardNode[]> {
-  return request('GET', '/api/discovery/nodes', { schema: z.array(heardNode), signal });
+  return request('GET', '/api/discovery/nodes', { schema: z.array(discoveryNode), signal });
 }
 
 /** Every terminal known: online, then offline (kept until an administrator removes them). */

@@ -1,7 +1,7 @@
 import { loginLockoutList } from '@svc/shared';
 import { ManualClock } from '../../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import { SIGNED_IN_PASSWORD, signedIn } from '../../test/admins.js';
 import { TestClient, errorCode } from '../../test/http-client.js';
 import {
@@ -17,23 +17,17 @@ import {
  * attacker who knows only the username cannot keep its owner out.
  */
 describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let org: string;
   const clock = new ManualClock(new Date());
 
+  const suite = suiteServer(dialect, { clock });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-    org = await seededOrganizationId(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
+    org = await seededOrganizationId(suite.server);
   });
 
   /** A browser at `address` (svc_web, a trusted proxy, passes it in X-Forwarded-For). */
-  const browserAt = (address: string) => new TestClient(server.url, { 'x-forwarded-for': address });
+  const browserAt = (address: string) =>
+    new TestClient(suite.server.url, { 'x-forwarded-for': address });
 
   /** `n` clients at one address, each with its CSRF token already, so they start together. */
   async function attackers(n: number, address: string): Promise<TestClient[]> {
@@ -43,7 +37,7 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
   }
 
   test('60 simultaneous wrong passwords: 10 are evaluated, 50 get 429 with Retry-After', async () => {
-    await createAdministrator(server, org, 'admin', 'race');
+    await createAdministrator(suite.server, org, 'admin', 'race');
     const clients = await attackers(60, '203.0.113.60');
     const replies = await Promise.all(
       clients.map((c, i) => c.login('race', `wrong password number ${i}`)),
@@ -58,14 +52,14 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
       expect(wait).toBeGreaterThan(0);
       expect(wait).toBeLessThanOrEqual(60);
     }
-    const evaluated = await server.ctx.models.Audit.count({
+    const evaluated = await suite.server.ctx.models.Audit.count({
       where: { action: 'auth.login', outcome: 'failure', actorName: 'race' },
     });
     expect(evaluated).toBe(10);
   });
 
   test('the owner signs in from the browser that signed in before; untrusted clients wait', async () => {
-    await createAdministrator(server, org, 'admin', 'owner');
+    await createAdministrator(suite.server, org, 'admin', 'owner');
     const owner = browserAt('198.51.100.7');
     const first = await owner.login('owner', SIGNED_IN_PASSWORD);
     expect(first.status).toBe(200);
@@ -94,7 +88,7 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
   });
 
   test("a device cookie's own failures lock that cookie only", async () => {
-    await createAdministrator(server, org, 'admin', 'holder');
+    await createAdministrator(suite.server, org, 'admin', 'holder');
     const browser = browserAt('198.51.100.20');
     expect((await browser.login('holder', SIGNED_IN_PASSWORD)).status).toBe(200);
     for (let i = 0; i < 10; i++) {
@@ -107,7 +101,7 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
   });
 
   test('administrators list lockouts and clear them, audited; operators and other organizations cannot', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const list = await admin.get('/api/auth/lockouts');
     expect(list.status).toBe(200);
     const items = loginLockoutList.parse(list.body).items;
@@ -118,9 +112,13 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
     // Address lockouts are for superadmins only.
     expect(items.some((l) => l.scope === 'address')).toBe(false);
 
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     expect((await operator.get('/api/auth/lockouts')).status).toBe(403);
-    const elsewhere = await signedInAt(server, await createOrganization(server, 'Other'), 'admin');
+    const elsewhere = await signedInAt(
+      suite.server,
+      await createOrganization(suite.server, 'Other'),
+      'admin',
+    );
     const theirs = loginLockoutList.parse((await elsewhere.get('/api/auth/lockouts')).body);
     expect(theirs.items.some((l) => l.username === 'race')).toBe(false);
     expect(
@@ -129,7 +127,7 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
 
     const cleared = await admin.request('DELETE', '/api/auth/lockouts/race', { csrf: true });
     expect(cleared.status).toBe(204);
-    const audit = await server.ctx.models.Audit.findOne({
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'admin.unlock' },
       order: [['at', 'DESC']],
     });
@@ -146,7 +144,7 @@ describe.each(DIALECTS)('sign-in lockouts on %s', (dialect) => {
     // Spraying many usernames from one address: the address limit (30 a minute) stops it.
     const replies = await Promise.all(clients.map((c, i) => c.login(`spray${i}`, 'guess')));
     expect(replies.filter((r) => r.status === 401)).toHaveLength(30);
-    const superadmin = await signedIn(server, 'superadmin');
+    const superadmin = await signedIn(suite.server, 'superadmin');
     const items = loginLockoutList.parse((await superadmin.get('/api/auth/lockouts')).body).items;
     expect(items).toContainEqual(
       expect.objectContaining({ scope: 'address', address: '203.0.113.99', failures: 30 }),

@@ -8,8 +8,8 @@ import {
 } from '@svc/shared';
 import { ManualClock } from '../../platform/clock.js';
 import { SIGNED_IN_PASSWORD } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import { TestClient, errorCode, type Reply } from '../../test/http-client.js';
 import { createAdministrator, seededOrganizationId } from '../../test/org-fixtures.js';
 import { ADMIN_CLI, requireBuild, spawnNode } from '../../test/process.js';
@@ -21,24 +21,17 @@ import { codeAt } from './codes.js';
  * lockout that an outsider (without the password) cannot turn against the owner.
  */
 describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let orgId: string;
   const clock = new ManualClock(new Date('2026-11-28T04:00:10.000Z'));
 
+  const suite = suiteServer(dialect, { clock });
   beforeAll(async () => {
     requireBuild();
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-    orgId = await seededOrganizationId(server);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    orgId = await seededOrganizationId(suite.server);
   });
 
   const login = (username: string, password: string, code?: string) =>
-    new TestClient(server.url).post('/api/auth/login', {
+    new TestClient(suite.server.url).post('/api/auth/login', {
       username,
       password,
       ...(code !== undefined && { code }),
@@ -47,8 +40,8 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
 
   async function account(role: 'admin' | 'superadmin' = 'admin') {
     const username = `${role}-${randomUUID().slice(0, 8)}`;
-    const id = await createAdministrator(server, orgId, role, username);
-    const client = new TestClient(server.url);
+    const id = await createAdministrator(suite.server, orgId, role, username);
+    const client = new TestClient(suite.server.url);
     expect((await client.login(username, SIGNED_IN_PASSWORD)).status).toBe(200);
     return { username, id, client };
   }
@@ -70,7 +63,7 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
     return { secret, recoveryCodes };
   }
   const audits = (action: string, targetId?: string) =>
-    server.ctx.models.Audit.count({ where: { action, ...(targetId && { targetId }) } });
+    suite.server.ctx.models.Audit.count({ where: { action, ...(targetId && { targetId }) } });
   const signedIn = (reply: Reply) => reply.status === 200 && userResponse.parse(reply.body);
 
   test('enrol: the password again, a QR code, a first code, ten recovery codes kept hashed', async () => {
@@ -91,11 +84,13 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
     });
     const { recoveryCodes } = twoFactorEnabled.parse(enabled.body);
     expect(new Set(recoveryCodes).size).toBe(10);
-    const stored = await server.ctx.models.RecoveryCode.findAll({ where: { administratorId: id } });
+    const stored = await suite.server.ctx.models.RecoveryCode.findAll({
+      where: { administratorId: id },
+    });
     expect(stored).toHaveLength(10);
     const hashes = stored.map((r) => r.codeHash).join(' ');
     for (const code of recoveryCodes) expect(hashes).not.toContain(code.replace(/-/g, ''));
-    const row = await server.ctx.models.AdministratorTotp.findByPk(id);
+    const row = await suite.server.ctx.models.AdministratorTotp.findByPk(id);
     expect(row?.secretSealed).not.toContain(setup.secret);
     expect(userResponse.parse((await client.get('/api/auth/me')).body).user).toMatchObject({
       twoFactorEnabled: true,
@@ -137,7 +132,7 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
     const status = twoFactorStatus.parse((await client.get('/api/auth/2fa')).body);
     expect(status.recoveryCodesLeft).toBe(9);
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'auth.two_factor', outcome: 'failure', actorId: id },
       }),
     ).toBe(1);
@@ -153,7 +148,7 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
     expect((await login(username, 'still guessing the password', now())).status).toBe(429);
     const owner = await login(username, SIGNED_IN_PASSWORD, now());
     expect(signedIn(owner)).toBeTruthy();
-    const audit = await server.ctx.models.Audit.findOne({
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'auth.login', outcome: 'success', actorName: username },
       order: [['id', 'DESC']],
     });
@@ -170,23 +165,25 @@ describe.each(DIALECTS)('two-factor sign-in on %s', (dialect) => {
     const { username, id, client } = await account();
     await enrol(client);
     const env: Record<string, string> =
-      scratch.db.dialect === 'sqlite'
-        ? { DATA_DIR: scratch.dataDir }
+      suite.scratch.db.dialect === 'sqlite'
+        ? { DATA_DIR: suite.scratch.dataDir }
         : {
-            DATA_DIR: scratch.dataDir,
-            DB_HOST: scratch.db.host,
-            DB_PORT: String(scratch.db.port),
-            DB_USER: scratch.db.user,
-            DB_PASSWORD: scratch.db.password,
-            DB_DATABASE: scratch.db.database,
+            DATA_DIR: suite.scratch.dataDir,
+            DB_HOST: suite.scratch.db.host,
+            DB_PORT: String(suite.scratch.db.port),
+            DB_USER: suite.scratch.db.user,
+            DB_PASSWORD: suite.scratch.db.password,
+            DB_DATABASE: suite.scratch.db.database,
           };
     const reset = spawnNode(ADMIN_CLI, ['reset-2fa', username.toUpperCase()], env);
     expect(await reset.exited).toBe(0);
     expect(reset.stdout()).toContain(`Two-factor sign-in of "${username}" removed`);
     expect((await client.get('/api/auth/me')).status).toBe(401);
-    expect(await server.ctx.models.RecoveryCode.count({ where: { administratorId: id } })).toBe(0);
+    expect(
+      await suite.server.ctx.models.RecoveryCode.count({ where: { administratorId: id } }),
+    ).toBe(0);
     expect(signedIn(await login(username, SIGNED_IN_PASSWORD))).toBeTruthy();
-    const audit = await server.ctx.models.Audit.findOne({
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'auth.two_factor_reset', targetId: id },
     });
     expect(audit?.actorName).toBe('operator command');

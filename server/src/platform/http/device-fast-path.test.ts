@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deviceWithKey } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { suiteServer } from '../../test/suite.js';
 import { signedIn } from '../../test/admins.js';
 
 /**
@@ -10,14 +9,11 @@ import { signedIn } from '../../test/admins.js';
  * answer of one path is compared with the other's: status, body and headers.
  */
 describe('device fast path answers like the general path', () => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let key: string;
   let sn: string;
+  const suite = suiteServer('sqlite');
   beforeAll(async () => {
-    scratch = await scratchDb('sqlite');
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     sn = `FAST-${randomUUID().slice(0, 8)}`;
     const reply = await admin.post('/api/devices', {
       sn,
@@ -25,10 +21,6 @@ describe('device fast path answers like the general path', () => {
       baseUrl: 'http://127.0.0.1:9',
     });
     key = deviceWithKey.parse(reply.body).key;
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   const event = (over: Record<string, unknown> = {}) =>
@@ -45,7 +37,7 @@ describe('device fast path answers like the general path', () => {
   const both = async (body: string, headers: Record<string, string> = {}) => {
     const answers = [];
     for (const path of ['/api/recognition/events', '/api/recognition/events?via=general']) {
-      const res = await fetch(`${server.url}${path}`, {
+      const res = await fetch(`${suite.server.url}${path}`, {
         method: 'POST',
         body,
         headers: {
@@ -84,7 +76,7 @@ describe('device fast path answers like the general path', () => {
   });
 
   test('a new event is 202 on either path, a resend 200 with the same id', async () => {
-    const first = await fetch(`${server.url}/api/recognition/events`, {
+    const first = await fetch(`${suite.server.url}/api/recognition/events`, {
       method: 'POST',
       body: event(),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -94,7 +86,7 @@ describe('device fast path answers like the general path', () => {
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(first.headers.get('x-content-type-options')).toBe('nosniff');
     const body = event();
-    const fast = await fetch(`${server.url}/api/recognition/events`, {
+    const fast = await fetch(`${suite.server.url}/api/recognition/events`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },

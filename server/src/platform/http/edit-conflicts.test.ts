@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import { errorCode, type Reply, type TestClient } from '../../test/http-client.js';
 import { signedIn } from '../../test/admins.js';
 
@@ -93,20 +93,13 @@ const cases: Case[] = [
 ];
 
 describe.each(DIALECTS)('edit conflicts on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let alice: TestClient;
   let bob: TestClient;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    alice = await signedIn(server, 'superadmin');
-    bob = await signedIn(server, 'superadmin');
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    alice = await signedIn(suite.server, 'superadmin');
+    bob = await signedIn(suite.server, 'superadmin');
   });
 
   test.each(cases)(
@@ -157,7 +150,7 @@ describe.each(DIALECTS)('edit conflicts on %s', (dialect) => {
     const path = await cases[0]!.make(alice);
     const tag = body(await alice.get(path)).etag;
     const id = path.split('/').pop()!;
-    await server.ctx.models.Person.update(
+    await suite.server.ctx.models.Person.update(
       { updatedAt: new Date(Date.now() + 60_000) },
       { where: { id } },
     );

@@ -1,25 +1,15 @@
 import { errorBody } from '@svc/shared';
-import { scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { suiteServer } from '../../test/suite.js';
 
 /**
  * Device routes read their JSON with their own reader and start with their own prelude
  * (fast-json.ts, device-entry.ts): the answers must be those of the general chain.
  */
 describe('device route body and prelude', () => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb('sqlite');
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer('sqlite');
 
   const post = (body: string | Buffer, type: string, extra: Record<string, string> = {}) =>
-    fetch(`${server.url}/api/device/heartbeat`, {
+    fetch(`${suite.server.url}/api/device/heartbeat`, {
       method: 'POST',
       body,
       headers: {

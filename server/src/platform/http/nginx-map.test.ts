@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { suiteServer } from '../../test/suite.js';
 import type { RegisteredRoute } from './api.js';
 import { keptOnHttp, nginxHttpKeptMap } from './nginx-map.js';
 
@@ -8,26 +7,17 @@ import { keptOnHttp, nginxHttpKeptMap } from './nginx-map.js';
 const MAP_FILE = new URL('../../../../web/nginx-http-kept.map', import.meta.url);
 
 describe('routes svc_web keeps on HTTP when HTTPS is on', () => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb('sqlite');
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = suiteServer('sqlite');
 
   test('web/nginx-http-kept.map is the one the route table gives', () => {
-    const expected = nginxHttpKeptMap(server.api.routes);
+    const expected = nginxHttpKeptMap(suite.server.api.routes);
     if (process.env.SVC_WRITE_NGINX_MAP === '1') writeFileSync(MAP_FILE, expected);
     expect(readFileSync(MAP_FILE, 'utf8')).toBe(expected);
   });
 
   test('every terminal and device route is kept, among them the terminal check-in', () => {
-    const map = nginxHttpKeptMap(server.api.routes);
-    const bearer = server.api.routes.filter((r) =>
+    const map = nginxHttpKeptMap(suite.server.api.routes);
+    const bearer = suite.server.api.routes.filter((r) =>
       ['terminal', 'device'].includes(r.spec.access.kind),
     );
     expect(bearer.length).toBeGreaterThanOrEqual(4);
@@ -39,7 +29,7 @@ describe('routes svc_web keeps on HTTP when HTTPS is on', () => {
   });
 
   test('no route a browser session uses stays on HTTP', () => {
-    const map = nginxHttpKeptMap(server.api.routes);
+    const map = nginxHttpKeptMap(suite.server.api.routes);
     for (const path of [
       '/api/auth/login',
       '/api/auth/csrf',
@@ -48,7 +38,7 @@ describe('routes svc_web keeps on HTTP when HTTPS is on', () => {
     ]) {
       expect(map).not.toContain(` ${path}"`);
     }
-    const sessionRoutes = server.api.routes.filter((r) => r.spec.access.kind === 'session');
+    const sessionRoutes = suite.server.api.routes.filter((r) => r.spec.access.kind === 'session');
     expect(sessionRoutes.length).toBeGreaterThan(10);
     expect(sessionRoutes.some(keptOnHttp)).toBe(false);
   });

@@ -1,37 +1,30 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { z } from 'zod';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import { openApiProblems } from '../../test/openapi-checks.js';
 import { openApiPath, type OpenApiDocument } from './openapi.js';
 import { escapeHtml } from './html.js';
 
 describe.each(DIALECTS)('API documentation (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let doc: OpenApiDocument;
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    const res = await fetch(`${server.url}/api/docs/openapi.json`);
+    const res = await fetch(`${suite.server.url}/api/docs/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     doc = (await res.json()) as OpenApiDocument;
   });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
 
   test('GET /api/docs/openapi.json is a valid OpenAPI 3.1 document of every registered route', async () => {
-    expect(openApiProblems(doc, server.api.routes)).toEqual([]);
+    expect(openApiProblems(doc, suite.server.api.routes)).toEqual([]);
     const result = await validate(structuredClone(doc) as never);
     if (!result.valid) throw new Error(compileErrors(result));
     // The documentation routes are registered too, so they describe themselves.
     for (const path of ['/api/docs', '/api/docs/openapi.json', '/api/docs/docs.css']) {
       expect(doc.paths[path]?.get).toBeDefined();
     }
-    expect(doc.info.version).toBe(server.ctx.version);
+    expect(doc.info.version).toBe(suite.server.ctx.version);
   });
 
   test('schemas are generated from the registered zod schemas, not written by hand', () => {
@@ -45,7 +38,7 @@ describe.each(DIALECTS)('API documentation (%s)', (dialect) => {
       return out;
     };
     let compared = 0;
-    for (const { spec, fullPath } of server.api.routes) {
+    for (const { spec, fullPath } of suite.server.api.routes) {
       const op = doc.paths[openApiPath(fullPath)]![spec.method]!;
       const expected = spec.body && convert(spec.body, 'input');
       // Schemas with definitions were rewritten to components; the rest are verbatim.
@@ -69,11 +62,11 @@ describe.each(DIALECTS)('API documentation (%s)', (dialect) => {
   });
 
   test('GET /api/docs is a self-contained page listing every operation', async () => {
-    const res = await fetch(`${server.url}/api/docs`);
+    const res = await fetch(`${suite.server.url}/api/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    for (const { spec, fullPath } of server.api.routes) {
+    for (const { spec, fullPath } of suite.server.api.routes) {
       expect(html).toContain(escapeHtml(openApiPath(fullPath)));
       expect(html).toContain(escapeHtml(spec.summary));
     }
@@ -86,7 +79,7 @@ describe.each(DIALECTS)('API documentation (%s)', (dialect) => {
   });
 
   test('the page stylesheet is served as CSS', async () => {
-    const res = await fetch(`${server.url}/api/docs/docs.css`);
+    const res = await fetch(`${suite.server.url}/api/docs/docs.css`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/css/);
     expect(await res.text()).toMatch(/details\.op/);
@@ -94,7 +87,7 @@ describe.each(DIALECTS)('API documentation (%s)', (dialect) => {
 
   test('the documentation needs no session', async () => {
     for (const path of ['/api/docs', '/api/docs/openapi.json', '/api/docs/docs.css']) {
-      expect((await fetch(server.url + path)).status).toBe(200);
+      expect((await fetch(suite.server.url + path)).status).toBe(200);
     }
   });
 });

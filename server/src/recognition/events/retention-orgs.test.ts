@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deviceWithKey, retentionSetting, settingsOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import type { TestClient } from '../../test/http-client.js';
 import { createOrganization, seededOrganizationId, signedInAt } from '../../test/org-fixtures.js';
 import { purgeOldEvents } from './retention.js';
@@ -15,26 +15,19 @@ const DAY = 24 * 3_600_000;
  * setting), and the change is audited in the organization it affects.
  */
 describe.each(DIALECTS)('event retention per organization on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let org1: string;
   let org2: string;
   let admin1: TestClient;
   let admin2: TestClient;
   let superadmin: TestClient;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    org1 = await seededOrganizationId(server);
-    org2 = await createOrganization(server, `Second ${randomUUID().slice(0, 6)}`);
-    admin1 = await signedInAt(server, org1, 'admin');
-    admin2 = await signedInAt(server, org2, 'admin');
-    superadmin = await signedInAt(server, org1, 'superadmin');
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    org1 = await seededOrganizationId(suite.server);
+    org2 = await createOrganization(suite.server, `Second ${randomUUID().slice(0, 6)}`);
+    admin1 = await signedInAt(suite.server, org1, 'admin');
+    admin2 = await signedInAt(suite.server, org2, 'admin');
+    superadmin = await signedInAt(suite.server, org1, 'superadmin');
   });
 
   /** An event `ageDays` old from a device of `admin`'s organization; returns its eventId. */
@@ -48,7 +41,7 @@ describe.each(DIALECTS)('event retention per organization on %s', (dialect) => {
     expect(reply.status).toBe(201);
     const { key } = deviceWithKey.parse(reply.body);
     const eventId = randomUUID();
-    const posted = await postEvent(server, key, {
+    const posted = await postEvent(suite.server, key, {
       eventId,
       sn,
       personId: null,
@@ -57,16 +50,16 @@ describe.each(DIALECTS)('event retention per organization on %s', (dialect) => {
     });
     expect(posted.status).toBe(202);
     // Aged in the table: a device's time further than a day off is not believed at intake.
-    await server.ctx.models.RecognitionEvent.update(
+    await suite.server.ctx.models.RecognitionEvent.update(
       { time: new Date(Date.now() - ageDays * DAY) },
       { where: { eventId } },
     );
     return eventId;
   }
   const exists = async (eventId: string) =>
-    (await server.ctx.models.RecognitionEvent.count({ where: { eventId } })) === 1;
+    (await suite.server.ctx.models.RecognitionEvent.count({ where: { eventId } })) === 1;
   const retentionAudits = (organizationId: string) =>
-    server.ctx.models.Audit.count({
+    suite.server.ctx.models.Audit.count({
       where: { action: 'recognition.retention_change', organizationId },
     });
 
@@ -81,7 +74,7 @@ describe.each(DIALECTS)('event retention per organization on %s', (dialect) => {
     expect(settingsOut.parse((await admin1.get('/api/settings')).body).eventRetentionDays).toBe(90);
     expect(settingsOut.parse((await admin2.get('/api/settings')).body).eventRetentionDays).toBe(1);
 
-    await purgeOldEvents(server.ctx);
+    await purgeOldEvents(suite.server.ctx);
     expect(await exists(old1)).toBe(true);
     expect(await exists(old2)).toBe(false);
     expect(await exists(recent2)).toBe(true);
@@ -109,7 +102,7 @@ describe.each(DIALECTS)('event retention per organization on %s', (dialect) => {
     expect(bySuperadmin.status).toBe(200);
     const readBack = await admin2.get('/api/recognition/retention');
     expect(retentionSetting.parse(readBack.body)).toEqual({ days: 30, organizationId: org2 });
-    const audit = await server.ctx.models.Audit.findOne({
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'recognition.retention_change', organizationId: org2 },
       order: [['id', 'DESC']],
     });

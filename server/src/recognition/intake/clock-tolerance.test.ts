@@ -3,8 +3,8 @@ import { deviceOut, deviceWithKey, recognitionEventList, recognitionEventOut } f
 import { ManualClock } from '../../platform/clock.js';
 import { EVENT_TIME_TOLERANCE_MS } from '../../devices/clock.js';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import type { TestClient } from '../../test/http-client.js';
 import { purgeOldEvents } from '../events/retention.js';
 import { postEvent } from '../../test/recognition.js';
@@ -20,19 +20,12 @@ const FAR = '2099-01-01T00:00:00.000Z';
  * retention go by the receive time; the event is flagged and the device's drift shows.
  */
 describe.each(DIALECTS)('device clocks out of tolerance on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
   const clock = new ManualClock(new Date());
 
+  const suite = suiteServer(dialect, { clock });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-    admin = await signedIn(server, 'admin');
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    admin = await signedIn(suite.server, 'admin');
   });
 
   async function registered() {
@@ -47,7 +40,7 @@ describe.each(DIALECTS)('device clocks out of tolerance on %s', (dialect) => {
   }
   async function event(gate: { sn: string; key: string }, time: string) {
     const eventId = randomUUID();
-    const posted = await postEvent(server, gate.key, {
+    const posted = await postEvent(suite.server, gate.key, {
       eventId,
       sn: gate.sn,
       personId: null,
@@ -108,14 +101,14 @@ describe.each(DIALECTS)('device clocks out of tolerance on %s', (dialect) => {
     // A day's retention: the 1970 event is not purged at once, the 2099 one is purged in time.
     const set = await admin.post('/api/recognition/retention', { days: 1 });
     expect(set.status).toBe(200);
-    await purgeOldEvents(server.ctx);
+    await purgeOldEvents(suite.server.ctx);
     const ids = async () =>
-      (await server.ctx.models.RecognitionEvent.findAll({ where: { deviceSn: gate.sn } })).map(
-        (r) => r.id,
-      );
+      (
+        await suite.server.ctx.models.RecognitionEvent.findAll({ where: { deviceSn: gate.sn } })
+      ).map((r) => r.id);
     expect((await ids()).sort()).toEqual([past.id, future.id, honest.id].sort());
     clock.advance(DAY + 60_000);
-    await purgeOldEvents(server.ctx);
+    await purgeOldEvents(suite.server.ctx);
     expect(await ids()).toEqual([]);
   });
 });

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 
 describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
+  const suite = suiteServer(dialect);
 
   const values = (eventId: string) => ({
     id: randomUUID(),
@@ -39,7 +30,7 @@ describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
   });
 
   test('events added together are all stored; a duplicate among them fails alone', async () => {
-    const writer = server.ctx.recognition.writer;
+    const writer = suite.server.ctx.recognition.writer;
     const taken = randomUUID();
     await writer.add(values(taken));
     const fresh = Array.from({ length: 20 }, () => randomUUID());
@@ -53,7 +44,7 @@ describe.each(DIALECTS)('event writer (group commit) on %s', (dialect) => {
     expect(rejected).toHaveLength(1);
     expect((rejected[0] as PromiseRejectedResult).reason).toBeInstanceOf(UniqueConstraintError);
     expect(results[10]!.status).toBe('rejected');
-    const stored = await server.ctx.models.RecognitionEvent.findAll({
+    const stored = await suite.server.ctx.models.RecognitionEvent.findAll({
       where: { eventId: fresh },
     });
     expect(stored.map((r) => r.eventId).sort()).toEqual([...fresh].sort());

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { MAX_SNAPSHOT_BYTES } from '@svc/shared';
 import sharp from 'sharp';
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import { errorCode, type TestClient } from '../../test/http-client.js';
 import { signedIn } from '../../test/admins.js';
 import { recognitionEventOut } from '../schemas.js';
@@ -18,19 +18,16 @@ import {
 import { waitFor } from '../../test/wait.js';
 
 describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let admin: TestClient;
   let display: TerminalHandle;
   const devices: DeviceHandle[] = [];
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-    admin = await signedIn(server, 'admin');
+    admin = await signedIn(suite.server, 'admin');
     const panel = await simulatedDisplay();
     display = panel.display;
-    const superadmin = await signedIn(server, 'superadmin');
+    const superadmin = await signedIn(suite.server, 'superadmin');
     expect(
       (await superadmin.post('/api/panel/route', { mode: 'local', url: panel.url })).status,
     ).toBe(200);
@@ -38,12 +35,10 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
   afterAll(async () => {
     await Promise.all(devices.map((d) => d.stop()));
     await display?.stop();
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const device = async (spaceId?: string) => {
-    const d = await simulatedDevice(server, admin, spaceId ? { spaceId } : {});
+    const d = await simulatedDevice(suite.server, admin, spaceId ? { spaceId } : {});
     devices.push(d.device);
     return d;
   };
@@ -93,8 +88,8 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
     const snap = await admin.get(central.snapshotUrl!);
     expect(snap.status).toBe(200);
     expect(snap.headers.get('content-type')).toMatch(/^image\/jpeg/);
-    const row = await server.ctx.models.RecognitionEvent.findByPk(id);
-    const stored = await server.ctx.photos.read(row!.snapshotSha256!);
+    const row = await suite.server.ctx.models.RecognitionEvent.findByPk(id);
+    const stored = await suite.server.ctx.photos.read(row!.snapshotSha256!);
     expect(createHash('sha256').update(stored!).digest('hex')).toBe(row!.snapshotSha256);
     expect(stored!.length).toBe(sent.event.snapshotBytes);
 
@@ -118,7 +113,7 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(
-      await server.ctx.models.RecognitionEvent.count({ where: { eventId: first.eventId } }),
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { eventId: first.eventId } }),
     ).toBe(1);
 
     const body = {
@@ -129,7 +124,7 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
       time: new Date().toISOString(),
     };
     const replies = await Promise.all(
-      Array.from({ length: 6 }, () => postEvent(server, gate.key, body)),
+      Array.from({ length: 6 }, () => postEvent(suite.server, gate.key, body)),
     );
     const ids = await Promise.all(
       replies.map(async (r) => ((await r.json()) as { id: string }).id),
@@ -137,7 +132,7 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
     expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 202]);
     expect(new Set(ids).size).toBe(1);
     expect(
-      await server.ctx.models.RecognitionEvent.count({ where: { eventId: body.eventId } }),
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { eventId: body.eventId } }),
     ).toBe(1);
   });
 
@@ -151,9 +146,9 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
       score: 0.3,
       time: new Date().toISOString(),
     });
-    expect((await postEvent(server, 'W'.repeat(43), body(gate.sn))).status).toBe(401);
-    expect((await postEvent(server, other.key, body(gate.sn))).status).toBe(401);
-    const noKey = await fetch(`${server.url}/api/recognition/events`, {
+    expect((await postEvent(suite.server, 'W'.repeat(43), body(gate.sn))).status).toBe(401);
+    expect((await postEvent(suite.server, other.key, body(gate.sn))).status).toBe(401);
+    const noKey = await fetch(`${suite.server.url}/api/recognition/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body(gate.sn)),
@@ -167,11 +162,11 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
         })
       ).status,
     ).toBe(200);
-    const disabled = await postEvent(server, gate.key, body(gate.sn));
+    const disabled = await postEvent(suite.server, gate.key, body(gate.sn));
     expect(disabled.status).toBe(403);
-    expect(await server.ctx.models.RecognitionEvent.count({ where: { deviceSn: gate.sn } })).toBe(
-      0,
-    );
+    expect(
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { deviceSn: gate.sn } }),
+    ).toBe(0);
   });
 
   test('snapshots: over 512 KiB → 413, not a JPEG → 400, a PNG → 400; nothing recorded', async () => {
@@ -186,28 +181,30 @@ describe.each(DIALECTS)('recognition intake on %s', (dialect) => {
     });
     const big = Buffer.alloc(MAX_SNAPSHOT_BYTES + 1, 0xff);
     big[1] = 0xd8;
-    const oversize = await postEvent(server, gate.key, event(big.toString('base64')));
+    const oversize = await postEvent(suite.server, gate.key, event(big.toString('base64')));
     expect(oversize.status).toBe(413);
     const text = await postEvent(
-      server,
+      suite.server,
       gate.key,
       event(Buffer.from('not a picture at all').toString('base64')),
     );
     expect(text.status).toBe(400);
     expect(((await text.json()) as { error: { code: string } }).error.code).toBe('invalid_image');
     const fakeJpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 7)]);
-    expect((await postEvent(server, gate.key, event(fakeJpeg.toString('base64')))).status).toBe(
-      400,
-    );
+    expect(
+      (await postEvent(suite.server, gate.key, event(fakeJpeg.toString('base64')))).status,
+    ).toBe(400);
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
       .png()
       .toBuffer();
-    expect((await postEvent(server, gate.key, event(png.toString('base64')))).status).toBe(400);
-    expect(await server.ctx.models.RecognitionEvent.count({ where: { deviceSn: gate.sn } })).toBe(
-      0,
+    expect((await postEvent(suite.server, gate.key, event(png.toString('base64')))).status).toBe(
+      400,
     );
+    expect(
+      await suite.server.ctx.models.RecognitionEvent.count({ where: { deviceSn: gate.sn } }),
+    ).toBe(0);
     // A bad body is a §0 error, not a 500.
-    const bad = await postEvent(server, gate.key, { ...event(''), score: 3 });
+    const bad = await postEvent(suite.server, gate.key, { ...event(''), score: 3 });
     expect(bad.status).toBe(400);
   });
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { deviceWithKey } from '@svc/shared';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { recordDone } from './store/outcomes.js';
 import { createSpace } from '../../test/sync-setup.js';
@@ -13,20 +13,10 @@ import { createSpace } from '../../test/sync-setup.js';
  * kind, with tasks whose target changed while they were pushed mixed in.
  */
 describe.each(DIALECTS)('recording many successes at once (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
+  const suite = suiteServer(dialect);
 
   test('1,200 successes in one call: written (at the pushed target), or back to pending where the target moved', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const spaceId = await createSpace(admin, 'Records');
     const reply = await admin.post('/api/devices', {
       sn: `REC-${dialect}-${process.pid}`,
@@ -37,7 +27,7 @@ describe.each(DIALECTS)('recording many successes at once (%s)', (dialect) => {
     const device = deviceWithKey.parse(reply.body);
     const now = new Date();
     const photo = 'a'.repeat(64);
-    const rows = await server.ctx.models.SyncTask.bulkCreate(
+    const rows = await suite.server.ctx.models.SyncTask.bulkCreate(
       Array.from({ length: 1200 }, (_, i) => ({
         id: randomUUID(),
         organizationId: device.organizationId,
@@ -58,22 +48,25 @@ describe.each(DIALECTS)('recording many successes at once (%s)', (dialect) => {
     const tasks: TaskRow[] = rows.map((r) => r.get({ plain: true }));
     // The planner moved three of them to a newer version while they were being pushed.
     const moved = tasks.slice(0, 3).map((t) => t.id);
-    await server.ctx.models.SyncTask.update({ personVersion: 4 }, { where: { id: moved } });
+    await suite.server.ctx.models.SyncTask.update({ personVersion: 4 }, { where: { id: moved } });
     // Five were pushed at a newer version than they were read at (the person was edited, and
     // another device's read brought the newer row first); one of those was moved on again.
     const newer = { version: 5, photoSha256: 'b'.repeat(64) };
     const retargeted = tasks.slice(1100, 1105).map((t) => t.id);
     const movedAgain = tasks[1105]!.id;
-    await server.ctx.models.SyncTask.update({ personVersion: 6 }, { where: { id: movedAgain } });
+    await suite.server.ctx.models.SyncTask.update(
+      { personVersion: 6 },
+      { where: { id: movedAgain } },
+    );
     // One the planner moved to exactly what was pushed meanwhile: done, not pushed again.
     const caughtUp = tasks[1106]!.id;
-    await server.ctx.models.SyncTask.update(
+    await suite.server.ctx.models.SyncTask.update(
       { personVersion: newer.version, photoSha256: newer.photoSha256 },
       { where: { id: caughtUp } },
     );
 
     await recordDone(
-      server.ctx,
+      suite.server.ctx,
       tasks.map((task) => {
         const pushed =
           retargeted.includes(task.id) || task.id === movedAgain || task.id === caughtUp
@@ -83,7 +76,9 @@ describe.each(DIALECTS)('recording many successes at once (%s)', (dialect) => {
       }),
     );
 
-    const after = await server.ctx.models.SyncTask.findAll({ where: { deviceId: device.id } });
+    const after = await suite.server.ctx.models.SyncTask.findAll({
+      where: { deviceId: device.id },
+    });
     const byState = (state: string) => after.filter((t) => t.state === state);
     expect(byState('succeeded')).toHaveLength(1196);
     expect(

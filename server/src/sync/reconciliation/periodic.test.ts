@@ -1,6 +1,6 @@
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
 import {
   addPerson,
   beat,
@@ -19,29 +19,24 @@ import { until } from '../../test/wait.js';
  * asking for it.
  */
 describe.each(DIALECTS)('periodic reconciliation by the running worker (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
   let worker: SyncWorker | undefined;
   let d: SimDevice | undefined;
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
+  const suite = suiteServer(dialect);
   afterAll(async () => {
     await worker?.stop();
     await d?.sim.stop();
-    await server?.stop();
-    await scratch?.drop();
   });
 
   test('a person the device lost is found and pushed again', async () => {
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const spaceId = await createSpace(admin, 'Reconciled hall');
-    d = await registerSim(server, admin, spaceId);
-    const person = await addPerson(server, await organizationOf(server, spaceId), [spaceId]);
+    d = await registerSim(suite.server, admin, spaceId);
+    const person = await addPerson(suite.server, await organizationOf(suite.server, spaceId), [
+      spaceId,
+    ]);
     await beat(d);
-    worker = new SyncWorker(server.ctx, { reconcileEveryMs: 200 });
+    worker = new SyncWorker(suite.server.ctx, { reconcileEveryMs: 200 });
     worker.start();
     const device = d;
     await until('the device holds it', () => held(device)[person.id]?.version === person.version);

@@ -1,0 +1,41 @@
+import { scratchDb, type DialectName, type ScratchDb } from './dialects.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+export type SuiteServerOptions = Omit<Parameters<typeof startTestServer>[0], 'db' | 'dataDir'>;
+
+export interface SuiteServer {
+  /** The running server; read it in hooks and tests, never while the suite is being defined. */
+  readonly server: TestServer;
+  /** Its database and data directory. */
+  readonly scratch: ScratchDb;
+}
+
+/**
+ * One server on a fresh database for the enclosing `describe`: started in its `beforeAll`,
+ * stopped and its database dropped in its `afterAll`, so a suite states only what it tests.
+ */
+export function suiteServer(dialect: DialectName, options: SuiteServerOptions = {}): SuiteServer {
+  let server: TestServer | undefined;
+  let scratch: ScratchDb | undefined;
+  beforeAll(async () => {
+    scratch = await scratchDb(dialect);
+    server = await startTestServer({ ...options, db: scratch.db, dataDir: scratch.dataDir });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await scratch?.drop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('the suite server starts in beforeAll: read it in a hook or a test');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get scratch() {
+      return started(scratch);
+    },
+  };
+}
