@@ -6,7 +6,11 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
 import { demoRegion } from '../../web/tests/support/faces';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  type CentralProcess,
+  testDiscoveryPort,
+} from '../src/testing/central-process.js';
 import { CentralAdmin } from './support/central-admin.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 import { ProofsPage } from './support/proofs-page.js';
@@ -32,7 +36,7 @@ async function chooseFile(page: Page, label: string, file: string): Promise<void
 }
 
 test.describe('proofs that are true, through the browser shell', () => {
-  const discoveryPort = 33000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(33000);
   let central: CentralProcess;
   let consoleProc: ConsoleProcess;
   let admin: CentralAdmin;

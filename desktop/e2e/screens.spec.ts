@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { testDiscoveryPort } from '../src/testing/central-process.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 
@@ -101,7 +102,7 @@ test.describe('the console screens at 1280 and 390 px', () => {
   let page: Page;
   let central: { url: string; server: Server };
 
-  const discoveryPort = 35000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(35000);
   let answering: Awaited<ReturnType<typeof centralAnswering>>;
 
   test.beforeAll(async ({ browser }) => {
