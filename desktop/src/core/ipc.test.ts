@@ -6,6 +6,7 @@ const central = {
   user: null,
   heartbeat: null,
   checkedAt: '',
+  reach: null,
   error: null,
   advice: null,
   problem: null,

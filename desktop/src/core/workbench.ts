@@ -65,7 +65,8 @@ const freshLayers = (): LayerResult[] =>
  */
 export class Workbench {
   #central: CentralClient | null = null;
-  #centralError: string | null = null;
+  /** An address typed that cannot be called (no client was made for it). */
+  #badAddress: string | null = null;
   #codeRequired = false;
   #refusal: CentralState['refusal'] = null;
   #pushes: PushResult[] = [];
@@ -127,7 +128,7 @@ export class Workbench {
   centralState(): Promise<CentralState> {
     return measureCentral(this.#central, {
       now: this.deps.clock.now(),
-      error: this.#centralError,
+      badAddress: this.#badAddress,
       refusal: this.#refusal,
       codeRequired: this.#codeRequired,
     });
@@ -148,6 +149,8 @@ export class Workbench {
       this.#refusal = {
         reason: this.#redact(reason),
         at: new Date(this.deps.clock.now()).toISOString(),
+        code: err.code,
+        params: err.facts.params ?? {},
       };
     }
   }
@@ -162,11 +165,11 @@ export class Workbench {
     this.#refusal = null;
     await this.#central?.signOut();
     this.#central = null;
-    this.#centralError = null;
+    this.#badAddress = null;
     try {
       this.#central = new CentralClient(url);
-    } catch (err) {
-      this.#centralError = why(err);
+    } catch {
+      this.#badAddress = this.#redact(url);
     }
     // Each central service (site) has its own acceptance session. Nothing is written here: a
     // site becomes the one a restart opens once its central service answers, or once there is
@@ -443,9 +446,17 @@ export class Workbench {
     }
     if (!central.user) {
       const now = await this.centralState();
+      const silent =
+        now.reach?.code === 'nothing_answers' || now.reach?.code === 'no_answer_in_time';
       state.recordError = now.heartbeat
         ? t('reportStep.notSignedIn')
-        : notAnswering(this.#redact(now.error ?? t('errors.reach.other')));
+        : silent || !now.reach
+          ? notAnswering(this.#redact(now.error ?? t('errors.reach.other')))
+          : // Something answered there, but not a central service able to take it: said so.
+            t('reportStep.unusable', {
+              url: central.baseUrl,
+              reason: this.#redact(now.error ?? ''),
+            });
       return;
     }
     try {

@@ -141,25 +141,39 @@ export class CentralClient {
   ): Promise<Timed<T>> {
     const { res, elapsedMs } = await this.#raw(method, path, body, undefined, timeoutMs);
     const text = await res.text();
-    if (!okStatuses.includes(res.status)) {
-      const error = errorOf(text);
+    const where = new URL(this.baseUrl).host;
+    // An error answer, also on a status that may carry the value (a 503 that is not a heartbeat).
+    const error = errorOf(text);
+    if (!okStatuses.includes(res.status) || (error !== null && res.status >= 400)) {
       // A refusal the console knows is said in its words; anything else keeps the status.
       const why = error
         ? knownRefusal(error.code)
-          ? centralRefusal(error.code, error.message)
-          : `${centralRefusal(error.code, error.message)} (HTTP ${res.status})`
+          ? centralRefusal(error.code, error.message, error.params)
+          : `${centralRefusal(error.code, error.message, error.params)} (HTTP ${res.status})`
         : `HTTP ${res.status}`;
-      throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER));
+      throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER), {
+        where,
+        elapsedMs,
+        ...(error ? { params: error.params } : { answer: 'status' }),
+      });
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ReachError(t('errors.central.notJson'), res.status, UNEXPECTED_ANSWER);
+      throw new ReachError(t('errors.central.notJson'), res.status, UNEXPECTED_ANSWER, {
+        where,
+        elapsedMs,
+        answer: 'not_json',
+      });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new ReachError(t('errors.central.shape'), res.status, UNEXPECTED_ANSWER);
+      throw new ReachError(t('errors.central.shape'), res.status, UNEXPECTED_ANSWER, {
+        where,
+        elapsedMs,
+        answer: 'shape',
+      });
     }
     return { value: parsed.data, elapsedMs, status: res.status };
   }
@@ -184,7 +198,7 @@ export class CentralClient {
     if (res.status !== 204) {
       const error = errorOf(text);
       throw new ReachError(
-        error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+        error ? centralRefusal(error.code, error.message, error.params) : `HTTP ${res.status}`,
         res.status,
         error?.code ?? null,
       );
@@ -270,7 +284,9 @@ export class CentralClient {
       const error = errorOf(text);
       throw new ReachError(
         t('errors.central.photoRefused', {
-          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+          reason: error
+            ? centralRefusal(error.code, error.message, error.params)
+            : `HTTP ${res.status}`,
         }),
         res.status,
         error?.code ?? null,
@@ -290,7 +306,9 @@ export class CentralClient {
       const error = errorOf(await res.text());
       throw new ReachError(
         t('errors.central.notErased', {
-          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+          reason: error
+            ? centralRefusal(error.code, error.message, error.params)
+            : `HTTP ${res.status}`,
         }),
         res.status,
         error?.code ?? null,
