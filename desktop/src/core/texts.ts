@@ -1,6 +1,7 @@
 import type { ServiceWarning } from '@svc/shared';
 import type { CentralState } from './api.js';
-import { language, list, sharedError, t } from './i18n.js';
+import { language, list, sharedError, t, tIn, type Params } from './i18n.js';
+import type { Language } from './language.js';
 
 /**
  * The console's sentences built from state and codes, for the core and the renderer alike. The
@@ -70,8 +71,14 @@ export function centralRefusal(
   params: Record<string, string | number> = {},
 ): string {
   if (code !== null && knownRefusal(code)) return t(`central.refusals.${code}`);
-  return (code !== null && sharedError(code, params)) || withoutApiPaths(message);
+  // The site's sentence, said as the console's refusals are: inside another, no full stop.
+  const shared = code !== null ? sharedError(code, params) : null;
+  return shared !== null ? shared.replace(/[.。]$/, '') : withoutApiPaths(message);
 }
+
+/** A refusal the console has no sentence of its own for, with the answer's HTTP status. */
+export const withStatus = (reason: string, status: number) =>
+  t('central.withStatus', { reason, status });
 
 /** A reach's code and values (`CentralState.reach`), as the central-state module makes it. */
 export interface ReachCode {
@@ -168,27 +175,39 @@ export function centralPushError(answer: {
   error: string;
   errorDetail?: ServiceWarning | undefined;
 }): string {
-  const detail = answer.errorDetail;
-  if (detail === undefined) return answer.error;
+  return answer.errorDetail === undefined ? answer.error : pushFailure(answer.errorDetail);
+}
+
+/**
+ * A push's failure by its code and values (`errorDetail`, the central service's codes, which a
+ * direct push uses too for what a terminal answered), in the console's language or `lng`; the
+ * detail's own message for a code this console does not know.
+ */
+export function pushFailure(detail: ServiceWarning, lng?: Language): string {
+  const say = (key: string, params: Params) => (lng ? tIn(lng, key, params) : t(key, params));
   const p = detail.params;
   switch (detail.code) {
     case 'terminal_unreachable':
-      return t('errors.reach.at', {
-        what: t(`errors.reach.${String(p.cause)}`, { defaultValue: t('errors.reach.other') }),
+      return say('errors.reach.at', {
+        what: say(`errors.reach.${String(p.cause)}`, {
+          defaultValue: say('errors.reach.other', {}),
+        }),
         where: String(p.where),
       });
     case 'terminal_no_answer':
-      return t('errors.reach.timeout', p);
+      return say('errors.reach.timeout', p);
     case 'terminal_key_needed':
-      return t('errors.terminal.keyNeeded', p);
+      return say('errors.terminal.keyNeeded', p);
     case 'terminal_key_refused':
-      return t('errors.terminal.keyRefused', p);
+      return say('errors.terminal.keyRefused', p);
     case 'terminal_http_status':
-      return t('errors.terminal.status', p);
+      return say('errors.terminal.status', p);
     case 'terminal_not_json':
-      return t('errors.terminal.notJson', p);
+      return say('errors.terminal.notJson', p);
+    case 'terminal_shape':
+      return say('errors.terminal.shape', p);
     default:
-      return t(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
+      return say(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
   }
 }
 
@@ -299,6 +318,7 @@ export const PUSH_WORDS = {
   notTried: () => t('push.notTried'),
   notSignedIn: (url: string) => t('push.notSignedIn', { url }),
   refused: (reason: string) => t('push.refused', { reason }),
+  claimedTwice: (id: string) => t('push.claimedTwice', { id }),
   centralFailed: (reason: string) => t('push.centralFailed', { reason }),
   noAnswer: () => t('push.noAnswer'),
   savedThroughCentral: (url: string) => t('push.savedThroughCentral', { url }),

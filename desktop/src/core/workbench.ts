@@ -18,7 +18,7 @@ import { ReachError } from './clients/http.js';
 import { measureCentral, type CentralState } from './central-state.js';
 import type { TerminalClient } from './clients/terminal-client.js';
 import type { Clock } from './clock.js';
-import { pushWithProof, type PushResult } from './push/push.js';
+import { pushWithProof, type PushResult, type Step } from './push/push.js';
 import { reportHtml } from './report/html.js';
 import { reportPdf } from './report/pdf.js';
 import { reportWords } from './report/words.js';
@@ -241,21 +241,45 @@ export class Workbench {
     // The central service's refusal goes to the live header, as a refused sign-in does.
     const refused = done.find((r) => r.refusal !== undefined);
     if (refused?.refusal) {
+      const code = refused.saved.errorDetail?.code ?? null;
       this.#refusal = {
         reason: this.#redact(refused.refusal),
         at: new Date(this.deps.clock.now()).toISOString(),
+        // A conflict's words are the console's own (the terminal's id): kept as said.
+        ...(code !== null && code !== 'conflict' && { code, params: {} }),
       };
     }
-    this.#pushes.push(
-      ...done.map((p) => ({
-        ...p,
-        saved: { ...p.saved, detail: this.#redact(p.saved.detail) },
-        readBack: { ...p.readBack, detail: this.#redact(p.readBack.detail) },
-        checkedIn: { ...p.checkedIn, detail: this.#redact(p.checkedIn.detail) },
-      })),
-    );
+    const kept = done.map((p) => ({
+      ...p,
+      ...(p.refusal !== undefined && { refusal: this.#redact(p.refusal) }),
+      saved: this.#redactStep(p.saved),
+      readBack: this.#redactStep(p.readBack),
+      checkedIn: this.#redactStep(p.checkedIn),
+    }));
+    this.#pushes.push(...kept);
     await this.#save();
-    return done;
+    return kept;
+  }
+
+  /** A step as kept: its words and its code's values without any secret the console handled. */
+  #redactStep<S extends Step>(step: S): S {
+    const d = step.errorDetail;
+    return {
+      ...step,
+      detail: this.#redact(step.detail),
+      ...(d && {
+        errorDetail: {
+          code: d.code,
+          message: this.#redact(d.message),
+          params: Object.fromEntries(
+            Object.entries(d.params).map(([k, v]) => [
+              k,
+              typeof v === 'string' ? this.#redact(v) : v,
+            ]),
+          ),
+        },
+      }),
+    };
   }
 
   pushes(): PushResult[] {

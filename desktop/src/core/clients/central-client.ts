@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { ReachError, UNEXPECTED_ANSWER, describeFetchError, errorOf } from './http.js';
 import { t } from '../i18n.js';
-import { centralRefusal, knownRefusal } from '../texts.js';
+import { centralRefusal, knownRefusal, withStatus } from '../texts.js';
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });
@@ -149,7 +149,7 @@ export class CentralClient {
       const why = error
         ? knownRefusal(error.code)
           ? centralRefusal(error.code, error.message, error.params)
-          : `${centralRefusal(error.code, error.message, error.params)} (HTTP ${res.status})`
+          : withStatus(centralRefusal(error.code, error.message, error.params), res.status)
         : `HTTP ${res.status}`;
       throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER), {
         where,
