@@ -70,6 +70,13 @@ export interface Timed<T> {
 export const PHOTO_UPLOAD_TIMEOUT_MS = 50_000;
 
 /**
+ * A configure waits as long as the central service may take over one terminal: it gives the
+ * terminal 5 s to save and 5 s to be read back (server/src/discovery/terminal-client.ts). Giving
+ * up sooner calls a slow terminal's push "no answer from the central service" while it goes on.
+ */
+export const CONFIGURE_TIMEOUT_MS = 15_000;
+
+/**
  * The central service seen from the laptop (PROTOCOL §5–§7). It keeps the session cookie in
  * memory only; the password goes to `/api/auth/login` and nowhere else, and is never kept.
  */
@@ -251,8 +258,17 @@ export class CentralClient {
   }
 
   async configure(request: ConfigureRequest): Promise<ConfigureResult[]> {
-    return (await this.#json(configureResponse, 'POST', '/discovery/configure', request)).value
-      .results;
+    const timeoutMs = Math.max(this.#timeoutMs, CONFIGURE_TIMEOUT_MS);
+    return (
+      await this.#json(
+        configureResponse,
+        'POST',
+        '/discovery/configure',
+        request,
+        undefined,
+        timeoutMs,
+      )
+    ).value.results;
   }
 
   organizations() {
