@@ -367,6 +367,44 @@ test.describe('proofs that are true, through the browser shell', () => {
     }
   });
 
+  test('a running push shows where each terminal is, not a frozen screen', async () => {
+    const ui = new ProofsPage(page);
+    await ui.tab('Terminals').click();
+    await ui.useCentral(central.url);
+    await ui.signIn(central.username, central.password);
+    // DSP-B takes its time over every call (under the 5 s a terminal is given): its save
+    // through the central service and its read-back last seconds, while ENR-P is done at once.
+    const slow = terminals['DSP-B@127.0.0.1']!;
+    await slow.setFaults({ delayMs: 4000 });
+    try {
+      // None selected (earlier tests chose others), then these two.
+      const all = page.getByLabel('Select all terminals shown');
+      if (!(await all.isChecked())) await all.check();
+      await all.uncheck();
+      await ui.select('ENR-P', 'DSP-B');
+      await ui.pushThroughCentral(2, central.url);
+      const running = page.getByRole('table', { name: 'Push in progress' });
+      const row = (id: string) => running.getByRole('row').filter({ hasText: id });
+      await expect(row('DSP-B')).toContainText('1/3 saving through the central service');
+      await page.screenshot({
+        path: test.info().outputPath('push-running-1280.png'),
+        fullPage: true,
+      });
+      await expect(row('ENR-P')).toContainText(/✔ done|3\/3 waiting for check-in/);
+      await expect(
+        page.getByRole('status').filter({ hasText: /^Pushing to 2 terminals: [01] done$/ }),
+      ).toBeVisible();
+      await expect(row('DSP-B')).toContainText('2/3 reading back', { timeout: 20_000 });
+      // Then the proofs, as before.
+      await expect(ui.pushRow('DSP-B')).toContainText('✔ checked in', { timeout: 60_000 });
+      await expect(ui.pushRow('ENR-P')).toContainText('✔ checked in');
+      await expect(running).toHaveCount(0);
+    } finally {
+      await slow.setFaults({});
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
   // Last: it stops the central service.
   test('the live header turns red within 10 s after the central service stops', async () => {
     const ui = new ProofsPage(page);

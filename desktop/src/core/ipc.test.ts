@@ -52,6 +52,7 @@ function fakeApi(calls: string[]): ConsoleApi {
     signOut: record('signOut', central),
     changePassword: record('changePassword', central),
     push: record('push', []),
+    pushProgress: record('pushProgress', []),
     listPushes: record('listPushes', []),
     getAcceptance: record('getAcceptance', acceptance),
     runLayer: record('runLayer', acceptance),

@@ -18,7 +18,7 @@ import { ReachError } from './clients/http.js';
 import { measureCentral, type CentralState } from './central-state.js';
 import type { TerminalClient } from './clients/terminal-client.js';
 import type { Clock } from './clock.js';
-import { pushWithProof, type PushResult, type Step } from './push/push.js';
+import { pushWithProof, type PushResult, type PushStep, type Step } from './push/push.js';
 import { reportHtml } from './report/html.js';
 import { reportPdf } from './report/pdf.js';
 import { reportWords } from './report/words.js';
@@ -36,6 +36,20 @@ export interface PushRequestInput {
   keys?: Record<string, string> | undefined;
   /** Straight to the terminals: the explicit choice, not authorized at central. */
   direct?: boolean | undefined;
+}
+
+/** One terminal of a running push: the step it is at, and since when. */
+export interface PushProgress {
+  id: string;
+  /** `done` once its proof is made (`ok` says how it ended), else the step it is at. */
+  step: PushStep | 'done';
+  ok: boolean | null;
+  /** Through the central service, or straight to the terminal. */
+  direct: boolean;
+  /** Seconds at this step so far. */
+  seconds: number;
+  /** How long the check-in is waited for, in seconds. */
+  checkinTimeoutS: number;
 }
 
 export interface ReportFile {
@@ -70,6 +84,11 @@ export class Workbench {
   #codeRequired = false;
   #refusal: CentralState['refusal'] = null;
   #pushes: PushResult[] = [];
+  /** The terminals of pushes still running, by id: where each is (kept in memory only). */
+  #progress = new Map<
+    string,
+    { step: PushStep | 'done'; ok: boolean | null; since: number; direct: boolean }
+  >();
   #layers: LayerResult[] = freshLayers();
   #report: { json: string; state: ReportState } | null = null;
   /** Every secret value the console handled in this run; cut out of anything recorded. */
@@ -211,14 +230,20 @@ export class Workbench {
   async push(request: PushRequestInput): Promise<PushResult[]> {
     for (const key of Object.values(request.keys ?? {})) this.#secrets.add(key);
     const known = new Map(this.deps.terminals().map((t) => [t.id, t]));
+    const direct = request.direct === true;
+    const mark = (id: string, step: PushStep | 'done', ok: boolean | null = null) =>
+      this.#progress.set(id, { step, ok, since: this.deps.clock.now(), direct });
+    const ids = request.ids.filter((id) => known.has(id));
+    for (const id of ids) mark(id, 'saving');
     const results = await Promise.all(
       request.ids.map(async (id): Promise<PushResult | null> => {
         const t = known.get(id);
         if (!t) return null;
         // The panel address goes to displays only.
         const panelUrl = t.kind === 'display' ? request.panelUrl : undefined;
-        return pushWithProof(
+        const result = await pushWithProof(
           {
+            onStep: (step) => mark(id, step),
             terminals: this.deps.terminalClient,
             central: this.#central,
             clock: this.deps.clock,
@@ -234,9 +259,16 @@ export class Workbench {
             ...(request.keys?.[id] && { key: request.keys[id] }),
             ...(request.direct && { direct: true }),
           },
-        );
+        ).catch((err: unknown) => {
+          mark(id, 'done', false);
+          throw err;
+        });
+        mark(id, 'done', result.ok);
+        return result;
       }),
-    );
+    ).finally(() => {
+      for (const id of ids) this.#progress.delete(id);
+    });
     const done = results.filter((r): r is PushResult => r !== null);
     // The central service's refusal goes to the live header, as a refused sign-in does.
     const refused = done.find((r) => r.refusal !== undefined);
@@ -280,6 +312,21 @@ export class Workbench {
         },
       }),
     };
+  }
+
+  /** Where each terminal of the pushes still running is: its step, or done. */
+  pushProgress(): PushProgress[] {
+    const now = this.deps.clock.now();
+    return [...this.#progress]
+      .map(([id, p]) => ({
+        id,
+        step: p.step,
+        ok: p.ok,
+        direct: p.direct,
+        seconds: Math.max(0, Math.floor((now - p.since) / 1000)),
+        checkinTimeoutS: Math.round((this.deps.checkinTimeoutMs ?? 20_000) / 1000),
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   pushes(): PushResult[] {

@@ -63,7 +63,12 @@ export interface PushResult {
   refusal?: string;
 }
 
+/** Where a terminal's push is now: saving, reading back, or waiting for its check-in. */
+export type PushStep = 'saving' | 'readingBack' | 'checkingIn';
+
 export interface PushDeps {
+  /** Told as the push reaches each step, so a running batch can show where each terminal is. */
+  onStep?: (step: PushStep) => void;
   terminals: TerminalClient;
   /** A client of the central service being pushed, when the console has one. */
   central: CentralClient | null;
@@ -110,6 +115,7 @@ export async function pushWithProof(
   target: PushTarget,
   request: PushRequest,
 ): Promise<PushResult> {
+  deps.onStep?.('saving');
   const base = terminalBase(target.address, target.port);
   const central =
     deps.central && sameUrl(deps.central.baseUrl, request.centralUrl) ? deps.central : null;
@@ -140,6 +146,7 @@ export async function pushWithProof(
   result.saved = await save(deps, central, target, base, request, body, result);
   if (!result.saved.ok) return result;
 
+  deps.onStep?.('readingBack');
   try {
     const config = await deps.terminals.read(base, request.key);
     const problems: string[] = [];
@@ -167,6 +174,7 @@ export async function pushWithProof(
   }
   if (!result.readBack.ok) return result;
 
+  deps.onStep?.('checkingIn');
   result.checkedIn = await waitForCheckin(deps, central, target.id, before);
   result.ok = result.checkedIn.ok;
   return result;
