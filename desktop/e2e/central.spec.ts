@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { startTerminal, type TerminalHandle } from '@svc/sim';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  testDiscoveryPort,
+  type CentralProcess,
+} from '../src/testing/central-process.js';
 import { AdminApi } from './support/admin-api.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
@@ -19,7 +23,7 @@ const background = (row: Locator): Promise<string> =>
  * and the terminals that announce another central address than that one.
  */
 test.describe('the central service the console works with', () => {
-  const discoveryPort = 41200 + (process.pid % 100);
+  const discoveryPort = testDiscoveryPort(41200);
   let central: CentralProcess;
   let admin: AdminApi;
   let runDir: string;

@@ -12,7 +12,11 @@ import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } fr
 import { startNginx, type RunningNginx } from '../../web/tests/support/stack';
 import { findNginx } from '../../web/tests/support/env';
 import { demoRegion } from '../../web/tests/support/faces';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  type CentralProcess,
+  testDiscoveryPort,
+} from '../src/testing/central-process.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 
@@ -69,7 +73,7 @@ async function broadcastCentral(port: number, url: string): Promise<void> {
 }
 
 test.describe('the console end to end, through its browser shell', () => {
-  const discoveryPort = 31000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(31000);
   let central: CentralProcess;
   let nginx: RunningNginx;
   let consoleProc: ConsoleProcess;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { testDiscoveryPort } from '../src/testing/central-process.js';
 
 // electron's package records its downloaded binary in path.txt; without it there is no binary
 // (ELECTRON_SKIP_BINARY_DOWNLOAD=1, as on our machines), and requiring it would try to download.
@@ -21,7 +22,7 @@ test('the Electron shell opens the console window with the terminal list', async
     args: [path.resolve(import.meta.dirname, '..')],
     env: {
       ...process.env,
-      DISCOVERY_PORT: String(33000 + (process.pid % 20000)),
+      DISCOVERY_PORT: String(testDiscoveryPort(33000)),
       DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
     },
   });

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
 import { demoRegion } from '../../web/tests/support/faces';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  type CentralProcess,
+  testDiscoveryPort,
+} from '../src/testing/central-process.js';
 import { CentralAdmin } from './support/central-admin.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 import { ProofsPage } from './support/proofs-page.js';
@@ -32,7 +36,7 @@ async function chooseFile(page: Page, label: string, file: string): Promise<void
 }
 
 test.describe('proofs that are true, through the browser shell', () => {
-  const discoveryPort = 33000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(33000);
   let central: CentralProcess;
   let consoleProc: ConsoleProcess;
   let admin: CentralAdmin;
@@ -361,6 +365,44 @@ test.describe('proofs that are true, through the browser shell', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  test('a running push shows where each terminal is, not a frozen screen', async () => {
+    const ui = new ProofsPage(page);
+    await ui.tab('Terminals').click();
+    await ui.useCentral(central.url);
+    await ui.signIn(central.username, central.password);
+    // DSP-B takes its time over every call (under the 5 s a terminal is given): its save
+    // through the central service and its read-back last seconds, while ENR-P is done at once.
+    const slow = terminals['DSP-B@127.0.0.1']!;
+    await slow.setFaults({ delayMs: 4000 });
+    try {
+      // None selected (earlier tests chose others), then these two.
+      const all = page.getByLabel('Select all terminals shown');
+      if (!(await all.isChecked())) await all.check();
+      await all.uncheck();
+      await ui.select('ENR-P', 'DSP-B');
+      await ui.pushThroughCentral(2, central.url);
+      const running = page.getByRole('table', { name: 'Push in progress' });
+      const row = (id: string) => running.getByRole('row').filter({ hasText: id });
+      await expect(row('DSP-B')).toContainText('1/3 saving through the central service');
+      await page.screenshot({
+        path: test.info().outputPath('push-running-1280.png'),
+        fullPage: true,
+      });
+      await expect(row('ENR-P')).toContainText(/✔ done|3\/3 waiting for check-in/);
+      await expect(
+        page.getByRole('status').filter({ hasText: /^Pushing to 2 terminals: [01] done$/ }),
+      ).toBeVisible();
+      await expect(row('DSP-B')).toContainText('2/3 reading back', { timeout: 20_000 });
+      // Then the proofs, as before.
+      await expect(ui.pushRow('DSP-B')).toContainText('✔ checked in', { timeout: 60_000 });
+      await expect(ui.pushRow('ENR-P')).toContainText('✔ checked in');
+      await expect(running).toHaveCount(0);
+    } finally {
+      await slow.setFaults({});
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
   });
 
   // Last: it stops the central service.

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startTerminal, type TerminalHandle } from '@svc/sim';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  type CentralProcess,
+  testDiscoveryPort,
+} from '../src/testing/central-process.js';
 import { AdminApi } from './support/admin-api.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
@@ -18,7 +22,7 @@ const run = promisify(execFile);
  * never stale, a PDF to sign in the site's own script, and the session surviving a restart.
  */
 test.describe('the handover report', () => {
-  const discoveryPort = 33000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(33000);
   let central: CentralProcess;
   let admin: AdminApi;
   let terminal: TerminalHandle;

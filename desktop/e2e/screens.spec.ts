@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { testDiscoveryPort } from '../src/testing/central-process.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 
@@ -101,7 +102,7 @@ test.describe('the console screens at 1280 and 390 px', () => {
   let page: Page;
   let central: { url: string; server: Server };
 
-  const discoveryPort = 35000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(35000);
   let answering: Awaited<ReturnType<typeof centralAnswering>>;
 
   test.beforeAll(async ({ browser }) => {
@@ -170,6 +171,47 @@ test.describe('the console screens at 1280 and 390 px', () => {
       expect(await clipped(status)).toBe(false);
     });
   }
+
+  test('another web server on the central address: the header and the panel say one thing', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // What a technician meets when the port is held by something else (a router's page), or
+    // by nginx whose central service behind it stopped.
+    let gateway = false;
+    const other = createServer((_req, res) => {
+      res.writeHead(gateway ? 502 : 404, { 'content-type': 'text/html' });
+      res.end(gateway ? '<h1>502 Bad Gateway</h1>' : '<h1>router login</h1>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const port = (other.address() as net.AddressInfo).port;
+    try {
+      const ui = new ConsolePage(page);
+      const status = ui.header();
+      const advice = page.getByRole('alert').filter({ hasText: 'What to check' });
+      await ui.useCentral(`http://127.0.0.1:${port}`);
+      await expect(status).toContainText(
+        new RegExp(
+          `No central service at this address: 127\\.0\\.0\\.1:${port} answers HTTP 404, not as an svc central service · round trip \\d+ ms`,
+        ),
+      );
+      await expect(status).not.toContainText(/not answering|nothing answers/);
+      await expect(advice).toContainText('Something else answers at this address');
+      await expect(advice).not.toContainText('the central service runs on that host');
+
+      // The live header looks again every few seconds: now nginx answers for a stopped service.
+      gateway = true;
+      await expect(status).toContainText(
+        new RegExp(
+          `Central service not answering behind its web server: the web server at 127\\.0\\.0\\.1:${port} answers HTTP 502 in its place · round trip \\d+ ms`,
+        ),
+      );
+      await expect(advice).toContainText('the central service behind it does not answer');
+      expect(await clipped(status)).toBe(false);
+      await page.screenshot({ path: test.info().outputPath('header-other-server.png') });
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 
   test('at 390 px a layer’s Run button is in view, and a picker moves between the steps', async () => {
     await page.setViewportSize({ width: 390, height: 800 });

@@ -2,7 +2,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startTerminal, type TerminalHandle } from '@svc/sim';
-import { startCentral, type CentralProcess } from '../src/testing/central-process.js';
+import {
+  startCentral,
+  type CentralProcess,
+  testDiscoveryPort,
+} from '../src/testing/central-process.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 
 /**
@@ -12,7 +16,7 @@ import { startConsole, type ConsoleProcess } from './support/console-process.js'
  * acceptance tab is saved there at 1280 and 390 px (docs/screenshots/zh-CN/).
  */
 test.describe('the console in Simplified Chinese', () => {
-  const discoveryPort = 37000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(37000);
   let central: CentralProcess;
   let terminal: TerminalHandle;
   let consoleProc: ConsoleProcess;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/testing/central-process.js';
 
 const cli = path.resolve(import.meta.dirname, '..', '..', 'dist', 'shell', 'cli.js');
 
@@ -17,11 +18,15 @@ export async function startConsole(env: Record<string, string>): Promise<Console
   // Sessions are kept on disk: each console gets its own place unless a test shares one.
   const stateDir =
     env.CONSOLE_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'svc-console-state-'));
+  // Within the engineer's own ports when given (SVC_TEST_PORTS), else one the system picks.
+  const port =
+    env.CONSOLE_PORT ?? (process.env.SVC_TEST_PORTS ? String(await freePort()) : undefined);
   const child: ChildProcess = spawn(process.execPath, [cli], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       ...env,
+      ...(port !== undefined && { CONSOLE_PORT: port }),
       CONSOLE_STATE_DIR: stateDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

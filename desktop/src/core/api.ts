@@ -19,6 +19,7 @@ import type { SessionStore } from './acceptance/session-store.js';
 import {
   Workbench,
   type CentralState,
+  type PushProgress,
   type PushRequestInput,
   type ReportFile,
 } from './workbench.js';
@@ -41,6 +42,7 @@ export type {
   LayerId,
   LayerInput,
   LocalInterface,
+  PushProgress,
   PushRequestInput,
   PushResult,
   ReportFile,
@@ -111,6 +113,8 @@ export interface ConsoleApi {
   changePassword(currentPassword: string, newPassword: string): Promise<CentralState>;
   /** Pushes the central (and, to displays, panel) address and proves each push. */
   push(request: PushRequestInput): Promise<PushResult[]>;
+  /** While pushes run: where each of their terminals is (saving, reading back, checking in). */
+  pushProgress(): Promise<PushProgress[]>;
   listPushes(): Promise<PushResult[]>;
   getAcceptance(): Promise<AcceptanceState>;
   runLayer(id: LayerId, input: LayerInput): Promise<AcceptanceState>;
@@ -382,6 +386,7 @@ export function createConsoleService({
     signOut: () => workbench.signOut(),
     changePassword: (current, next) => workbench.changePassword(current, next),
     push: (request) => workbench.push(request),
+    pushProgress: () => Promise.resolve(workbench.pushProgress()),
     listPushes: () => Promise.resolve(workbench.pushes()),
     getAcceptance: () => Promise.resolve(workbench.acceptance()),
     runLayer: (id, input) => workbench.runLayer(id, input),

@@ -56,6 +56,20 @@ export function list(items: readonly string[], lng: Language = language()): stri
 }
 
 /**
+ * The shared text of a central service's error code (the site's words for the same answer), in
+ * the console's language, or null when there is none to use here: a code the shared texts do
+ * not hold, texts not loaded yet, or one that needs ICU plural/select, which only the site runs.
+ */
+export function sharedError(code: string, params: Params = {}): string | null {
+  const errors = sharedTexts.get(language())?.errors as Record<string, string> | undefined;
+  const text = errors?.[code];
+  if (text === undefined || /\{\w+,/.test(text)) return null;
+  const missing = [...text.matchAll(/\{(\w+)\}/g)].some(([, name]) => !(name! in params));
+  if (missing) return null;
+  return text.replace(/\{(\w+)\}/g, (_all, name: string) => String(params[name]));
+}
+
+/**
  * A shared field message (the site's and the console's, by its code in `@svc/shared`) in the
  * console's language: the same sentence the site shows for the same rule.
  */

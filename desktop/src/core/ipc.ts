@@ -29,6 +29,7 @@ export const IPC_CHANNELS = {
   signOut: 'svc-console:sign-out',
   changePassword: 'svc-console:change-password',
   push: 'svc-console:push',
+  pushProgress: 'svc-console:push-progress',
   listPushes: 'svc-console:list-pushes',
   getAcceptance: 'svc-console:get-acceptance',
   runLayer: 'svc-console:run-layer',
@@ -109,6 +110,7 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
     call: (api, [current, next]) => api.changePassword(current, next),
   },
   push: { args: z.tuple([pushRequest]), call: (api, [r]) => api.push(r) },
+  pushProgress: { args: noArguments, call: (api) => api.pushProgress() },
   listPushes: { args: noArguments, call: (api) => api.listPushes() },
   getAcceptance: { args: noArguments, call: (api) => api.getAcceptance() },
   runLayer: {

@@ -1,6 +1,7 @@
 import type { ServiceWarning } from '@svc/shared';
 import type { CentralState } from './api.js';
-import { language, list, t } from './i18n.js';
+import { language, list, sharedError, t, tIn, type Params } from './i18n.js';
+import type { Language } from './language.js';
 
 /**
  * The console's sentences built from state and codes, for the core and the renderer alike. The
@@ -59,32 +60,88 @@ export function knownRefusal(code: string | null): boolean {
   return code !== null && CENTRAL_REFUSALS.has(code);
 }
 
-/** A central refusal in words: the console's sentence for a known code, else its own message. */
-export function centralRefusal(code: string | null, message: string): string {
-  return code !== null && knownRefusal(code)
-    ? t(`central.refusals.${code}`)
-    : withoutApiPaths(message);
+/**
+ * A central refusal in words: the console's sentence for a code it knows, else the shared text
+ * of the code (the site's words, `@svc/shared`), else the service's own message (a code newer
+ * than this console).
+ */
+export function centralRefusal(
+  code: string | null,
+  message: string,
+  params: Record<string, string | number> = {},
+): string {
+  if (code !== null && knownRefusal(code)) return t(`central.refusals.${code}`);
+  // The site's sentence, said as the console's refusals are: inside another, no full stop.
+  const shared = code !== null ? sharedError(code, params) : null;
+  return shared !== null ? shared.replace(/[.。]$/, '') : withoutApiPaths(message);
+}
+
+/** A refusal the console has no sentence of its own for, with the answer's HTTP status. */
+export const withStatus = (reason: string, status: number) =>
+  t('central.withStatus', { reason, status });
+
+/** A reach's code and values (`CentralState.reach`), as the central-state module makes it. */
+export interface ReachCode {
+  code: string;
+  params: Record<string, string | number>;
+}
+
+/** What answered (or did not) at the central address, in the words of the reach's values. */
+function reachValues(r: ReachCode): Record<string, string | number> {
+  const p = r.params;
+  switch (r.code) {
+    case 'nothing_answers':
+      return {
+        ...p,
+        cause: t(`errors.reach.${String(p.cause)}`, { defaultValue: t('errors.reach.other') }),
+      };
+    case 'not_central':
+      return { ...p, what: t(`central.reach.answer.${String(p.answer)}`, p) };
+    case 'service_error': {
+      const own = Object.fromEntries(
+        Object.entries(p)
+          .filter(([k]) => k.startsWith('p_'))
+          .map(([k, v]) => [k.slice(2), v]),
+      );
+      const code = String(p.error);
+      const said = knownRefusal(code)
+        ? t(`central.refusals.${code}`)
+        : (sharedError(code, own) ?? t('central.reach.errorCode', { code }));
+      // A sentence inside the header's: without its own full stop.
+      return { ...p, error: said.replace(/[.。]$/, '') };
+    }
+    default:
+      return p;
+  }
 }
 
 /**
- * Why the central address gives no usable answer, in words: what happened (short, for the
- * header) and what to check (for the central panel). `reached`: something answered, but not
- * as an svc central service does.
+ * Why the central address gives no usable heartbeat, in words, from its code and values: what
+ * happened (short), the header's sentence (state, and the round trip when something answered)
+ * and what to check (the central panel). One code, one truth: never "not answering" for an
+ * address where something answered.
  */
-export function centralUnreachable(
-  host: string,
-  cause: string,
-  reached: boolean,
-): { reason: string; advice: string } {
-  return reached
-    ? {
-        reason: t('central.unreachable.otherReason', { host }),
-        advice: t('central.unreachable.otherAdvice', { cause }),
-      }
-    : {
-        reason: t('central.unreachable.noneReason', { host, cause }),
-        advice: t('central.unreachable.noneAdvice'),
-      };
+export function centralReachWords(r: ReachCode): {
+  reason: string;
+  header: string;
+  advice: string;
+} {
+  const known = [
+    'bad_address',
+    'nothing_answers',
+    'no_answer_in_time',
+    'not_central',
+    'gateway_error',
+    'service_error',
+  ];
+  const code = known.includes(r.code) ? r.code : 'nothing_answers';
+  const values = reachValues({ code, params: r.params });
+  const reason = t(`central.reach.${code}.reason`, values);
+  return {
+    reason,
+    header: t(`central.reach.${code}.header`, { ...values, reason }),
+    advice: t(`central.reach.${code}.advice`, values),
+  };
 }
 
 /**
@@ -118,27 +175,39 @@ export function centralPushError(answer: {
   error: string;
   errorDetail?: ServiceWarning | undefined;
 }): string {
-  const detail = answer.errorDetail;
-  if (detail === undefined) return answer.error;
+  return answer.errorDetail === undefined ? answer.error : pushFailure(answer.errorDetail);
+}
+
+/**
+ * A push's failure by its code and values (`errorDetail`, the central service's codes, which a
+ * direct push uses too for what a terminal answered), in the console's language or `lng`; the
+ * detail's own message for a code this console does not know.
+ */
+export function pushFailure(detail: ServiceWarning, lng?: Language): string {
+  const say = (key: string, params: Params) => (lng ? tIn(lng, key, params) : t(key, params));
   const p = detail.params;
   switch (detail.code) {
     case 'terminal_unreachable':
-      return t('errors.reach.at', {
-        what: t(`errors.reach.${String(p.cause)}`, { defaultValue: t('errors.reach.other') }),
+      return say('errors.reach.at', {
+        what: say(`errors.reach.${String(p.cause)}`, {
+          defaultValue: say('errors.reach.other', {}),
+        }),
         where: String(p.where),
       });
     case 'terminal_no_answer':
-      return t('errors.reach.timeout', p);
+      return say('errors.reach.timeout', p);
     case 'terminal_key_needed':
-      return t('errors.terminal.keyNeeded', p);
+      return say('errors.terminal.keyNeeded', p);
     case 'terminal_key_refused':
-      return t('errors.terminal.keyRefused', p);
+      return say('errors.terminal.keyRefused', p);
     case 'terminal_http_status':
-      return t('errors.terminal.status', p);
+      return say('errors.terminal.status', p);
     case 'terminal_not_json':
-      return t('errors.terminal.notJson', p);
+      return say('errors.terminal.notJson', p);
+    case 'terminal_shape':
+      return say('errors.terminal.shape', p);
     default:
-      return t(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
+      return say(`push.central.${detail.code}`, { ...p, defaultValue: detail.message });
   }
 }
 
@@ -249,6 +318,7 @@ export const PUSH_WORDS = {
   notTried: () => t('push.notTried'),
   notSignedIn: (url: string) => t('push.notSignedIn', { url }),
   refused: (reason: string) => t('push.refused', { reason }),
+  claimedTwice: (id: string) => t('push.claimedTwice', { id }),
   centralFailed: (reason: string) => t('push.centralFailed', { reason }),
   noAnswer: () => t('push.noAnswer'),
   savedThroughCentral: (url: string) => t('push.savedThroughCentral', { url }),
@@ -271,17 +341,23 @@ export const PUSH_WORDS = {
 
 export type Health = 'ok' | 'warn' | 'bad' | 'none';
 
-/** The live header's words for the central service: state, round trip and refusal in plain words. */
+/** A heartbeat round trip above this is said to be slow (amber), though it answered. */
+export const SLOW_ROUND_TRIP_MS = 1_000;
+
+/** The last refusal in words: from its code when it has one (the language read now). */
+function refusalSaid(r: NonNullable<CentralState['refusal']>): string {
+  return r.code ? centralRefusal(r.code, r.reason, r.params) : r.reason;
+}
+
+/**
+ * The live header's words for the central service: one state, with the round trip whenever
+ * something answered, and the last refusal, in plain words. Made from codes and values, so the
+ * header and the central panel say the same thing, in the language read now.
+ */
 export function centralHealth(c: CentralState | undefined): { health: Health; text: string } {
+  if (c?.reach) return { health: 'bad', text: centralReachWords(c.reach).header };
   if (!c?.url) return { health: 'none', text: t('central.health.none') };
-  if (!c.heartbeat) {
-    return {
-      health: 'bad',
-      text: c.error
-        ? t('central.health.notAnsweringWhy', { reason: c.error })
-        : t('central.health.notAnswering'),
-    };
-  }
+  if (!c.heartbeat) return { health: 'bad', text: t('central.health.notAnswering') };
   const ms = c.heartbeat.roundTripMs;
   if (c.heartbeat.state !== 1) {
     return {
@@ -292,8 +368,12 @@ export function centralHealth(c: CentralState | undefined): { health: Health; te
     };
   }
   if (c.refusal) {
-    return { health: 'warn', text: t('central.health.refused', { ms, reason: c.refusal.reason }) };
+    return {
+      health: 'warn',
+      text: t('central.health.refused', { ms, reason: refusalSaid(c.refusal) }),
+    };
   }
+  if (ms > SLOW_ROUND_TRIP_MS) return { health: 'warn', text: t('central.health.slow', { ms }) };
   return { health: 'ok', text: t('central.health.ok', { ms }) };
 }
 

@@ -241,7 +241,12 @@ describe('the acceptance session', () => {
     const none = await wb.setCentral(`http://127.0.0.1:${port}`);
     expect(none.error).toBe(`nothing answers at 127.0.0.1:${port} (connection refused)`);
     expect(none.advice).toMatch(/^Check the address and port .*the central service runs/);
-    expect(JSON.stringify(none)).not.toMatch(/HTTP|ECONN|fetch failed|\/api\//);
+    // The words carry no raw code; the code travels beside them, for the screens to word.
+    expect(`${none.error} ${none.advice}`).not.toMatch(/HTTP|ECONN|fetch failed|\/api\//);
+    expect(none.reach).toEqual({
+      code: 'nothing_answers',
+      params: { host: `127.0.0.1:${port}`, cause: 'ECONNREFUSED' },
+    });
 
     const other = createServer((_req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' });
@@ -251,9 +256,8 @@ describe('the acceptance session', () => {
     const host = `127.0.0.1:${(other.address() as AddressInfo).port}`;
     try {
       const state = await wb.setCentral(`http://${host}`);
-      expect(state.error).toBe(
-        `something answers at ${host}, but it is not an svc central service`,
-      );
+      expect(state.error).toBe(`${host} answers HTTP 404, not as an svc central service`);
+      expect(state.reach).toMatchObject({ code: 'not_central', params: { host, status: 404 } });
       expect(state.advice).toMatch(/Check the address and port/);
     } finally {
       await new Promise((resolve) => other.close(resolve));

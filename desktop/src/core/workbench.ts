@@ -18,7 +18,7 @@ import { ReachError } from './clients/http.js';
 import { measureCentral, type CentralState } from './central-state.js';
 import type { TerminalClient } from './clients/terminal-client.js';
 import type { Clock } from './clock.js';
-import { pushWithProof, type PushResult } from './push/push.js';
+import { pushWithProof, type PushResult, type PushStep, type Step } from './push/push.js';
 import { reportHtml } from './report/html.js';
 import { reportPdf } from './report/pdf.js';
 import { reportWords } from './report/words.js';
@@ -36,6 +36,20 @@ export interface PushRequestInput {
   keys?: Record<string, string> | undefined;
   /** Straight to the terminals: the explicit choice, not authorized at central. */
   direct?: boolean | undefined;
+}
+
+/** One terminal of a running push: the step it is at, and since when. */
+export interface PushProgress {
+  id: string;
+  /** `done` once its proof is made (`ok` says how it ended), else the step it is at. */
+  step: PushStep | 'done';
+  ok: boolean | null;
+  /** Through the central service, or straight to the terminal. */
+  direct: boolean;
+  /** Seconds at this step so far. */
+  seconds: number;
+  /** How long the check-in is waited for, in seconds. */
+  checkinTimeoutS: number;
 }
 
 export interface ReportFile {
@@ -65,10 +79,16 @@ const freshLayers = (): LayerResult[] =>
  */
 export class Workbench {
   #central: CentralClient | null = null;
-  #centralError: string | null = null;
+  /** An address typed that cannot be called (no client was made for it). */
+  #badAddress: string | null = null;
   #codeRequired = false;
   #refusal: CentralState['refusal'] = null;
   #pushes: PushResult[] = [];
+  /** The terminals of pushes still running, by id: where each is (kept in memory only). */
+  #progress = new Map<
+    string,
+    { step: PushStep | 'done'; ok: boolean | null; since: number; direct: boolean }
+  >();
   #layers: LayerResult[] = freshLayers();
   #report: { json: string; state: ReportState } | null = null;
   /** Every secret value the console handled in this run; cut out of anything recorded. */
@@ -127,7 +147,7 @@ export class Workbench {
   centralState(): Promise<CentralState> {
     return measureCentral(this.#central, {
       now: this.deps.clock.now(),
-      error: this.#centralError,
+      badAddress: this.#badAddress,
       refusal: this.#refusal,
       codeRequired: this.#codeRequired,
     });
@@ -148,6 +168,8 @@ export class Workbench {
       this.#refusal = {
         reason: this.#redact(reason),
         at: new Date(this.deps.clock.now()).toISOString(),
+        code: err.code,
+        params: err.facts.params ?? {},
       };
     }
   }
@@ -162,11 +184,11 @@ export class Workbench {
     this.#refusal = null;
     await this.#central?.signOut();
     this.#central = null;
-    this.#centralError = null;
+    this.#badAddress = null;
     try {
       this.#central = new CentralClient(url);
-    } catch (err) {
-      this.#centralError = why(err);
+    } catch {
+      this.#badAddress = this.#redact(url);
     }
     // Each central service (site) has its own acceptance session. Nothing is written here: a
     // site becomes the one a restart opens once its central service answers, or once there is
@@ -208,14 +230,20 @@ export class Workbench {
   async push(request: PushRequestInput): Promise<PushResult[]> {
     for (const key of Object.values(request.keys ?? {})) this.#secrets.add(key);
     const known = new Map(this.deps.terminals().map((t) => [t.id, t]));
+    const direct = request.direct === true;
+    const mark = (id: string, step: PushStep | 'done', ok: boolean | null = null) =>
+      this.#progress.set(id, { step, ok, since: this.deps.clock.now(), direct });
+    const ids = request.ids.filter((id) => known.has(id));
+    for (const id of ids) mark(id, 'saving');
     const results = await Promise.all(
       request.ids.map(async (id): Promise<PushResult | null> => {
         const t = known.get(id);
         if (!t) return null;
         // The panel address goes to displays only.
         const panelUrl = t.kind === 'display' ? request.panelUrl : undefined;
-        return pushWithProof(
+        const result = await pushWithProof(
           {
+            onStep: (step) => mark(id, step),
             terminals: this.deps.terminalClient,
             central: this.#central,
             clock: this.deps.clock,
@@ -231,28 +259,74 @@ export class Workbench {
             ...(request.keys?.[id] && { key: request.keys[id] }),
             ...(request.direct && { direct: true }),
           },
-        );
+        ).catch((err: unknown) => {
+          mark(id, 'done', false);
+          throw err;
+        });
+        mark(id, 'done', result.ok);
+        return result;
       }),
-    );
+    ).finally(() => {
+      for (const id of ids) this.#progress.delete(id);
+    });
     const done = results.filter((r): r is PushResult => r !== null);
     // The central service's refusal goes to the live header, as a refused sign-in does.
     const refused = done.find((r) => r.refusal !== undefined);
     if (refused?.refusal) {
+      const code = refused.saved.errorDetail?.code ?? null;
       this.#refusal = {
         reason: this.#redact(refused.refusal),
         at: new Date(this.deps.clock.now()).toISOString(),
+        // A conflict's words are the console's own (the terminal's id): kept as said.
+        ...(code !== null && code !== 'conflict' && { code, params: {} }),
       };
     }
-    this.#pushes.push(
-      ...done.map((p) => ({
-        ...p,
-        saved: { ...p.saved, detail: this.#redact(p.saved.detail) },
-        readBack: { ...p.readBack, detail: this.#redact(p.readBack.detail) },
-        checkedIn: { ...p.checkedIn, detail: this.#redact(p.checkedIn.detail) },
-      })),
-    );
+    const kept = done.map((p) => ({
+      ...p,
+      ...(p.refusal !== undefined && { refusal: this.#redact(p.refusal) }),
+      saved: this.#redactStep(p.saved),
+      readBack: this.#redactStep(p.readBack),
+      checkedIn: this.#redactStep(p.checkedIn),
+    }));
+    this.#pushes.push(...kept);
     await this.#save();
-    return done;
+    return kept;
+  }
+
+  /** A step as kept: its words and its code's values without any secret the console handled. */
+  #redactStep<S extends Step>(step: S): S {
+    const d = step.errorDetail;
+    return {
+      ...step,
+      detail: this.#redact(step.detail),
+      ...(d && {
+        errorDetail: {
+          code: d.code,
+          message: this.#redact(d.message),
+          params: Object.fromEntries(
+            Object.entries(d.params).map(([k, v]) => [
+              k,
+              typeof v === 'string' ? this.#redact(v) : v,
+            ]),
+          ),
+        },
+      }),
+    };
+  }
+
+  /** Where each terminal of the pushes still running is: its step, or done. */
+  pushProgress(): PushProgress[] {
+    const now = this.deps.clock.now();
+    return [...this.#progress]
+      .map(([id, p]) => ({
+        id,
+        step: p.step,
+        ok: p.ok,
+        direct: p.direct,
+        seconds: Math.max(0, Math.floor((now - p.since) / 1000)),
+        checkinTimeoutS: Math.round((this.deps.checkinTimeoutMs ?? 20_000) / 1000),
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   pushes(): PushResult[] {
@@ -443,9 +517,17 @@ export class Workbench {
     }
     if (!central.user) {
       const now = await this.centralState();
+      const silent =
+        now.reach?.code === 'nothing_answers' || now.reach?.code === 'no_answer_in_time';
       state.recordError = now.heartbeat
         ? t('reportStep.notSignedIn')
-        : notAnswering(this.#redact(now.error ?? t('errors.reach.other')));
+        : silent || !now.reach
+          ? notAnswering(this.#redact(now.error ?? t('errors.reach.other')))
+          : // Something answered there, but not a central service able to take it: said so.
+            t('reportStep.unusable', {
+              url: central.baseUrl,
+              reason: this.#redact(now.error ?? ''),
+            });
       return;
     }
     try {

@@ -23,6 +23,7 @@ const channels: typeof IPC_CHANNELS = {
   signOut: 'svc-console:sign-out',
   changePassword: 'svc-console:change-password',
   push: 'svc-console:push',
+  pushProgress: 'svc-console:push-progress',
   listPushes: 'svc-console:list-pushes',
   getAcceptance: 'svc-console:get-acceptance',
   runLayer: 'svc-console:run-layer',
@@ -65,6 +66,7 @@ const svcConsole = {
   changePassword: (current, next) =>
     ipcRenderer.invoke(channels.changePassword, current, next) as Promise<Result<'changePassword'>>,
   push: (request) => ipcRenderer.invoke(channels.push, request) as Promise<Result<'push'>>,
+  pushProgress: () => ipcRenderer.invoke(channels.pushProgress) as Promise<Result<'pushProgress'>>,
   listPushes: () => ipcRenderer.invoke(channels.listPushes) as Promise<Result<'listPushes'>>,
   getAcceptance: () =>
     ipcRenderer.invoke(channels.getAcceptance) as Promise<Result<'getAcceptance'>>,

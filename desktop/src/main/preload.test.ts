@@ -78,6 +78,7 @@ describe('preload', () => {
       'signOut',
       'changePassword',
       'push',
+      'pushProgress',
       'listPushes',
       'getAcceptance',
       'runLayer',

@@ -16,7 +16,40 @@ export function centralUnavailable(): string | undefined {
     : `svc_server is not built (${serverEntry}): run npm run build -w @svc/shared -w @svc/server`;
 }
 
-export function freePort(host = '127.0.0.1'): Promise<number> {
+/**
+ * The UDP discovery port of a test run: `SVC_TEST_DISCOVERY_PORT` (engineers sharing a machine
+ * each keep to their own), else one derived from the process id above `base`.
+ */
+export function testDiscoveryPort(base: number): number {
+  const given = Number(process.env.SVC_TEST_DISCOVERY_PORT);
+  return Number.isInteger(given) && given > 0 ? given : base + (process.pid % 20000);
+}
+
+function canBind(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A TCP port free a moment ago: one the system picks, or, with `SVC_TEST_PORTS=8610-8619`, one
+ * of that range (engineers sharing a machine each keep to their own range).
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.SVC_TEST_PORTS ?? '');
+  if (range) {
+    const low = Number(range[1]);
+    const size = Number(range[2]) - low + 1;
+    const start = Math.floor(Math.random() * size);
+    for (let i = 0; i < size; i += 1) {
+      const port = low + ((start + i) % size);
+      if (await canBind(port, host)) return port;
+    }
+    throw new Error(`no free port in SVC_TEST_PORTS=${process.env.SVC_TEST_PORTS}`);
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -12,7 +12,9 @@ async function slowCentral(delayMs: number): Promise<{ url: string; server: Serv
         res.end(
           req.url?.endsWith('/photo')
             ? JSON.stringify({ photoSha256: 'ab'.repeat(32) })
-            : JSON.stringify({ state: 1 }),
+            : req.url?.endsWith('/configure')
+              ? JSON.stringify({ results: [] })
+              : JSON.stringify({ state: 1 }),
         );
       }, delayMs);
     });
@@ -39,6 +41,12 @@ describe('CentralClient deadlines', () => {
     await expect(client.putPhoto('p1', new Uint8Array([0xff, 0xd8]))).resolves.toBe(
       'ab'.repeat(32),
     );
+  });
+
+  test('a configure waits while central pushes to a slow terminal', async () => {
+    const client = new CentralClient(central.url, 200);
+    // The central service gives each terminal 5 s to save and 5 s to be read back.
+    await expect(client.configure({ ids: ['ENR-1'] })).resolves.toEqual([]);
   });
 
   test('a photo upload still has a deadline of its own', async () => {

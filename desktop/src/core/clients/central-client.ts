@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { ReachError, UNEXPECTED_ANSWER, describeFetchError, errorOf } from './http.js';
 import { t } from '../i18n.js';
-import { centralRefusal, knownRefusal } from '../texts.js';
+import { centralRefusal, knownRefusal, withStatus } from '../texts.js';
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });
@@ -68,6 +68,13 @@ export interface Timed<T> {
  * answer" for a photo the central service is still checking, and keeps it anyway.
  */
 export const PHOTO_UPLOAD_TIMEOUT_MS = 50_000;
+
+/**
+ * A configure waits as long as the central service may take over one terminal: it gives the
+ * terminal 5 s to save and 5 s to be read back (server/src/discovery/terminal-client.ts). Giving
+ * up sooner calls a slow terminal's push "no answer from the central service" while it goes on.
+ */
+export const CONFIGURE_TIMEOUT_MS = 15_000;
 
 /**
  * The central service seen from the laptop (PROTOCOL §5–§7). It keeps the session cookie in
@@ -141,25 +148,39 @@ export class CentralClient {
   ): Promise<Timed<T>> {
     const { res, elapsedMs } = await this.#raw(method, path, body, undefined, timeoutMs);
     const text = await res.text();
-    if (!okStatuses.includes(res.status)) {
-      const error = errorOf(text);
+    const where = new URL(this.baseUrl).host;
+    // An error answer, also on a status that may carry the value (a 503 that is not a heartbeat).
+    const error = errorOf(text);
+    if (!okStatuses.includes(res.status) || (error !== null && res.status >= 400)) {
       // A refusal the console knows is said in its words; anything else keeps the status.
       const why = error
         ? knownRefusal(error.code)
-          ? centralRefusal(error.code, error.message)
-          : `${centralRefusal(error.code, error.message)} (HTTP ${res.status})`
+          ? centralRefusal(error.code, error.message, error.params)
+          : withStatus(centralRefusal(error.code, error.message, error.params), res.status)
         : `HTTP ${res.status}`;
-      throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER));
+      throw new ReachError(why, res.status, error?.code ?? (error ? null : UNEXPECTED_ANSWER), {
+        where,
+        elapsedMs,
+        ...(error ? { params: error.params } : { answer: 'status' }),
+      });
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ReachError(t('errors.central.notJson'), res.status, UNEXPECTED_ANSWER);
+      throw new ReachError(t('errors.central.notJson'), res.status, UNEXPECTED_ANSWER, {
+        where,
+        elapsedMs,
+        answer: 'not_json',
+      });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new ReachError(t('errors.central.shape'), res.status, UNEXPECTED_ANSWER);
+      throw new ReachError(t('errors.central.shape'), res.status, UNEXPECTED_ANSWER, {
+        where,
+        elapsedMs,
+        answer: 'shape',
+      });
     }
     return { value: parsed.data, elapsedMs, status: res.status };
   }
@@ -184,7 +205,7 @@ export class CentralClient {
     if (res.status !== 204) {
       const error = errorOf(text);
       throw new ReachError(
-        error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+        error ? centralRefusal(error.code, error.message, error.params) : `HTTP ${res.status}`,
         res.status,
         error?.code ?? null,
       );
@@ -237,8 +258,17 @@ export class CentralClient {
   }
 
   async configure(request: ConfigureRequest): Promise<ConfigureResult[]> {
-    return (await this.#json(configureResponse, 'POST', '/discovery/configure', request)).value
-      .results;
+    const timeoutMs = Math.max(this.#timeoutMs, CONFIGURE_TIMEOUT_MS);
+    return (
+      await this.#json(
+        configureResponse,
+        'POST',
+        '/discovery/configure',
+        request,
+        undefined,
+        timeoutMs,
+      )
+    ).value.results;
   }
 
   organizations() {
@@ -270,7 +300,9 @@ export class CentralClient {
       const error = errorOf(text);
       throw new ReachError(
         t('errors.central.photoRefused', {
-          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+          reason: error
+            ? centralRefusal(error.code, error.message, error.params)
+            : `HTTP ${res.status}`,
         }),
         res.status,
         error?.code ?? null,
@@ -290,7 +322,9 @@ export class CentralClient {
       const error = errorOf(await res.text());
       throw new ReachError(
         t('errors.central.notErased', {
-          reason: error ? centralRefusal(error.code, error.message) : `HTTP ${res.status}`,
+          reason: error
+            ? centralRefusal(error.code, error.message, error.params)
+            : `HTTP ${res.status}`,
         }),
         res.status,
         error?.code ?? null,

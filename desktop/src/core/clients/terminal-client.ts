@@ -1,4 +1,4 @@
-import { t } from '../i18n.js';
+import { pushFailure } from '../texts.js';
 import {
   displayStatus,
   terminalConfig,
@@ -24,6 +24,20 @@ export function terminalBase(address: string, port: number): string {
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
+/**
+ * A terminal's failure as the central service reports its own (`errorDetail`: the same codes
+ * and values, issue 34), so a direct push is worded by the same `pushFailure`.
+ */
+function failure(
+  code: string,
+  params: Record<string, string | number>,
+  status: number | null,
+): ReachError {
+  const detail = { code, params, message: '' };
+  detail.message = pushFailure(detail, 'en');
+  return new ReachError(pushFailure(detail), status, null, { detail });
+}
+
 export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
   async function call<T>(
     url: string,
@@ -38,29 +52,27 @@ export function createTerminalClient(timeoutMs = 5_000): TerminalClient {
     try {
       res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
-      throw describeFetchError(err, where, timeoutMs);
+      const e = describeFetchError(err, where, timeoutMs);
+      throw e.facts.cause === 'timeout'
+        ? failure('terminal_no_answer', { where, seconds: timeoutMs / 1000 }, null)
+        : failure('terminal_unreachable', { where, cause: e.facts.cause ?? 'other' }, null);
     }
     const text = await res.text().catch(() => '');
     if (res.status === 401) {
-      throw new ReachError(
-        key
-          ? t('errors.terminal.keyRefused', { where })
-          : t('errors.terminal.keyNeeded', { where }),
-        401,
-      );
+      throw failure(key ? 'terminal_key_refused' : 'terminal_key_needed', { where }, 401);
     }
     if (res.status !== 200) {
-      throw new ReachError(t('errors.terminal.status', { where, status: res.status }), res.status);
+      throw failure('terminal_http_status', { where, status: res.status }, res.status);
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ReachError(t('errors.terminal.notJson', { where }));
+      throw failure('terminal_not_json', { where }, res.status);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new ReachError(t('errors.terminal.shape', { where }));
+      throw failure('terminal_shape', { where }, res.status);
     }
     return parsed.data;
   }

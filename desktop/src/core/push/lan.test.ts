@@ -9,6 +9,7 @@ import {
   centralUnavailable,
   startCentral,
   type CentralProcess,
+  testDiscoveryPort,
 } from '../../testing/central-process.js';
 import { createSubnets, inNamespace, netnsUnavailable, type Subnet } from '../../testing/lan.js';
 
@@ -23,7 +24,7 @@ if (unavailable)
  * heard on, and proves a push to each.
  */
 (unavailable ? describe.skip : describe)('the console on two subnets of a real LAN', () => {
-  const discoveryPort = 32000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(32000);
   let lan: Awaited<ReturnType<typeof createSubnets>>;
   let central: CentralProcess;
   let directory: TerminalDirectory;

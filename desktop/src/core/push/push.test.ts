@@ -7,6 +7,7 @@ import {
   centralUnavailable,
   startCentral,
   type CentralProcess,
+  testDiscoveryPort,
 } from '../../testing/central-process.js';
 
 const skip = centralUnavailable();
@@ -28,7 +29,7 @@ async function heard(api: ConsoleApi, ids: string[]): Promise<void> {
 }
 
 d('push with proof, against the real central service and simulated terminals', () => {
-  const discoveryPort = 30000 + (process.pid % 20000);
+  const discoveryPort = testDiscoveryPort(30000);
   let central: CentralProcess;
   let directory: TerminalDirectory;
   let api: ConsoleApi;

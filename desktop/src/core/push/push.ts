@@ -1,10 +1,10 @@
-import type { TerminalConfig, TerminalKind } from '@svc/shared';
+import type { ServiceWarning, TerminalConfig, TerminalKind } from '@svc/shared';
 import type { Clock } from '../clock.js';
 import type { CentralClient } from '../clients/central-client.js';
 import { ReachError } from '../clients/http.js';
 import { terminalBase, type TerminalClient } from '../clients/terminal-client.js';
 import { t } from '../i18n.js';
-import { PUSH_WORDS, centralPushError } from '../texts.js';
+import { PUSH_WORDS, centralPushError, knownRefusal } from '../texts.js';
 
 export interface PushTarget {
   id: string;
@@ -33,6 +33,12 @@ export interface Step {
   detail: string;
   /** Never tried, because an earlier step failed: neither a proof nor a failure of its own. */
   skipped?: boolean;
+  /**
+   * What failed at the terminal or the central service, as a code and values: the central
+   * service's `errorDetail` (its codes, which a direct push uses too for what a terminal
+   * answered), or the central service's refusal code. `detail` is worded from it.
+   */
+  errorDetail?: ServiceWarning;
 }
 
 export interface PushResult {
@@ -57,7 +63,12 @@ export interface PushResult {
   refusal?: string;
 }
 
+/** Where a terminal's push is now: saving, reading back, or waiting for its check-in. */
+export type PushStep = 'saving' | 'readingBack' | 'checkingIn';
+
 export interface PushDeps {
+  /** Told as the push reaches each step, so a running batch can show where each terminal is. */
+  onStep?: (step: PushStep) => void;
   terminals: TerminalClient;
   /** A client of the central service being pushed, when the console has one. */
   central: CentralClient | null;
@@ -77,6 +88,23 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** The failure's code and values, when the error carries them (a terminal's, the service's). */
+function detailOf(err: unknown): { errorDetail?: ServiceWarning } {
+  if (!(err instanceof ReachError)) return {};
+  if (err.facts.detail) return { errorDetail: err.facts.detail };
+  // The central service's own error answer (a 5xx with its code).
+  if (err.code !== null && err.status !== null && !knownRefusal(err.code)) {
+    return {
+      errorDetail: {
+        code: err.code,
+        params: { ...err.facts.params, status: err.status },
+        message: err.message,
+      },
+    };
+  }
+  return {};
+}
+
 /**
  * Pushes the central address to one terminal and proves it: saved (the terminal's answer),
  * read back (`GET /api/config` equals what was pushed) and checked in (the central service
@@ -87,6 +115,7 @@ export async function pushWithProof(
   target: PushTarget,
   request: PushRequest,
 ): Promise<PushResult> {
+  deps.onStep?.('saving');
   const base = terminalBase(target.address, target.port);
   const central =
     deps.central && sameUrl(deps.central.baseUrl, request.centralUrl) ? deps.central : null;
@@ -117,6 +146,7 @@ export async function pushWithProof(
   result.saved = await save(deps, central, target, base, request, body, result);
   if (!result.saved.ok) return result;
 
+  deps.onStep?.('readingBack');
   try {
     const config = await deps.terminals.read(base, request.key);
     const problems: string[] = [];
@@ -135,10 +165,16 @@ export async function pushWithProof(
       config,
     };
   } catch (err) {
-    result.readBack = { ok: false, detail: PUSH_WORDS.readBackFailed(why(err)), config: null };
+    result.readBack = {
+      ok: false,
+      detail: PUSH_WORDS.readBackFailed(why(err)),
+      config: null,
+      ...detailOf(err),
+    };
   }
   if (!result.readBack.ok) return result;
 
+  deps.onStep?.('checkingIn');
   result.checkedIn = await waitForCheckin(deps, central, target.id, before);
   result.ok = result.checkedIn.ok;
   return result;
@@ -158,7 +194,7 @@ async function save(
       const saved = await deps.terminals.push(base, body, request.key);
       return { ok: true, detail: PUSH_WORDS.savedDirect(saved.updatedAt ?? null) };
     } catch (err) {
-      return { ok: false, detail: err instanceof ReachError ? err.message : why(err) };
+      return { ok: false, detail: why(err), ...detailOf(err) };
     }
   }
   // Through the central service only: it issues the token the terminal checks in with, and
@@ -179,13 +215,29 @@ async function save(
     return {
       ok: false,
       detail: PUSH_WORDS.centralFailed(answer ? centralPushError(answer) : PUSH_WORDS.noAnswer()),
+      ...(answer?.errorDetail && { errorDetail: answer.errorDetail }),
     };
   } catch (err) {
     if (err instanceof ReachError && err.status !== null && err.status >= 400 && err.status < 500) {
-      result.refusal = err.message;
-      return { ok: false, detail: PUSH_WORDS.refused(err.message) };
+      // One id per call: a 409 here is the central service hearing it from two addresses.
+      const reason =
+        err.status === 409 && err.code === 'conflict'
+          ? PUSH_WORDS.claimedTwice(target.id)
+          : err.message;
+      result.refusal = reason;
+      return {
+        ok: false,
+        detail: PUSH_WORDS.refused(reason),
+        ...(err.code !== null && {
+          errorDetail: {
+            code: err.code,
+            params: { ...err.facts.params, status: err.status, id: target.id },
+            message: reason,
+          },
+        }),
+      };
     }
-    return { ok: false, detail: PUSH_WORDS.centralFailed(why(err)) };
+    return { ok: false, detail: PUSH_WORDS.centralFailed(why(err)), ...detailOf(err) };
   }
 }
 

@@ -46,6 +46,7 @@ function httpConsoleApi(): ConsoleApi {
     signOut: via('signOut'),
     changePassword: via('changePassword'),
     push: via('push'),
+    pushProgress: via('pushProgress'),
     listPushes: via('listPushes'),
     getAcceptance: via('getAcceptance'),
     runLayer: via('runLayer'),

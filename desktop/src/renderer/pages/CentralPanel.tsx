@@ -1,6 +1,6 @@
 import { STATUS_COLOR } from './colors.js';
 import { Alert, Button, Group, Paper, PasswordInput, Text, TextInput } from '@mantine/core';
-import { centralHealth, roleName } from '../../core/texts.js';
+import { centralHealth, centralReachWords, roleName } from '../../core/texts.js';
 import { PasswordChange } from './PasswordChange.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -117,9 +117,10 @@ export function CentralPanel() {
           )}
         </Group>
       )}
-      {c?.url && c.advice && (
+      {c?.reach && (
         <Alert color="red" mt="sm" title={t('central.whatToCheck')}>
-          {c.advice}
+          {/* From the code the header words too: the same truth, in the language read now. */}
+          {centralReachWords(c.reach).advice}
         </Alert>
       )}
       {c?.user && c.user.limits.length > 0 && (

@@ -10,9 +10,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { PushRequestInput, PushResult } from '../../core/api.js';
+import type { PushProgress, PushRequestInput, PushResult } from '../../core/api.js';
 import { pushRequest } from '../../core/ipc.js';
 import { consoleApi } from '../api/console-api.js';
 import { fieldMessage } from '../../core/i18n.js';
@@ -139,10 +139,67 @@ export function PushPanel({
           <Text size="xs">{t('push.directNote')}</Text>
         </Stack>
       </form>
+      {push.isPending && <PushRunning />}
       {push.error && <Alert color="red">{push.error.message}</Alert>}
-      {push.data && <PushResults results={push.data} />}
+      {!push.isPending && push.data && <PushResults results={push.data} />}
     </Stack>
   );
+}
+
+/** How often a running push is asked where each terminal is. */
+const PROGRESS_REFRESH_MS = 500;
+
+/** A running push, terminal by terminal: the step each is at, and for how long. */
+function PushRunning() {
+  const t = useT();
+  const progress = useQuery({
+    queryKey: ['pushProgress'],
+    queryFn: () => consoleApi.pushProgress(),
+    refetchInterval: PROGRESS_REFRESH_MS,
+    gcTime: 0,
+  });
+  const rows = progress.data ?? [];
+  const done = rows.filter((r) => r.step === 'done').length;
+  return (
+    <Stack gap="xs">
+      <Text size="sm" role="status" fw={600}>
+        {t('push.progress.summary', { done, count: rows.length })}
+      </Text>
+      <Table aria-label={t('push.progress.title')} layout="fixed">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={{ base: '40%', sm: '30%' }}>{t('push.progress.terminal')}</Table.Th>
+            <Table.Th>{t('push.progress.step')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <Text fw={600}>{r.id}</Text>
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{progressWords(t, r)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+function progressWords(t: ReturnType<typeof useT>, r: PushProgress): string {
+  switch (r.step) {
+    case 'saving':
+      return t(r.direct ? 'push.progress.savingDirect' : 'push.progress.saving', {
+        seconds: r.seconds,
+      });
+    case 'readingBack':
+      return t('push.progress.readingBack', { seconds: r.seconds });
+    case 'checkingIn':
+      return t('push.progress.checkingIn', { seconds: r.seconds, max: r.checkinTimeoutS });
+    default:
+      return t(r.ok ? 'push.progress.proven' : 'push.progress.notProven');
+  }
 }
 
 function PushResults({ results }: { results: PushResult[] }) {
