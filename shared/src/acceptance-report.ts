@@ -102,7 +102,8 @@ export const REDACTED = '[redacted]';
  * URL user info, and random-looking runs (a device key is 43 base64url characters; tokens,
  * cookies and photos are runs of the same alphabets).
  */
-type Replacement = string | ((match: string, ...groups: string[]) => string);
+type Replacement =
+  string | ((match: string, prefix: string, value: string, offset: number, text: string) => string);
 
 /**
  * `name: value` in prose ("has a management key: enter it to push") is a sentence going on,
@@ -125,7 +126,7 @@ const SECRET_PATTERNS: [RegExp, Replacement][] = [
   [/(bearer\s+)[^\s,;]+/gi, `$1${REDACTED}`],
   [
     /((?:password|passwd|pwd|passphrase|token|key|secret|cookie|session|sid|csrf|authorization)\s*[=:]\s*)(?!\[redacted\])([^\s,;]+)/gi,
-    credentialValue as Replacement,
+    credentialValue,
   ],
   [/\/\/[^/@\s]+:[^/@\s]+@/g, `//${REDACTED}@`],
   // Long runs of the base64 / base64url alphabet: a photo, a key, a token.
@@ -144,10 +145,11 @@ const SECRET_PATTERNS: [RegExp, Replacement][] = [
 export function redactSecretShapes(text: string): string {
   let out = text;
   for (const [pattern, replacement] of SECRET_PATTERNS) {
+    // One call per overload of String.replace (a string, or a function of the groups).
     out =
       typeof replacement === 'string'
         ? out.replace(pattern, replacement)
-        : out.replace(pattern, replacement as (substring: string, ...args: unknown[]) => string);
+        : out.replace(pattern, replacement);
   }
   return out;
 }
