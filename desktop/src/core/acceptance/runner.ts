@@ -252,7 +252,8 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   const stamp = new Date(deps.now()).toISOString().replace(/\D/g, '').slice(0, 14);
   const person = (
     await c.createPerson({
-      name: `Acceptance test ${stamp}`,
+      // In the technician's language: the site's lists show it by this name meanwhile.
+      name: t('evidence.testPersonName', { stamp }),
       idNumber: `ACC${stamp}`,
       spaceIds: [space.id],
     })
@@ -266,16 +267,75 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   ];
   // The test person leaves the central service on every path: a refused photo, a device
   // error, a failed poll.
+  let held: string[] = [];
   try {
-    await syncTestPerson(deps, person.id, input.photoBase64, space.name, out);
+    held = await syncTestPerson(deps, person.id, input.photoBase64, space.name, out);
   } catch (err) {
     out.push(
       fact(t('evidence.synchronized'), err instanceof Error ? err.message : String(err), false),
     );
   } finally {
-    out.push(await eraseTestPerson(deps, person.id));
+    const erased = await eraseTestPerson(deps, person.id);
+    out.push(erased);
+    if (erased.ok) out.push(...(await droppedByDevices(deps, person.id, held)));
   }
   return out;
+}
+
+/**
+ * The erasure on the devices themselves: every device that acknowledged holding the test
+ * person must acknowledge dropping it (its own answer to the central service's delete task,
+ * read back from the task as the sync proof is). One that still holds it fails the layer.
+ */
+async function droppedByDevices(
+  deps: RunnerDeps,
+  personId: string,
+  held: string[],
+): Promise<Evidence[]> {
+  const c = deps.central;
+  if (held.length === 0) return [];
+  type Task = Awaited<ReturnType<CentralClient['personTasks']>>[number];
+  let deletes: Task[] = [];
+  try {
+    await poll(deps, async () => {
+      deletes = (await c.personTasks(personId)).filter((task) => task.action === 'delete');
+      const done = (sn: string) =>
+        deletes.some(
+          (task) =>
+            task.sn === sn &&
+            (task.state === 'succeeded' || task.state === 'failed' || task.error !== null),
+        );
+      return held.every(done) ? true : null;
+    });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return held.map((sn) =>
+      fact(t('evidence.droppedBy', { sn }), t('evidence.dropUnknown', { reason: why }), false),
+    );
+  }
+  return held.map((sn) => {
+    const task = [...deletes].reverse().find((x) => x.sn === sn);
+    const label = t('evidence.droppedBy', { sn });
+    if (!task) return fact(label, t('evidence.stillHeldNoTask'), false);
+    if (task.state === 'succeeded' && task.resultVersion === null) {
+      return fact(
+        label,
+        t('evidence.dropped', { at: localClock(task.finishedAt ?? task.updatedAt) }),
+        true,
+      );
+    }
+    const answer = task.error
+      ? t('evidence.deviceAnswered', { message: task.error.message })
+      : t('evidence.noAnswerYet');
+    return fact(
+      label,
+      t('evidence.stillHeld', {
+        state: t(`evidence.states.${task.state}`, { defaultValue: task.state }),
+        answer,
+      }),
+      false,
+    );
+  });
 }
 
 async function syncTestPerson(
@@ -284,7 +344,7 @@ async function syncTestPerson(
   photoBase64: string,
   spaceName: string,
   out: Evidence[],
-): Promise<void> {
+): Promise<string[]> {
   const c = deps.central;
   const sha = await c.putPhoto(personId, Buffer.from(photoBase64, 'base64'));
   out.push(fact(t('evidence.photoStored'), `sha256 ${sha.slice(0, 12)}…`, true));
@@ -305,6 +365,8 @@ async function syncTestPerson(
     out.push(fact(t('evidence.synchronized'), t('evidence.noTask', { space: spaceName }), false));
   }
   for (const item of items) out.push(deviceFact(item, sha));
+  // The devices that now hold the test person: each must drop it again.
+  return items.filter((i) => i.state === 'succeeded').map((i) => i.sn);
 }
 
 function deviceFact(item: PersonSyncOut['items'][number], sha: string): Evidence {
