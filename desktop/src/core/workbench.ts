@@ -99,6 +99,8 @@ export class Workbench {
       clock: Clock;
       terminalClient: TerminalClient;
       terminals: () => TerminalEntry[];
+      /** Terminals of this session gone offline (their last announce), for the layers. */
+      offline?: () => TerminalEntry[];
       release: string;
       checkinTimeoutMs?: number;
       siteUrl?: string;
@@ -346,6 +348,7 @@ export class Workbench {
             central,
             siteUrl: this.deps.siteUrl ?? central.baseUrl,
             terminals: this.deps.terminals,
+            ...(this.deps.offline && { offline: this.deps.offline }),
             pushes: () => this.pushes(),
             terminalClient: this.deps.terminalClient,
             sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -1,4 +1,7 @@
+/* eslint-disable @typescript-eslint/require-await -- stand-ins for the central client's async methods */
 import type { CentralClient } from '../clients/central-client.js';
+import type { PushResult } from '../push/push.js';
+import type { TerminalEntry } from '../terminal-directory.js';
 import { setLanguage } from '../i18n.js';
 import { runLayer, type RunnerDeps } from './runner.js';
 
@@ -66,7 +69,10 @@ function syncDeps(deletes: Task[], created: { name: string }[] = []): RunnerDeps
     terminals: () => [],
     pushes: () => [],
     terminalClient: {} as RunnerDeps['terminalClient'],
-    sleep: async (ms) => void (now += ms),
+    sleep: (ms) => {
+      now += ms;
+      return Promise.resolve();
+    },
     now: () => now,
     waitMs: 2_000,
   };
@@ -110,5 +116,90 @@ describe('the synchronization layer', () => {
     const created: { name: string }[] = [];
     await runLayer(syncDeps([task({})], created), 'sync', { space: 'Gate A', photoBase64: 'AAAA' });
     expect(created[0]?.name).toMatch(/^验收测试 \d{14}$/);
+  });
+});
+
+const terminal = (id: string, address: string): TerminalEntry => ({
+  id,
+  kind: 'enrollment',
+  name: null,
+  model: null,
+  version: null,
+  address,
+  port: 8182,
+  sourcePort: 20785,
+  configUrl: `http://${address}:8182/api/config`,
+  central: 'http://192.168.1.10:8000',
+  firstSeen: '2026-11-28T03:00:00.000Z',
+  lastSeen: '2026-11-28T03:10:00.000Z',
+  announces: 3,
+  conflict: null,
+});
+
+const proof = (id: string, address: string, ok: boolean): PushResult => ({
+  id,
+  kind: 'enrollment',
+  address,
+  port: 8182,
+  centralUrl: 'http://192.168.1.10:8000',
+  panelUrl: null,
+  via: 'central',
+  pushedAt: '2026-11-28T03:05:00.000Z',
+  saved: { ok: true, detail: 'saved' },
+  readBack: { ok: true, detail: 'read', config: null },
+  checkedIn: ok
+    ? { ok: true, detail: 'in', at: '2026-11-28T03:05:02.000Z' }
+    : { ok: false, detail: 'no', at: null },
+  ok,
+});
+
+/** T-1 online and proven; T-2 offline, proven before; T-3 offline, never pushed; T-4 only pushed (failed). */
+function fleet(): RunnerDeps {
+  const central = {
+    baseUrl: 'http://192.168.1.10:8000',
+    nodes: async () => ({
+      value: [{ id: 'T-1', address: '192.168.1.21', port: 8182 }],
+    }),
+    onlineCount: async () => ({ value: { count: 0 } }),
+  } as unknown as CentralClient;
+  return {
+    central,
+    siteUrl: 'http://127.0.0.1:1',
+    terminals: () => [terminal('T-1', '192.168.1.21')],
+    offline: () => [terminal('T-2', '192.168.1.22'), terminal('T-3', '192.168.1.23')],
+    pushes: () => [
+      proof('T-1', '192.168.1.21', true),
+      proof('T-2', '192.168.1.22', true),
+      proof('T-4', '192.168.1.24', false),
+    ],
+    terminalClient: {} as RunnerDeps['terminalClient'],
+    sleep: () => Promise.resolve(),
+    now: () => 0,
+  };
+}
+
+describe('terminals gone offline stay in the acceptance', () => {
+  it('terminal configuration: offline and proven warns, never proven fails, each named', async () => {
+    const evidence = await runLayer(fleet(), 'terminals', {});
+    const by = (id: string) => evidence.find((e) => e.label === id);
+    expect(by('T-1')).toMatchObject({ ok: true });
+    expect(by('T-1')?.warning).toBeUndefined();
+    expect(by('T-2')).toMatchObject({ ok: true, warning: true });
+    expect(by('T-2')?.value).toMatch(
+      /^offline \(last heard at .* from 192\.168\.1\.22\); its push/,
+    );
+    expect(by('T-3')).toMatchObject({ ok: false });
+    expect(by('T-3')?.value).toMatch(/never proven/);
+    expect(by('T-4')).toMatchObject({ ok: false });
+    expect(by('T-4')?.value).toMatch(/not heard since this console started.*192\.168\.1\.24/);
+  });
+
+  it('discovery: an offline terminal is named, not silently left out', async () => {
+    const evidence = await runLayer(fleet(), 'discovery', {});
+    const by = (id: string) => evidence.find((e) => e.label === `${id} at central`);
+    expect(by('T-1')).toMatchObject({ ok: true, value: '192.168.1.21:8182' });
+    expect(by('T-2')).toMatchObject({ ok: true, warning: true });
+    expect(by('T-3')).toMatchObject({ ok: false });
+    expect(by('T-4')).toMatchObject({ ok: false });
   });
 });

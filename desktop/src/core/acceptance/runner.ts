@@ -11,6 +11,7 @@ import {
   centralWarnings,
   changedSince,
   localClock,
+  localTime,
   roleName,
 } from '../texts.js';
 import { maskId, type Evidence, type LayerId } from './layers.js';
@@ -33,6 +34,11 @@ export interface RunnerDeps {
   /** The site's address for the web layer (defaults to the central address). */
   siteUrl: string;
   terminals: () => TerminalEntry[];
+  /**
+   * Terminals seen in this session that went offline (their last announce). With the pushes'
+   * terminals no longer heard, they stay in the discovery and terminal configuration layers.
+   */
+  offline?: () => TerminalEntry[];
   pushes: () => PushResult[];
   terminalClient: TerminalClient;
   sleep: (ms: number) => Promise<void>;
@@ -58,6 +64,54 @@ async function poll<T>(deps: RunnerDeps, what: () => Promise<T | null>): Promise
     if (value !== null || deps.now() >= deadline) return value;
     await deps.sleep(500);
   }
+}
+
+/** A terminal of this session not heard now: where and when it was last known. */
+interface Gone {
+  id: string;
+  where: string;
+  /** Its latest push, when it had one. */
+  push: PushResult | undefined;
+}
+
+const latestPush = (pushes: PushResult[], id: string) =>
+  [...pushes].reverse().find((r) => r.id === id);
+
+/**
+ * Every terminal the technician saw or pushed to in this session that is not heard now: gone
+ * offline (its last announce), or known only from a push (not heard since the console started).
+ */
+function goneTerminals(deps: RunnerDeps, heard: TerminalEntry[]): Gone[] {
+  const pushes = deps.pushes();
+  const here = new Set(heard.map((h) => h.id));
+  const gone = new Map<string, Gone>();
+  for (const o of deps.offline?.() ?? []) {
+    if (here.has(o.id)) continue;
+    gone.set(o.id, {
+      id: o.id,
+      where: t('evidence.lastHeard', { at: localTime(o.lastSeen), address: o.address }),
+      push: latestPush(pushes, o.id),
+    });
+  }
+  for (const p of pushes) {
+    if (here.has(p.id) || gone.has(p.id)) continue;
+    gone.set(p.id, {
+      id: p.id,
+      where: t('evidence.notHeardSincePush', { at: localTime(p.pushedAt), address: p.address }),
+      push: latestPush(pushes, p.id),
+    });
+  }
+  return [...gone.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * An offline terminal proven earlier is a warning (its proof stands, but nobody sees it now);
+ * one never proven fails the layer. Either way it is named.
+ */
+function goneFact(g: Gone, label: string, proven: string, unproven: string): Evidence {
+  return g.push?.ok
+    ? warn(label, t(proven, { where: g.where, url: g.push.centralUrl }))
+    : fact(label, t(unproven, { where: g.where }), false);
 }
 
 export async function runLayer(
@@ -185,6 +239,7 @@ export async function runLayer(
         fact(t('evidence.terminalsListed'), String(nodes.length), true),
         fact(t('evidence.devicesOnline'), String(online), true),
       ];
+      const gone = goneTerminals(deps, heard);
       for (const terminal of heard) {
         const node = nodes.find((n) => n.id === terminal.id);
         out.push(
@@ -192,6 +247,16 @@ export async function runLayer(
             t('evidence.atCentral', { id: terminal.id }),
             node ? `${node.address}:${node.port}` : t('evidence.notListed'),
             !!node && node.address === terminal.address,
+          ),
+        );
+      }
+      for (const g of gone) {
+        out.push(
+          goneFact(
+            g,
+            t('evidence.atCentral', { id: g.id }),
+            'evidence.offlineNotCompared',
+            'evidence.offlineNotComparedUnproven',
           ),
         );
       }
@@ -207,9 +272,13 @@ export async function runLayer(
     case 'terminals': {
       const heard = deps.terminals();
       const pushes = deps.pushes();
-      if (heard.length === 0)
+      const gone = goneTerminals(deps, heard);
+      if (heard.length === 0 && gone.length === 0)
         return [fact(t('evidence.terminals'), t('evidence.noneHeard'), false)];
-      return heard.map((terminal) => {
+      const offline = gone.map((g) =>
+        goneFact(g, g.id, 'evidence.offlineProven', 'evidence.offlineUnproven'),
+      );
+      const online = heard.map((terminal) => {
         const p = [...pushes].reverse().find((r) => r.id === terminal.id);
         if (!p) return fact(terminal.id, t('proof.notPushed'), false);
         // A proof holds while the terminal still announces the address it proved.
@@ -234,6 +303,7 @@ export async function runLayer(
           p.ok,
         );
       });
+      return [...online, ...offline];
     }
     case 'sync':
       return runSync(deps, input);
