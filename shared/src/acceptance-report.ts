@@ -102,11 +102,31 @@ export const REDACTED = '[redacted]';
  * URL user info, and random-looking runs (a device key is 43 base64url characters; tokens,
  * cookies and photos are runs of the same alphabets).
  */
-const SECRET_PATTERNS: [RegExp, string][] = [
+type Replacement =
+  string | ((match: string, prefix: string, value: string, offset: number, text: string) => string);
+
+/**
+ * `name: value` in prose ("has a management key: enter it to push") is a sentence going on,
+ * not a credential: after a colon and a space, one plain word (letters only, lower case but
+ * for the first) followed by more words stays. `key=x`, `key:x` and anything else goes.
+ */
+const credentialValue = (
+  match: string,
+  prefix: string,
+  value: string,
+  offset: number,
+  text: string,
+): string => {
+  const rest = text.slice(offset + match.length);
+  const prose = /:\s+$/.test(prefix) && /^[A-Za-z][a-z]*$/.test(value) && /^\s+[A-Za-z]/.test(rest);
+  return prose ? match : `${prefix}${REDACTED}`;
+};
+
+const SECRET_PATTERNS: [RegExp, Replacement][] = [
   [/(bearer\s+)[^\s,;]+/gi, `$1${REDACTED}`],
   [
-    /((?:password|passwd|pwd|passphrase|token|key|secret|cookie|session|sid|csrf|authorization)\s*[=:]\s*)(?!\[redacted\])[^\s,;]+/gi,
-    `$1${REDACTED}`,
+    /((?:password|passwd|pwd|passphrase|token|key|secret|cookie|session|sid|csrf|authorization)\s*[=:]\s*)(?!\[redacted\])([^\s,;]+)/gi,
+    credentialValue,
   ],
   [/\/\/[^/@\s]+:[^/@\s]+@/g, `//${REDACTED}@`],
   // Long runs of the base64 / base64url alphabet: a photo, a key, a token.
@@ -124,7 +144,13 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 /** Replaces anything shaped like a credential or an encoded blob in a text. */
 export function redactSecretShapes(text: string): string {
   let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  for (const [pattern, replacement] of SECRET_PATTERNS) {
+    // One call per overload of String.replace (a string, or a function of the groups).
+    out =
+      typeof replacement === 'string'
+        ? out.replace(pattern, replacement)
+        : out.replace(pattern, replacement);
+  }
   return out;
 }
 

@@ -244,6 +244,7 @@ export function createConsoleService({
     clock,
     terminalClient,
     terminals: () => directory.list(),
+    offline: () => [...offline.values()],
     release,
     ...(checkinTimeoutMs !== undefined && { checkinTimeoutMs }),
     ...(siteUrl !== undefined && { siteUrl }),

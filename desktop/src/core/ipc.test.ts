@@ -119,6 +119,19 @@ describe('IPC handlers', () => {
     expect(calls).toEqual([]);
   });
 
+  it('say that diagnostics take a bare IPv4 address, and where the ports come from', async () => {
+    const calls: string[] = [];
+    const handler = createIpcHandlers(fakeApi(calls)).find(
+      (h) => h.channel === IPC_CHANNELS.diagnose,
+    );
+    const refusal = handler?.handle(['127.0.0.1:8645']);
+    await expect(refusal).rejects.toBeInstanceOf(IpcArgumentError);
+    await expect(refusal).rejects.toThrow(
+      /"127\.0\.0\.1:8645" is not a bare IPv4 address.*without a port.*management ports \(8182 and 8181/,
+    );
+    expect(calls).toEqual([]);
+  });
+
   it('pass valid push and layer arguments on', async () => {
     const calls: string[] = [];
     const handlers = createIpcHandlers(fakeApi(calls));

@@ -83,6 +83,8 @@ type MethodSpec<M extends InvokeMethod> = {
   /** What the method accepts from the renderer; anything else is refused before the core sees it. */
   args: z.ZodType<Parameters<ConsoleApi[M]>>;
   call(api: ConsoleApi, args: Parameters<ConsoleApi[M]>): ReturnType<ConsoleApi[M]>;
+  /** The console's own sentence for refused arguments, when the field rule says too little. */
+  refused?: (args: readonly unknown[]) => string | null;
 };
 
 const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
@@ -93,7 +95,15 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
   probe: { args: noArguments, call: (api) => api.probe() },
   listenAgain: { args: noArguments, call: (api) => api.listenAgain() },
   terminalsCsv: { args: noArguments, call: (api) => api.terminalsCsv() },
-  diagnose: { args: z.tuple([z.ipv4().nullable()]), call: (api, [a]) => api.diagnose(a) },
+  diagnose: {
+    args: z.tuple([z.ipv4().nullable()]),
+    call: (api, [a]) => api.diagnose(a),
+    // "127.0.0.1:8645", "http://…": the field takes a bare address; say so, and where ports come from.
+    refused: ([value]) =>
+      typeof value === 'string'
+        ? t('diagnostics.page.badAddress', { value: value.slice(0, 100) })
+        : null,
+  },
   getCentral: { args: noArguments, call: (api) => api.getCentral() },
   setCentral: { args: z.tuple([centralUrl]), call: (api, [url]) => api.setCentral(url) },
   signIn: {
@@ -142,13 +152,16 @@ export class IpcArgumentError extends Error {
   constructor(
     readonly channel: string,
     issues: readonly z.core.$ZodIssue[] = [],
+    reason: string | null = null,
   ) {
     const first = issues[0];
     const message = first && issueMessage(first);
     super(
-      message
-        ? t('errors.refusedArgs', { reason: fieldMessage(message.code, message.params) })
-        : t('errors.refusedArgsShape'),
+      reason !== null
+        ? t('errors.refusedArgs', { reason })
+        : message
+          ? t('errors.refusedArgs', { reason: fieldMessage(message.code, message.params) })
+          : t('errors.refusedArgsShape'),
     );
     this.name = 'IpcArgumentError';
   }
@@ -168,7 +181,9 @@ function handler<M extends InvokeMethod>(api: ConsoleApi, method: M): IpcHandler
     handle: (args) => {
       const parsed = spec.args.safeParse(args);
       if (!parsed.success)
-        return Promise.reject(new IpcArgumentError(channel, parsed.error.issues));
+        return Promise.reject(
+          new IpcArgumentError(channel, parsed.error.issues, spec.refused?.(args) ?? null),
+        );
       return spec.call(api, parsed.data);
     },
   };

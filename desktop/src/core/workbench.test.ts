@@ -125,6 +125,23 @@ describe('the acceptance session', () => {
     expect(json.summary.notRun).toContain('Recognition loop');
   });
 
+  it('names each download after the site, date, verdict, digest and language', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await wb.runLayer('central', {});
+    const state = await wb.finish({
+      technician: 'Tess',
+      site: 'North gate / 北门',
+      withLayersNotRun: true,
+    });
+    const short = state.report!.sha256.slice(0, 8);
+    const date = state.report!.createdAt.slice(0, 10);
+    const base = `svc-handover-North-gate-北门-${date}-not-accepted-${short}`;
+    expect((await wb.reportFile('json')).filename).toBe(`${base}.json`);
+    expect((await wb.reportFile('html', 'zh-CN')).filename).toBe(`${base}-zh-CN.html`);
+    expect((await wb.reportFile('pdf', 'en')).filename).toBe(`${base}-en.pdf`);
+  });
+
   it('outdates the report on a change after Finish; a failed re-run drops the hand confirmation', async () => {
     const wb = bench();
     await wb.setCentral(url);

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { ErrorCode, handoverReport } from '@svc/shared';
+import { ErrorCode, handoverReport, type HandoverReport } from '@svc/shared';
 import {
   LAYERS,
   layerStatus,
@@ -24,7 +24,7 @@ import { reportPdf } from './report/pdf.js';
 import { reportWords } from './report/words.js';
 import type { Language } from './language.js';
 import { language, t } from './i18n.js';
-import { buildReport, redact, reportJson, sha256 } from './report/report.js';
+import { buildReport, redact, reportJson, sha256, verdict } from './report/report.js';
 import { OUTDATED, TERMINAL_WORDS, changedSince, notRunRefused, confirmRefusal } from './texts.js';
 import type { TerminalEntry } from './terminal-directory.js';
 
@@ -71,6 +71,25 @@ const freshLayers = (): LayerResult[] =>
     error: null,
   }));
 
+/** A site's name as part of a file name: letters and digits of any script, the rest a dash. */
+const fileNamePart = (text: string) =>
+  text
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'site';
+
+/**
+ * `svc-handover-<site>-<date>-<verdict>-<digest 8>`: two reports (two sites, two runs the
+ * same day, another verdict) never share a name; the HTML and PDF add their language.
+ */
+export function reportFileName(report: HandoverReport, digest: string): string {
+  const v = verdict(report);
+  const word = !v.accepted ? 'not-accepted' : report.summary.warnings > 0 ? 'warnings' : 'accepted';
+  const date = report.meta.createdAt.slice(0, 10);
+  return `svc-handover-${fileNamePart(report.meta.site)}-${date}-${word}-${digest.slice(0, 8)}`;
+}
+
 /**
  * The technician's session with one central service: its address, the sign-in (the session
  * cookie in memory; the password is never kept), the pushes with their proof, the acceptance
@@ -100,6 +119,8 @@ export class Workbench {
       clock: Clock;
       terminalClient: TerminalClient;
       terminals: () => TerminalEntry[];
+      /** Terminals of this session gone offline (their last announce), for the layers. */
+      offline?: () => TerminalEntry[];
       release: string;
       checkinTimeoutMs?: number;
       siteUrl?: string;
@@ -401,6 +422,7 @@ export class Workbench {
             central,
             siteUrl: this.deps.siteUrl ?? central.baseUrl,
             terminals: this.deps.terminals,
+            ...(this.deps.offline && { offline: this.deps.offline }),
             pushes: () => this.pushes(),
             terminalClient: this.deps.terminalClient,
             sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -567,11 +589,12 @@ export class Workbench {
     if (!r) throw new Error(t('reportStep.noReport'));
     if (r.state.outdated !== null) throw new Error(OUTDATED.download());
     const report = handoverReport.parse(JSON.parse(r.json));
-    const stamp = r.state.createdAt.slice(0, 10);
-    const name = `svc-handover-${stamp}`;
+    const base = reportFileName(report, r.state.sha256);
+    const name = `${base}-${lng}`;
     if (format === 'json') {
+      // The JSON keeps English titles and stable keys: no language in its name.
       return {
-        filename: `${name}.json`,
+        filename: `${base}.json`,
         mime: 'application/json',
         base64: Buffer.from(r.json).toString('base64'),
       };

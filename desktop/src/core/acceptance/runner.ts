@@ -11,6 +11,7 @@ import {
   centralWarnings,
   changedSince,
   localClock,
+  localTime,
   roleName,
 } from '../texts.js';
 import { maskId, type Evidence, type LayerId } from './layers.js';
@@ -33,6 +34,11 @@ export interface RunnerDeps {
   /** The site's address for the web layer (defaults to the central address). */
   siteUrl: string;
   terminals: () => TerminalEntry[];
+  /**
+   * Terminals seen in this session that went offline (their last announce). With the pushes'
+   * terminals no longer heard, they stay in the discovery and terminal configuration layers.
+   */
+  offline?: () => TerminalEntry[];
   pushes: () => PushResult[];
   terminalClient: TerminalClient;
   sleep: (ms: number) => Promise<void>;
@@ -58,6 +64,54 @@ async function poll<T>(deps: RunnerDeps, what: () => Promise<T | null>): Promise
     if (value !== null || deps.now() >= deadline) return value;
     await deps.sleep(500);
   }
+}
+
+/** A terminal of this session not heard now: where and when it was last known. */
+interface Gone {
+  id: string;
+  where: string;
+  /** Its latest push, when it had one. */
+  push: PushResult | undefined;
+}
+
+const latestPush = (pushes: PushResult[], id: string) =>
+  [...pushes].reverse().find((r) => r.id === id);
+
+/**
+ * Every terminal the technician saw or pushed to in this session that is not heard now: gone
+ * offline (its last announce), or known only from a push (not heard since the console started).
+ */
+function goneTerminals(deps: RunnerDeps, heard: TerminalEntry[]): Gone[] {
+  const pushes = deps.pushes();
+  const here = new Set(heard.map((h) => h.id));
+  const gone = new Map<string, Gone>();
+  for (const o of deps.offline?.() ?? []) {
+    if (here.has(o.id)) continue;
+    gone.set(o.id, {
+      id: o.id,
+      where: t('evidence.lastHeard', { at: localTime(o.lastSeen), address: o.address }),
+      push: latestPush(pushes, o.id),
+    });
+  }
+  for (const p of pushes) {
+    if (here.has(p.id) || gone.has(p.id)) continue;
+    gone.set(p.id, {
+      id: p.id,
+      where: t('evidence.notHeardSincePush', { at: localTime(p.pushedAt), address: p.address }),
+      push: latestPush(pushes, p.id),
+    });
+  }
+  return [...gone.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * An offline terminal proven earlier is a warning (its proof stands, but nobody sees it now);
+ * one never proven fails the layer. Either way it is named.
+ */
+function goneFact(g: Gone, label: string, proven: string, unproven: string): Evidence {
+  return g.push?.ok
+    ? warn(label, t(proven, { where: g.where, url: g.push.centralUrl }))
+    : fact(label, t(unproven, { where: g.where }), false);
 }
 
 export async function runLayer(
@@ -185,6 +239,7 @@ export async function runLayer(
         fact(t('evidence.terminalsListed'), String(nodes.length), true),
         fact(t('evidence.devicesOnline'), String(online), true),
       ];
+      const gone = goneTerminals(deps, heard);
       for (const terminal of heard) {
         const node = nodes.find((n) => n.id === terminal.id);
         out.push(
@@ -192,6 +247,16 @@ export async function runLayer(
             t('evidence.atCentral', { id: terminal.id }),
             node ? `${node.address}:${node.port}` : t('evidence.notListed'),
             !!node && node.address === terminal.address,
+          ),
+        );
+      }
+      for (const g of gone) {
+        out.push(
+          goneFact(
+            g,
+            t('evidence.atCentral', { id: g.id }),
+            'evidence.offlineNotCompared',
+            'evidence.offlineNotComparedUnproven',
           ),
         );
       }
@@ -207,9 +272,13 @@ export async function runLayer(
     case 'terminals': {
       const heard = deps.terminals();
       const pushes = deps.pushes();
-      if (heard.length === 0)
+      const gone = goneTerminals(deps, heard);
+      if (heard.length === 0 && gone.length === 0)
         return [fact(t('evidence.terminals'), t('evidence.noneHeard'), false)];
-      return heard.map((terminal) => {
+      const offline = gone.map((g) =>
+        goneFact(g, g.id, 'evidence.offlineProven', 'evidence.offlineUnproven'),
+      );
+      const online = heard.map((terminal) => {
         const p = [...pushes].reverse().find((r) => r.id === terminal.id);
         if (!p) return fact(terminal.id, t('proof.notPushed'), false);
         // A proof holds while the terminal still announces the address it proved.
@@ -234,6 +303,7 @@ export async function runLayer(
           p.ok,
         );
       });
+      return [...online, ...offline];
     }
     case 'sync':
       return runSync(deps, input);
@@ -252,7 +322,8 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   const stamp = new Date(deps.now()).toISOString().replace(/\D/g, '').slice(0, 14);
   const person = (
     await c.createPerson({
-      name: `Acceptance test ${stamp}`,
+      // In the technician's language: the site's lists show it by this name meanwhile.
+      name: t('evidence.testPersonName', { stamp }),
       idNumber: `ACC${stamp}`,
       spaceIds: [space.id],
     })
@@ -266,16 +337,75 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   ];
   // The test person leaves the central service on every path: a refused photo, a device
   // error, a failed poll.
+  let held: string[] = [];
   try {
-    await syncTestPerson(deps, person.id, input.photoBase64, space.name, out);
+    held = await syncTestPerson(deps, person.id, input.photoBase64, space.name, out);
   } catch (err) {
     out.push(
       fact(t('evidence.synchronized'), err instanceof Error ? err.message : String(err), false),
     );
   } finally {
-    out.push(await eraseTestPerson(deps, person.id));
+    const erased = await eraseTestPerson(deps, person.id);
+    out.push(erased);
+    if (erased.ok) out.push(...(await droppedByDevices(deps, person.id, held)));
   }
   return out;
+}
+
+/**
+ * The erasure on the devices themselves: every device that acknowledged holding the test
+ * person must acknowledge dropping it (its own answer to the central service's delete task,
+ * read back from the task as the sync proof is). One that still holds it fails the layer.
+ */
+async function droppedByDevices(
+  deps: RunnerDeps,
+  personId: string,
+  held: string[],
+): Promise<Evidence[]> {
+  const c = deps.central;
+  if (held.length === 0) return [];
+  type Task = Awaited<ReturnType<CentralClient['personTasks']>>[number];
+  let deletes: Task[] = [];
+  try {
+    await poll(deps, async () => {
+      deletes = (await c.personTasks(personId)).filter((task) => task.action === 'delete');
+      const done = (sn: string) =>
+        deletes.some(
+          (task) =>
+            task.sn === sn &&
+            (task.state === 'succeeded' || task.state === 'failed' || task.error !== null),
+        );
+      return held.every(done) ? true : null;
+    });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return held.map((sn) =>
+      fact(t('evidence.droppedBy', { sn }), t('evidence.dropUnknown', { reason: why }), false),
+    );
+  }
+  return held.map((sn) => {
+    const task = [...deletes].reverse().find((x) => x.sn === sn);
+    const label = t('evidence.droppedBy', { sn });
+    if (!task) return fact(label, t('evidence.stillHeldNoTask'), false);
+    if (task.state === 'succeeded' && task.resultVersion === null) {
+      return fact(
+        label,
+        t('evidence.dropped', { at: localClock(task.finishedAt ?? task.updatedAt) }),
+        true,
+      );
+    }
+    const answer = task.error
+      ? t('evidence.deviceAnswered', { message: task.error.message })
+      : t('evidence.noAnswerYet');
+    return fact(
+      label,
+      t('evidence.stillHeld', {
+        state: t(`evidence.states.${task.state}`, { defaultValue: task.state }),
+        answer,
+      }),
+      false,
+    );
+  });
 }
 
 async function syncTestPerson(
@@ -284,7 +414,7 @@ async function syncTestPerson(
   photoBase64: string,
   spaceName: string,
   out: Evidence[],
-): Promise<void> {
+): Promise<string[]> {
   const c = deps.central;
   const sha = await c.putPhoto(personId, Buffer.from(photoBase64, 'base64'));
   out.push(fact(t('evidence.photoStored'), `sha256 ${sha.slice(0, 12)}…`, true));
@@ -305,6 +435,8 @@ async function syncTestPerson(
     out.push(fact(t('evidence.synchronized'), t('evidence.noTask', { space: spaceName }), false));
   }
   for (const item of items) out.push(deviceFact(item, sha));
+  // The devices that now hold the test person: each must drop it again.
+  return items.filter((i) => i.state === 'succeeded').map((i) => i.sn);
 }
 
 function deviceFact(item: PersonSyncOut['items'][number], sha: string): Evidence {

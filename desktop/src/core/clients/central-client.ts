@@ -9,6 +9,7 @@ import {
   panelRoute,
   type PanelRoute,
   personSyncOut,
+  syncTaskList,
   userResponse,
   type ConfigureRequest,
   type ConfigureResult,
@@ -16,6 +17,7 @@ import {
   type HeartbeatResponse,
   type PersonSyncOut,
   type SessionUser,
+  type SyncTaskOut,
 } from '@svc/shared';
 import { z } from 'zod';
 import { ReachError, UNEXPECTED_ANSWER, describeFetchError, errorOf } from './http.js';
@@ -338,6 +340,11 @@ export class CentralClient {
   }
   personSync(id: string): Promise<Timed<PersonSyncOut>> {
     return this.#json(personSyncOut, 'GET', `/people/${id}/sync`);
+  }
+  /** The person's tasks on every device; the `delete` ones remain once the person is erased. */
+  async personTasks(id: string): Promise<SyncTaskOut[]> {
+    const query = new URLSearchParams({ personId: id, pageSize: '200' });
+    return (await this.#json(syncTaskList, 'GET', `/sync/tasks?${query.toString()}`)).value.items;
   }
   events(query: Record<string, string>) {
     return this.#json(

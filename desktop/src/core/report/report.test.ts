@@ -53,6 +53,22 @@ describe('handover report', () => {
     expect(redact(`key ${DEVICE_KEY} here`)).toBe('key [redacted] here');
     expect(redact(`my pw is ${PASSWORD}`, [PASSWORD])).toBe('my pw is [redacted]');
     expect(redact('line one\r\nline two\tend')).toBe('line one line two end');
+    // Prose after "key:" is no credential: the word stays (a value after "key=" does not).
+    expect(redact('The terminal has a management key: enter it to push (401)')).toBe(
+      'The terminal has a management key: enter it to push (401)',
+    );
+    expect(redact('key: Enter it, or key=enter')).toBe('key: Enter it, or key=[redacted]');
+    expect(redact('password: hunter2 then')).toBe('password: [redacted] then');
+    // ID numbers typed anywhere keep their last 4 only; shorter numbers stay.
+    expect(redact('checked Li Lei 11010119900307123X at gate')).toBe(
+      `checked Li Lei ${maskId('11010119900307123X')} at gate`,
+    );
+    expect(redact('ID110101199003071234, old 110101900307123, card 6222021234567890123')).toBe(
+      `ID${maskId('110101199003071234')}, old ${maskId('110101900307123')}, card ${maskId('6222021234567890123')}`,
+    );
+    expect(redact('port 8640, 1764300000000 ms, 2026-11-22')).toBe(
+      'port 8640, 1764300000000 ms, 2026-11-22',
+    );
     // Ordinary words and identifiers stay.
     expect(redact('ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z')).toBe(
       'ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z',
@@ -83,6 +99,23 @@ describe('handover report', () => {
     // What the central service checks before keeping a report.
     expect(handoverReport.parse(JSON.parse(json))).toEqual(report);
     expect(secretShapedTexts(report)).toEqual([]);
+  });
+
+  it('masks an ID number typed into a hand confirmation in the JSON, HTML and PDF source', () => {
+    const report = buildReport(
+      layers({
+        manual: {
+          who: 'Ann',
+          at: '2026-11-22T06:31:00.000Z',
+          note: '身份证 110101199003071234 已核对',
+        },
+      }),
+      meta,
+    );
+    const json = reportJson(report);
+    expect(json).not.toContain('110101199003071234');
+    expect(json).toContain('身份证 ••••••••••••••1234 已核对');
+    expect(reportHtml(report, sha256(json), reportWords('en'))).not.toContain('199003071234');
   });
 
   it('says which layers failed, which never ran, and counts warnings apart from ticks', () => {

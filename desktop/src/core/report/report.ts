@@ -5,7 +5,7 @@ import {
   type HandoverReport,
   type ReportEvidence,
 } from '@svc/shared';
-import type { LayerResult } from '../acceptance/layers.js';
+import { maskId, type LayerResult } from '../acceptance/layers.js';
 import { reportWords, type ReportWords } from './words.js';
 
 export type { HandoverReport };
@@ -33,7 +33,17 @@ export function redact(text: string, known: readonly string[] = []): string {
     .filter((s) => s.length >= MIN_KNOWN_SECRET)
     .sort((a, b) => b.length - a.length);
   for (const secret of secrets) out = out.split(secret).join(REDACTED);
-  return redactSecretShapes(out).replace(/\p{Cc}+/gu, ' ');
+  return maskIdNumbers(redactSecretShapes(out)).replace(/\p{Cc}+/gu, ' ');
+}
+
+/**
+ * ID-number-shaped text anyone typed (a note, a name): a Chinese ID number (15 or 18
+ * characters, the last may be X) or any run of 15 or more digits keeps only its last 4, as the
+ * console's own evidence shows a person's ID number. Shorter numbers (dates, ports, counts,
+ * the sync test person's 14-digit stamp) stay.
+ */
+export function maskIdNumbers(text: string): string {
+  return text.replace(/(?<!\d)\d{14,}[\dXx](?![\dA-Za-z])/g, (id) => maskId(id));
 }
 
 type ReportLayerSource = Pick<
