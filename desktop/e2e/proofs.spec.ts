@@ -197,7 +197,10 @@ test.describe('proofs that are true, through the browser shell', () => {
     // On a phone the whole proof and its reason are in view, wrapped: no badge or word cut.
     await page.setViewportSize({ width: 390, height: 844 });
     for (const id of ['ENR-P', 'DSP-A']) {
-      await proof(id).scrollIntoViewIfNeeded();
+      // The narrow layout renders the list again after the resize: scroll the row it shows now.
+      await expect(async () => {
+        await proof(id).scrollIntoViewIfNeeded({ timeout: 2_000 });
+      }).toPass();
       // As a phone first shows the list: not scrolled sideways.
       await page
         .getByRole('table', { name: 'Terminals' })
