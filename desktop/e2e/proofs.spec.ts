@@ -412,7 +412,10 @@ test.describe('proofs that are true, through the browser shell', () => {
   test('the live header turns red within 10 s after the central service stops', async () => {
     const ui = new ProofsPage(page);
     await ui.useCentral(central.url);
-    await expect(ui.header()).toContainText(/Central service answering · round trip \d+ ms/);
+    // (Slower than 1 s on a busy test machine, the header says "answering slowly".)
+    await expect(ui.header()).toContainText(
+      /Central service answering(?: slowly)? · round trip \d+ ms/,
+    );
     await central.stop();
     const stopped = Date.now();
     await expect(ui.header()).toContainText('Central service not answering', {

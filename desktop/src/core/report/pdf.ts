@@ -19,22 +19,43 @@ const MARGIN = 50;
 const FOOTER = 36;
 const GREY = '#555555';
 const COLOR = { ok: '#1b5e20', warning: '#8d6e00', failed: '#b71c1c', pending: '#8d6e00' };
+/**
+ * The marks the HTML uses (✔ ⚠ ✘) as the embedded font has them: it has ⚠ and ✓ but neither
+ * ✔ nor ✘, which would print as empty boxes; the signature's "marked ⚠" must be true here too.
+ */
+const MARK = { ok: '✓', warning: '⚠', failed: '×' } as const;
+const SUBSTITUTES: Record<string, string> = { '✔': '✓', '✘': '×', '✗': '×' };
+
+/** Every text of the report with the marks a person may type (✔ ✘) as the font has them. */
+function inFont(report: HandoverReport): HandoverReport {
+  const json = JSON.stringify(report);
+  const swapped = json.replace(/[✔✘✗]/g, (c) => SUBSTITUTES[c] ?? c);
+  return swapped === json ? report : (JSON.parse(swapped) as HandoverReport);
+}
 
 interface Column {
   title: string;
   width: number;
 }
 
-/** A table that continues on the next page, repeating its header row there. */
-function table(doc: Doc, columns: Column[], rows: { cells: string[]; color?: string }[]): void {
+/**
+ * A table that continues on the next page, repeating its header row there (under `continued`,
+ * when given: what the table belongs to, so a page that starts with it says so).
+ */
+function table(
+  doc: Doc,
+  columns: Column[],
+  rows: { cells: string[]; color?: string }[],
+  continued?: string,
+): void {
   const pad = 3;
+  // Between a cell's text and the next column: CJK text fills its line to the last point.
+  const gap = 10;
+  const textWidth = (i: number) => columns[i]!.width - pad - (i < columns.length - 1 ? gap : pad);
   const width = columns.reduce((n, c) => n + c.width, 0);
   const header = columns.some((c) => c.title !== '');
   const heightOf = (cells: string[]) =>
-    Math.max(
-      ...cells.map((c, i) => doc.heightOfString(c, { width: columns[i]!.width - 2 * pad })),
-    ) +
-    2 * pad;
+    Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: textWidth(i) }))) + 2 * pad;
   const draw = (cells: string[], bold: boolean, color?: string) => {
     doc.font(bold ? 'Bold' : 'Regular');
     const y = doc.y;
@@ -43,7 +64,7 @@ function table(doc: Doc, columns: Column[], rows: { cells: string[]; color?: str
     cells.forEach((c, i) => {
       const last = i === cells.length - 1;
       doc.fillColor(last && color ? color : 'black');
-      doc.text(c, x + pad, y + pad, { width: columns[i]!.width - 2 * pad });
+      doc.text(c, x + pad, y + pad, { width: textWidth(i) });
       x += columns[i]!.width;
     });
     doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h);
@@ -61,6 +82,10 @@ function table(doc: Doc, columns: Column[], rows: { cells: string[]; color?: str
     doc.font('Regular');
     if (doc.y + heightOf(row.cells) > doc.page.height - MARGIN - FOOTER) {
       doc.addPage();
+      if (continued) {
+        doc.font('Bold').fontSize(11).fillColor(GREY).text(continued, MARGIN);
+        doc.fillColor('black').fontSize(9).moveDown(0.3);
+      }
       if (header) draw(titles, true);
     }
     draw(row.cells, false, row.color);
@@ -126,9 +151,10 @@ function titlePage(
 function layerSection(doc: Doc, layer: HandoverReport['layers'][number], w: ReportWords): void {
   if (doc.y > doc.page.height - MARGIN - FOOTER - 90) doc.addPage();
   const status = layer.ran ? w.status[layer.status] : w.status.notRun;
+  const heading = w.layerHeading(w.layerTitle(layer.id, layer.title), status);
   doc.moveDown(0.8).font('Bold').fontSize(13);
   doc.fillColor(COLOR[layer.status === 'passed' ? 'ok' : layer.status]);
-  doc.text(w.layerHeading(w.layerTitle(layer.id, layer.title), status), MARGIN);
+  doc.text(heading, MARGIN);
   doc.fillColor('black').moveDown(0.3).font('Regular').fontSize(9);
   if (!layer.ran) doc.text(w.notRunNote);
   if (layer.evidence.length > 0) {
@@ -141,8 +167,9 @@ function layerSection(doc: Doc, layer: HandoverReport['layers'][number], w: Repo
       ],
       layer.evidence.map((e) => {
         const mark = evidenceMark(e);
-        return { cells: [e.label, e.value, w.mark[mark]], color: COLOR[mark] };
+        return { cells: [e.label, e.value, `${MARK[mark]} ${w.mark[mark]}`], color: COLOR[mark] };
       }),
+      w.continued(heading),
     );
   }
   doc.font('Regular').fontSize(9);
@@ -221,7 +248,7 @@ export function reportPdf(
   w: ReportWords = reportWords(),
   record: ReportRecord | null = null,
 ): Promise<Buffer> {
-  report = printed(report, w);
+  report = inFont(printed(report, w));
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',

@@ -260,6 +260,40 @@ describe('handover report', () => {
     expect(zh).not.toContain('该现场验收通过');
   });
 
+  it('PDF: marks the font has (⚠ as the signature says), and a table over a page break says whose', async () => {
+    const long = layers().map((l) => ({
+      ...l,
+      manual: l.manual && { who: 'Ann Tech', at: '2026-11-22T06:31:00.000Z', note: '✔ all up' },
+      evidence: Array.from({ length: 20 }, (_, i) => ({
+        label: `check ${i}`,
+        // Rows of several lines: a layer's table goes on over a page break.
+        value: `evidence ${i} of ${l.title}${i < 2 ? '' : ' that a site writes out at length'.repeat(6)}`,
+        ok: true,
+        ...(i === 0 && l.id === 'central' && { warning: true }),
+      })),
+    }));
+    const report = buildReport(long, meta);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-marks-')), 'r.pdf');
+    for (const lang of ['en', 'zh-CN'] as const) {
+      writeFileSync(file, await reportPdf(report, 'd'.repeat(64), reportWords(lang)));
+      const pages = (await run('pdftotext', ['-layout', file, '-'])).stdout.split('\f');
+      const all = pages.join('\n');
+      if (lang === 'en') {
+        // The signature's "marked ⚠ in this report" is true of the PDF as of the HTML.
+        expect(all).toContain('marked ⚠ in this report');
+        expect(all).toMatch(/check 0\s+evidence 0 of Central service\s+⚠ warning/);
+        expect(all).toMatch(/check 1\s+evidence 1 of Central service\s+✓ ok/);
+        // A page that starts inside a layer's table names the layer.
+        expect(all).toMatch(/^\s*\S.*: passed \(continued\)\s*\n\s*Check\s+Evidence\s+Result/m);
+      } else {
+        expect(all).toMatch(/：通过（续）\s*\n\s*检查项\s+依据\s+结果/);
+      }
+      // What the font lacks (✔ ✘) never prints as an empty box: a typed ✔ is a ✓.
+      expect(all).not.toMatch(/[✔✘]/);
+      expect(all).toContain('✓ all up');
+    }
+  });
+
   it('says whether the central service recorded the report, and why not: never a record that was not made', async () => {
     const report = buildReport(layers(), meta);
     const digest = sha256(reportJson(report));

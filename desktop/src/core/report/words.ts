@@ -60,6 +60,8 @@ export function reportWords(lang: Language = 'en') {
       result: t('columns.result'),
     },
     layerHeading: (title: string, status: string) => t('layerHeading', { title, status }),
+    /** Above a layer's table where it goes on over a page break. */
+    continued: (heading: string) => t('continued', { heading }),
     notRunNote: t('notRunNote'),
     confirmedByHand: (who: string, at: string, note: string) =>
       note ? t('confirmedByHandNote', { who, at, note }) : t('confirmedByHand', { who, at }),
