@@ -112,4 +112,5 @@ export const zhCN: SharedTexts = {
     last_superadmin: '{username} 是最后一个已启用的超级管理员：请先设置另一位超级管理员。',
     panel_route_superadmin_only: '只有超级管理员可以查看或更改面板路由：它由所有组织共用。',
   },
+  seeded: { organization: '默认组织', administrator: '管理员' },
 };

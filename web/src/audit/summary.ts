@@ -1,6 +1,7 @@
 import type { AuditEntryOut } from '@svc/shared';
 import { currentLocale, exists, t } from '../i18n';
 import { formatTime } from '../people/format';
+import { organizationName } from '../i18n/seeded';
 
 type Params = Record<string, string | number>;
 
@@ -29,6 +30,11 @@ function wordParams(code: string, params: Readonly<Params>): Params {
     );
   }
   if (code === 'administrator_created') out.role = role(params.role);
+  if (code === 'organization_created' || code === 'organization_renamed') {
+    for (const key of ['name', 'previous'] as const) {
+      if (typeof params[key] === 'string') out[key] = organizationName(params[key]);
+    }
+  }
   if (code === 'administrator_updated') {
     out.changes = listOf([
       params.displayName === 'true' && t('audit.change.displayName'),
