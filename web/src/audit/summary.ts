@@ -1,5 +1,6 @@
 import type { AuditEntryOut } from '@svc/shared';
 import { currentLocale, exists, t } from '../i18n';
+import { describeShared } from '../i18n/errors';
 import { formatTime } from '../people/format';
 import { organizationName } from '../i18n/seeded';
 
@@ -14,6 +15,15 @@ function listOf(items: readonly (string | false)[]): string {
 function role(code: string | number | undefined): string {
   const key = `roles.${String(code)}`;
   return exists(key) ? t(key) : String(code);
+}
+
+/** A face check's problems (`reasons`: their codes, comma-joined, with their values), in words. */
+export function faceProblems(params: Readonly<Params>): string {
+  return String(params.reasons)
+    .split(',')
+    .filter((code) => code !== '')
+    .map((code) => describeShared(code, params))
+    .join(t('face.problemSeparator'));
 }
 
 /** Values a summary names that are codes themselves (fields, roles, changes), in words. */
@@ -67,6 +77,12 @@ function wordParams(code: string, params: Readonly<Params>): Params {
       out[mode] = exists(name) ? t(name) : String(params[mode]);
       out[url] = params[url] === '' ? t('status.none') : String(params[url]);
     }
+  }
+  if (code === 'terminal_moved_itself' && typeof params.silentSince === 'string') {
+    out.silentSince = formatTime(params.silentSince);
+  }
+  if (code === 'photo_face_accepted' && typeof params.reasons === 'string') {
+    out.problems = faceProblems(params);
   }
   if (code === 'device_updated') {
     const requeued = Number(params.requeued);
