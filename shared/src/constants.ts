@@ -31,5 +31,12 @@ export const SESSION_COOKIE = 'svc_session';
 export const CSRF_COOKIE = 'svc_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 export const SEEDED_ADMIN_USERNAME = 'admin';
+/**
+ * The names the first start gives the organization and the administrator it creates, stored in
+ * English. While a name is still exactly this, a client words it in its reader's language (the
+ * shared texts' `seeded`); a name an administrator gave is shown as stored.
+ */
+export const SEEDED_ORGANIZATION_NAME = 'Default organization';
+export const SEEDED_ADMIN_DISPLAY_NAME = 'Administrator';
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { photoStored } from './admin-api.js';
+import { importRowReason } from './bulk.js';
 import { enrollmentAnswer, enrollmentChangeOut } from './enrollment.js';
 
 /**
@@ -26,6 +27,11 @@ export const faceCheckOut = z.object({
   frontal: z.number().nullable(),
   /** What is wrong with the photo, in plain words with what to do; empty when it passed. */
   problems: z.array(z.string()),
+  /**
+   * The same problems by message code and values (shared/src/messages.ts `face_*`), for a
+   * client to word in its reader's language; null for a check stored before codes.
+   */
+  reasons: z.array(importRowReason).nullable(),
   /** The administrator who accepted the photo despite its problems, or null. */
   acceptedBy: z.string().nullable(),
   checkedAt: z.string(),

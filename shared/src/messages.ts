@@ -36,6 +36,8 @@ export const messageCatalog = {
   passwords_differ: 'The two new passwords are not the same.',
   choose_csv: 'Choose the CSV file.',
   choose_zip: 'Choose the ZIP of photos.',
+  not_zip: 'This is not a ZIP file: choose the .zip of photos named by ID number.',
+  upload_unexpected: 'This file is not expected here.',
   file_too_large: 'The file is larger than {max} MB.',
   not_csv: 'This is not a CSV file: choose a .csv text file (a template is offered on this page).',
   photo_too_large: 'The photo is larger than {max} MB: choose a smaller JPEG or PNG.',
@@ -61,7 +63,11 @@ export const messageCatalog = {
   import_photo_too_large: 'Its photo {file} is larger than {max} MB.',
   import_photo_unreadable: 'Its photo is not a JPEG or PNG photo the service can read.',
   import_zip_entries: 'The ZIP holds {entries} entries; at most {max} are accepted.',
+  import_zip_unreadable:
+    'The ZIP of photos cannot be read (it is damaged, or not a ZIP file); make it again and import again.',
   import_interrupted: 'Interrupted by a server restart; import the same files again to finish.',
+  import_not_saved:
+    'The import stopped: its progress could not be saved. Rows imported so far stay; import the same files again to finish.',
   import_row_failed: 'This row could not be saved; try again, and tell the operator if it repeats.',
   // The face check of a photo (problems, each with what to do; `{devices}` names whose need).
   face_refused: 'The photo was refused: {detail}.',

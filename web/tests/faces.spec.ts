@@ -89,4 +89,38 @@ test.describe('in a zh-CN browser', () => {
     await expect(error).toContainText('照片未通过人脸检测：找到 3 张人脸：请裁剪为只有一人。');
     await expect(error).not.toContainText('faces found');
   });
+
+  test('a photo kept despite the face check says why in Chinese, on its page and in the audit log', async ({
+    page,
+    faceSite,
+  }) => {
+    const { api, admin } = faceSite;
+    const t = tag();
+    const person = await api.createPerson({ name: `Kept ${t}`, idNumber: `K${t}` });
+    const blank = await sharp({
+      create: { width: 400, height: 400, channels: 3, background: { r: 128, g: 128, b: 128 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await api.putPhoto(person.id, blank, true);
+
+    await page.goto(`/people/${person.id}`);
+    await page.getByLabel('用户名', { exact: true }).fill(admin.username);
+    await page.getByLabel('密码', { exact: true }).fill(admin.password);
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    const problems = page.getByTestId('face-problems');
+    await expect(problems).toHaveText('尽管存在问题：未找到人脸：请使用本人面部、正视镜头的照片。');
+
+    // The audit log words the acceptance, the photo and the sign-in from their codes.
+    await page.goto(`/audit?targetType=person&targetId=${person.id}`);
+    const table = page.getByTestId('audit-table');
+    await expect(table).toContainText('设置了照片');
+    await expect(table).toContainText(
+      '尽管人脸检测发现问题，仍接受了照片：未找到人脸：请使用本人面部、正视镜头的照片',
+    );
+    await expect(table).not.toContainText(/photo (set|accepted)/);
+    await page.goto(`/audit?action=auth.login&actor=${admin.username}`);
+    await expect(page.getByTestId('audit-summary').first()).toHaveText('已登录');
+    await expect(page.getByTestId('audit-table')).not.toContainText(/signed in|photo|despite/i);
+  });
 });

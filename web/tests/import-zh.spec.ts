@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
 import { tag, type Account } from './support/admin-api';
+import { storedZip } from './support/zip';
 
 test.use({ locale: 'zh-CN' });
 
@@ -107,4 +108,42 @@ test('refused rows are said in Chinese, on the page and in the errors CSV', asyn
   const text = readFileSync(await (await download).path(), 'utf8');
   expect(text).toContain('有效期自：“2026-02-30”不是真实存在的日期。');
   expect(text).not.toContain('not a real date');
+});
+
+test('a photos file that is no ZIP, or a damaged one, is said in Chinese', async ({
+  page,
+  admin,
+}) => {
+  test.setTimeout(90_000);
+  const t = tag();
+  await signInZh(page, admin);
+  const form = await chooseCsv(page, Buffer.from(`姓名,证件号码\n赵敏,Z${t}A\n`));
+  const choosePhotos = async (buffer: Buffer) => {
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: '照片（ZIP，选填）' }).click();
+    await (await chooser).setFiles({ name: 'photos.zip', mimeType: 'application/zip', buffer });
+  };
+  const start = page.getByRole('button', { name: '开始导入' });
+
+  // Not an archive at all: refused before anything starts, beside the photos field.
+  await choosePhotos(Buffer.from('这不是压缩包'));
+  await start.click();
+  await expect(
+    form.getByText('这不是 ZIP 文件：请选择以证件号码命名照片的 .zip 压缩包。'),
+  ).toBeVisible();
+  await expect(form).not.toContainText(/ZIP archive|not a ZIP/);
+
+  // An archive whose index is damaged: the import starts and stops, said as the file's fault.
+  const zip = storedZip({ [`Z${t}A.jpg`]: Buffer.from('photo') });
+  const index = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  zip.writeUInt32LE(0x0badf00d, index);
+  await choosePhotos(zip);
+  await start.click();
+  await expect(page.getByTestId('import-state')).toHaveText('已停止', { timeout: 30_000 });
+  const refused = page.getByRole('table', { name: '被拒绝的行' });
+  await expect(refused).toContainText('文件');
+  await expect(refused).toContainText(
+    '无法读取照片 ZIP 压缩包（已损坏或不是 ZIP 文件）；请重新打包后再导入。',
+  );
+  await expect(refused).not.toContainText(/could not be saved|cannot be read/);
 });

@@ -124,6 +124,10 @@ export class Accounts {
         actor: { id: null, name: username },
         ip: client.ip,
         summary: `sign-in refused${where} for ${reservation.retryAfterS} s after repeated failures`,
+        message: {
+          code: 'sign_in_locked_out',
+          params: { retryAfterS: reservation.retryAfterS, device: String(Boolean(client.device)) },
+        },
       });
       return { kind: 'rate_limited', retryAfterS: reservation.retryAfterS };
     }
@@ -137,6 +141,9 @@ export class Accounts {
         actor: { id: row?.id ?? null, name: username },
         ip: client.ip,
         summary: row?.disabled ? 'disabled account' : `wrong username or password${where}`,
+        message: row?.disabled
+          ? { code: 'sign_in_disabled', params: {} }
+          : { code: 'sign_in_failed', params: { device: String(Boolean(client.device)) } },
       });
       return { kind: 'invalid' };
     }
@@ -181,6 +188,10 @@ export class Accounts {
         actor,
         ip: client.ip,
         summary: `two-factor code refused for ${reserved.retryAfterS} s after repeated wrong codes`,
+        message: {
+          code: 'two_factor_locked_out',
+          params: { retryAfterS: reserved.retryAfterS },
+        },
       });
       return { kind: 'rate_limited', retryAfterS: reserved.retryAfterS };
     }
@@ -193,17 +204,20 @@ export class Accounts {
         actor,
         ip: client.ip,
         summary: 'correct password, wrong or used two-factor code',
+        message: { code: 'two_factor_wrong', params: {} },
       });
       return { kind: 'two_factor_invalid' };
     }
     await throttle.codeSucceeded(reserved.attempt);
     if (via === 'recovery') {
+      const left = await twoFactor.recoveryCodesLeft(admin.id);
       await audit.record({
         action: 'auth.two_factor_recovery_code',
         organizationId: admin.organizationId,
         actor,
         ip: client.ip,
-        summary: `recovery code used; ${await twoFactor.recoveryCodesLeft(admin.id)} left`,
+        summary: `recovery code used; ${left} left`,
+        message: { code: 'recovery_code_used', params: { left } },
       });
     }
     return { kind: 'ok', via };
@@ -228,6 +242,14 @@ export class Accounts {
       actor: { id: admin.id, name: admin.username },
       ip: client.ip,
       summary: `signed in${how}${duringLockout ? ' while password guesses were locked out' : ''}${admin.mustChangePassword ? '; password change required' : ''}`,
+      message: {
+        code: 'signed_in',
+        params: {
+          via,
+          duringLockout: String(duringLockout),
+          mustChange: String(admin.mustChangePassword),
+        },
+      },
     });
     return { kind: 'ok', admin, token };
   }
@@ -253,6 +275,7 @@ export class Accounts {
         actor: { id: admin.id, name: admin.username },
         ip: client.ip,
         summary: 'current password wrong',
+        message: { code: 'current_password_wrong', params: {} },
       });
       return { kind: 'wrong_current' };
     }
@@ -281,6 +304,7 @@ export class Accounts {
           target: { type: 'administrator', id: admin.id },
           ip: client.ip,
           summary: 'password changed; other sessions ended',
+          message: { code: 'password_changed', params: {} },
         },
         transaction,
       );
@@ -317,6 +341,7 @@ export class Accounts {
           actor: { id: null, name: actor },
           target: { type: 'administrator', id: admin.id },
           summary: `password reset by operator command for ${admin.username}; sessions ended; account unlocked`,
+          message: { code: 'password_reset_by_command', params: { username: admin.username } },
         },
         transaction,
       );
@@ -345,6 +370,7 @@ export class Accounts {
       target: { type: 'administrator', id: admin.id },
       ip,
       summary: `sign-in lockout cleared for ${admin.username} (${cleared} failed attempts)`,
+      message: { code: 'lockout_cleared', params: { username: admin.username, attempts: cleared } },
     });
     return cleared;
   }

@@ -145,6 +145,8 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
         organizationId: admin.organizationId,
         actor: { id: admin.id, name: admin.username },
         ip: clientIp(req),
+        summary: 'signed out',
+        message: { code: 'signed_out', params: {} },
       });
       clearSessionCookie(req, res);
       res.status(204).end();

@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SEEDED_ADMIN_USERNAME, panelRoute } from '@svc/shared';
+import {
+  SEEDED_ADMIN_DISPLAY_NAME,
+  SEEDED_ADMIN_USERNAME,
+  SEEDED_ORGANIZATION_NAME,
+  panelRoute,
+} from '@svc/shared';
 import type { Config } from '../platform/config/config.js';
 import type { Database } from '../platform/db/database.js';
 import type { Models } from '../platform/db/models.js';
@@ -88,7 +93,7 @@ async function seedOnce(deps: InitDeps): Promise<Omit<InitResult, 'migrationsApp
       if (!won) throw new AlreadySeeded();
       const now = clock.now();
       const organization = await models.Organization.create(
-        { id: randomUUID(), name: 'Default organization', createdAt: now, updatedAt: now },
+        { id: randomUUID(), name: SEEDED_ORGANIZATION_NAME, createdAt: now, updatedAt: now },
         { transaction },
       );
       const admin = await models.Administrator.create(
@@ -96,7 +101,7 @@ async function seedOnce(deps: InitDeps): Promise<Omit<InitResult, 'migrationsApp
           id: randomUUID(),
           organizationId: organization.id,
           username: SEEDED_ADMIN_USERNAME,
-          displayName: 'Administrator',
+          displayName: SEEDED_ADMIN_DISPLAY_NAME,
           role: 'superadmin',
           passwordHash,
           mustChangePassword: true,

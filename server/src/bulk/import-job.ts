@@ -180,13 +180,42 @@ function reasonsOf(err: unknown): ImportRowError['reasons'] {
   return [{ code: 'import_row_failed' }];
 }
 
-/** A refused row as kept: the English (logs, API users) and the reasons by code. */
+/** The longest text a kept reason repeats from the file (a cell, a file name). */
+const MAX_KEPT_TEXT = 200;
+
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;
+
+/**
+ * A refused row as kept: the English (logs, API users) and the reasons by code. What the file
+ * said is kept short: a thousand rows of huge cells must not outgrow the job's record.
+ */
 const rowError = (row: number, idNumber: string | null, err: unknown): RowError => ({
   row,
-  idNumber,
-  error: (err as Error).message,
-  reasons: reasonsOf(err),
+  idNumber: idNumber === null ? null : clip(idNumber, MAX_KEPT_TEXT),
+  error: clip((err as Error).message, 1024),
+  reasons: reasonsOf(err)?.map((r) =>
+    r.params
+      ? {
+          ...r,
+          params: Object.fromEntries(
+            Object.entries(r.params).map(([k, v]) => [
+              k,
+              typeof v === 'string' ? clip(v, MAX_KEPT_TEXT) : v,
+            ]),
+          ),
+        }
+      : r,
+  ),
 });
+
+/** The job's own progress could not be written: it stops, failed, with this reason. */
+class ProgressNotSaved extends ImportRefusal {
+  constructor(cause: unknown) {
+    super([{ code: 'import_not_saved' }]);
+    this.cause = cause;
+  }
+}
 
 /**
  * The first row of the file that holds each ID number (compared as the people store does,
@@ -252,15 +281,29 @@ async function runImport(
 ): Promise<void> {
   const errors: RowError[] = [];
   let archive: PhotoArchive | undefined;
-  const finish = async (state: 'succeeded' | 'failed') => {
-    await job.update({
-      state,
-      processed: job.processed,
-      succeeded: job.succeeded,
-      failed: job.failed,
-      errors: JSON.stringify(errors),
-      finishedAt: ctx.clock.now(),
-    });
+  const finish = async (outcome: 'succeeded' | 'failed') => {
+    let state = outcome;
+    const counts = { processed: job.processed, succeeded: job.succeeded, failed: job.failed };
+    try {
+      await job.update({
+        state,
+        ...counts,
+        errors: JSON.stringify(errors),
+        finishedAt: ctx.clock.now(),
+      });
+    } catch (err) {
+      // The whole record could not be written (the database refused it, or is gone): the job
+      // still ends, failed, saying why, so it never shows "running" for good. Should even this
+      // fail, the next start marks it interrupted (failInterruptedImports).
+      ctx.logger.error({ err, importId: job.id }, 'import result could not be saved');
+      state = 'failed';
+      await job.update({
+        state,
+        ...counts,
+        errors: JSON.stringify([rowError(0, null, new ProgressNotSaved(err))]),
+        finishedAt: ctx.clock.now(),
+      });
+    }
     await ctx.audit.record({
       action: 'person.import',
       outcome: state === 'succeeded' ? 'success' : 'failure',
@@ -269,6 +312,10 @@ async function runImport(
       target: { type: 'import', id: job.id },
       ip: deps.actor.ip,
       summary: `import ${state}: ${job.succeeded} of ${job.total} rows imported, ${job.failed} failed`,
+      message: {
+        code: 'import_finished',
+        params: { state, succeeded: job.succeeded, total: job.total, failed: job.failed },
+      },
     });
   };
   try {
@@ -282,12 +329,16 @@ async function runImport(
     const rowsById = new RowsById();
     let lastSaved = Date.now();
     const saveProgress = async () => {
-      await job.update({
-        processed: job.processed,
-        succeeded: job.succeeded,
-        failed: job.failed,
-        errors: JSON.stringify(errors),
-      });
+      try {
+        await job.update({
+          processed: job.processed,
+          succeeded: job.succeeded,
+          failed: job.failed,
+          errors: JSON.stringify(errors),
+        });
+      } catch (err) {
+        throw new ProgressNotSaved(err);
+      }
       lastSaved = Date.now();
     };
     for await (const record of readCsv(deps.csvFile)) {
@@ -325,6 +376,8 @@ async function runImport(
         if (!(err instanceof ImportRefusal || err instanceof HttpError)) {
           // Said to the administrator as "could not be saved": the log keeps what happened.
           ctx.logger.warn({ err, importId: job.id, row: record.line }, 'row failed');
+        } else if (err instanceof ImportRefusal && err.cause !== undefined) {
+          ctx.logger.info({ importId: job.id, row: record.line, err: err.cause }, 'row refused');
         } else if (err instanceof HttpError && err.detail) {
           ctx.logger.info(
             { importId: job.id, row: record.line, detail: err.detail },
@@ -340,6 +393,8 @@ async function runImport(
     }
     await finish('succeeded');
   } catch (err) {
+    // The file itself (or the job's own record) stopped the import: said as row 0, by code.
+    ctx.logger.warn({ err, importId: job.id }, 'import stopped');
     errors.push(rowError(0, null, err));
     await finish('failed');
   } finally {

@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../platform/context.js';
 import type { Api } from '../platform/http/api.js';
 import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
-import { HttpError, httpErrors, invalidFields } from '../platform/http/errors.js';
+import { HttpError, invalidFields } from '../platform/http/errors.js';
 import { clientIp } from '../auth/middleware.js';
 import { createPerson, findByIdNumber, updatePerson } from '../people/service.js';
 import { exportImportErrors, exportLocale, exportPeople } from './export.js';
@@ -33,15 +33,19 @@ async function checkPhotoArchive(file: string, cleanup: () => Promise<void>): Pr
   if (entries !== undefined && entries <= MAX_ZIP_ENTRIES) return;
   await cleanup();
   if (entries === undefined) {
-    throw httpErrors.invalidInput(
-      { photos: 'not a ZIP archive' },
-      'The photos file is not a ZIP archive.',
-    );
+    throw invalidFields({ photos: { code: 'not_zip' } }, 'The photos file is not a ZIP archive.');
   }
+  const params = { entries, max: MAX_ZIP_ENTRIES };
   throw new HttpError(
     413,
     ErrorCode.payloadTooLarge,
     `The ZIP of photos holds ${entries} entries; at most ${MAX_ZIP_ENTRIES} are accepted.`,
+    { photos: formatMessage('import_zip_entries', params) },
+    undefined,
+    {
+      params: { ...params, reason: 'import_zip_entries' },
+      fieldCodes: { photos: { code: 'import_zip_entries', params } },
+    },
   );
 }
 
@@ -234,6 +238,7 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
         action: 'person.export',
         ...auditActor(req),
         summary: 'people exported as CSV',
+        message: { code: 'people_exported', params: {} },
       });
       await exportPeople(ctx, req, res);
     },

@@ -35,6 +35,13 @@ export class ImportRefusal extends Error {
 export const refusal = (code: string, params?: ImportRowReason['params']) =>
   new ImportRefusal([{ code, ...(params && { params }) }]);
 
+/** A refusal for a file the archive library could not read; its own words kept as the cause. */
+function unreadable(code: string, cause: unknown): ImportRefusal {
+  const problem = refusal(code);
+  problem.cause = cause;
+  return problem;
+}
+
 /** Header names, English (any case) or as the Chinese template writes them. */
 const KNOWN_COLUMNS = new Map<string, ImportColumn>([
   ...IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c] as const),
@@ -205,6 +212,9 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
     zip.on('end', () => resolve());
     zip.on('error', reject);
     zip.readEntry();
+  }).catch((err: unknown) => {
+    zip.close();
+    throw unreadable('import_zip_unreadable', err);
   });
   return {
     async photoFor(idNumber) {
@@ -216,21 +226,26 @@ export async function openPhotoArchive(file: string, maxEntryBytes: number): Pro
           max: Math.round(maxEntryBytes / 1024 / 1024),
         });
       }
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-        zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
-      );
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        // Guards against an entry whose header lies about its size.
-        if (size > maxEntryBytes) {
-          throw refusal('import_photo_too_large', {
-            file: entry.fileName,
-            max: Math.round(maxEntryBytes / 1024 / 1024),
-          });
+      try {
+        const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+          zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
+        );
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          // Guards against an entry whose header lies about its size.
+          if (size > maxEntryBytes) {
+            throw refusal('import_photo_too_large', {
+              file: entry.fileName,
+              max: Math.round(maxEntryBytes / 1024 / 1024),
+            });
+          }
+          chunks.push(chunk);
         }
-        chunks.push(chunk);
+      } catch (err) {
+        // A damaged entry fails its row, by code; the archive's own words go to the log.
+        throw err instanceof ImportRefusal ? err : unreadable('import_photo_unreadable', err);
       }
       return Buffer.concat(chunks);
     },

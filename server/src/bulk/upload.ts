@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { ErrorCode } from '@svc/shared';
-import { HttpError } from '../platform/http/errors.js';
+import { ErrorCode, formatMessage } from '@svc/shared';
+import { HttpError, invalidFields } from '../platform/http/errors.js';
 
 export interface UploadLimits {
   /** Bytes per named file field; a field not listed is refused. */
@@ -50,22 +50,28 @@ export async function receiveFiles(
       bb.on('file', (field, stream) => {
         const limit = limits.fields[field];
         if (limit === undefined || files[field]) {
-          failure ??= new HttpError(
-            400,
-            ErrorCode.invalidInput,
+          failure ??= invalidFields(
+            { [field]: { code: 'upload_unexpected' } },
             `Unexpected file field "${field}".`,
-            { [field]: 'not expected' },
           );
           stream.resume();
           return;
         }
         const file = path.join(tmpDir, `upload-${randomUUID()}`);
         files[field] = file;
+        const max = Math.round(limit / 1024 / 1024);
+        // Said beside the field, by code: the site words it in its reader's language.
         const tooLarge = () =>
           (failure ??= new HttpError(
             413,
             ErrorCode.payloadTooLarge,
-            `"${field}" is larger than ${Math.round(limit / 1024 / 1024)} MB.`,
+            `"${field}" is larger than ${max} MB.`,
+            { [field]: formatMessage('file_too_large', { max }) },
+            undefined,
+            {
+              params: { max, reason: 'file_too_large' },
+              fieldCodes: { [field]: { code: 'file_too_large', params: { max } } },
+            },
           ));
         let size = 0;
         // Counted here for the field's own limit; busboy stops at the largest one ('limit').

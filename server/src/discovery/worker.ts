@@ -290,6 +290,23 @@ export class DiscoveryWorker implements Job {
         target: { type: 'terminal', id },
         ip: from,
         summary,
+        message:
+          recorded.kind === 'conflict'
+            ? {
+                code: 'terminal_conflict',
+                params: {
+                  id,
+                  address: `${recorded.conflict.address}:${recorded.conflict.port}`,
+                },
+              }
+            : {
+                code: 'terminal_moved_itself',
+                params: {
+                  id,
+                  from: `${recorded.from.address}:${recorded.from.port}`,
+                  silentSince: recorded.silentSince.toISOString(),
+                },
+              },
       })
       .catch((err: unknown) => this.warnOnce('audit', 'could not audit a discovery event', err));
   }

@@ -81,16 +81,18 @@ export function registerPhotoRoutes(api: Api, ctx: AppContext): void {
           auditActor(req),
           transaction,
         );
+        const change = before === stored.sha256 ? 'unchanged' : before ? 'replaced' : 'set';
         await ctx.audit.record(
           {
             action: 'person.photo',
             target: { type: 'person', id: person.id },
             summary:
-              before === stored.sha256
+              change === 'unchanged'
                 ? 'photo uploaded again (unchanged)'
-                : before
+                : change === 'replaced'
                   ? 'photo replaced'
                   : 'photo set',
+            message: { code: 'photo_stored', params: { change } },
             ...auditActor(req),
           },
           transaction,

@@ -17,6 +17,30 @@ export function zip(files: Record<string, Buffer>): Promise<Buffer> {
   });
 }
 
+/**
+ * A ZIP (ZIP64, as any archive of over 65,535 entries is) whose end records declare `entries`
+ * entries: all the server reads before refusing it.
+ */
+export function zipDeclaring(entries: number): Buffer {
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4);
+  record.writeUInt16LE(45, 12);
+  record.writeBigUInt64LE(BigInt(entries), 24);
+  record.writeBigUInt64LE(BigInt(entries), 32);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(0n, 8);
+  locator.writeUInt32LE(1, 16);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(0xffff, 8);
+  end.writeUInt16LE(0xffff, 10);
+  end.writeUInt32LE(0xffffffff, 12);
+  end.writeUInt32LE(0xffffffff, 16);
+  return Buffer.concat([record, locator, end]);
+}
+
 export async function upload(
   client: TestClient,
   files: { csv?: string | Buffer; photos?: Buffer },

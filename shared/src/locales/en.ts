@@ -1,3 +1,4 @@
+import { SEEDED_ADMIN_DISPLAY_NAME, SEEDED_ORGANIZATION_NAME } from '../constants.js';
 import { messageCatalog } from '../messages.js';
 import type { SharedTexts } from './types.js';
 
@@ -53,4 +54,5 @@ export const en: SharedTexts = {
     panel_route_superadmin_only:
       'Only a super administrator can see or change the panel route: it is shared by every organization.',
   },
+  seeded: { organization: SEEDED_ORGANIZATION_NAME, administrator: SEEDED_ADMIN_DISPLAY_NAME },
 };

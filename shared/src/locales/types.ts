@@ -14,6 +14,8 @@ export interface SharedTexts {
   errors: Record<ErrorCode | ClientErrorCode, string>;
   /** `conflict` and `forbidden` answers whose `params.reason` names the rule (with its values). */
   reasons: Record<ConflictReason | ForbiddenReason, string>;
+  /** The seed's own names (SEEDED_ORGANIZATION_NAME, SEEDED_ADMIN_DISPLAY_NAME) in this language. */
+  seeded: { organization: string; administrator: string };
 }
 
 /** Why a 409 `conflict` was answered, as `params.reason`; the values sit beside it. */

@@ -32,6 +32,8 @@ export const zhCN: SharedTexts = {
     passwords_differ: '两次输入的新密码不一致。',
     choose_csv: '请选择 CSV 文件。',
     choose_zip: '请选择照片 ZIP 压缩包。',
+    not_zip: '这不是 ZIP 文件：请选择以证件号码命名照片的 .zip 压缩包。',
+    upload_unexpected: '此处不接受这个文件。',
     file_too_large: '文件超过 {max} MB。',
     not_csv: '这不是 CSV 文件：请选择 .csv 文本文件（本页提供模板下载）。',
     photo_too_large: '照片超过 {max} MB：请选择更小的 JPEG 或 PNG 照片。',
@@ -55,7 +57,10 @@ export const zhCN: SharedTexts = {
     import_photo_too_large: '其照片 {file} 超过 {max} MB。',
     import_photo_unreadable: '其照片不是服务能读取的 JPEG 或 PNG 照片。',
     import_zip_entries: 'ZIP 压缩包含 {entries} 个条目，最多接受 {max} 个。',
+    import_zip_unreadable: '无法读取照片 ZIP 压缩包（已损坏或不是 ZIP 文件）；请重新打包后再导入。',
     import_interrupted: '服务器重启导致导入中断；请再次导入相同的文件以完成。',
+    import_not_saved:
+      '导入已中止：无法保存导入进度。已导入的行会保留；请再次导入相同的文件以完成。',
     import_row_failed: '此行未能保存；请重试，如果反复出现，请联系运维人员。',
     face_refused: '照片未通过人脸检测：{detail}。',
     face_none: '未找到人脸：请使用本人面部、正视镜头的照片',
@@ -112,4 +117,5 @@ export const zhCN: SharedTexts = {
     last_superadmin: '{username} 是最后一个已启用的超级管理员：请先设置另一位超级管理员。',
     panel_route_superadmin_only: '只有超级管理员可以查看或更改面板路由：它由所有组织共用。',
   },
+  seeded: { organization: '默认组织', administrator: '管理员' },
 };

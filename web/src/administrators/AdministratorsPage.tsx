@@ -32,6 +32,7 @@ import {
   type WithPassword,
 } from './api';
 import { CreateAdministratorForm } from './CreateAdministratorForm';
+import { displayName, organizationName } from '../i18n/seeded';
 
 /** Accounts with role and state; create, disable, reset password; sign-in lockouts cleared. */
 export function AdministratorsPage() {
@@ -65,7 +66,10 @@ function Administrators({
   const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal), {
     enabled: superadmin,
   });
-  const orgOptions = (orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }));
+  const orgOptions = (orgs.data?.items ?? []).map((o) => ({
+    value: o.id,
+    label: organizationName(o.name),
+  }));
   const orgName = new Map(orgOptions.map((o) => [o.value, o.label]));
   const lockouts = useApiQuery([...keys.administrators, 'lockouts'], (signal) =>
     listLockouts(signal),
@@ -119,7 +123,7 @@ function Administrators({
                     {a.username}
                     {a.displayName !== '' && a.displayName !== a.username && (
                       <Text size="xs" c="dimmed">
-                        {a.displayName}
+                        {displayName(a.displayName)}
                       </Text>
                     )}
                   </Table.Td>

@@ -1,6 +1,8 @@
 import type { AuditEntryOut } from '@svc/shared';
 import { currentLocale, exists, t } from '../i18n';
+import { describeShared } from '../i18n/errors';
 import { formatTime } from '../people/format';
+import { organizationName } from '../i18n/seeded';
 
 type Params = Record<string, string | number>;
 
@@ -13,6 +15,15 @@ function listOf(items: readonly (string | false)[]): string {
 function role(code: string | number | undefined): string {
   const key = `roles.${String(code)}`;
   return exists(key) ? t(key) : String(code);
+}
+
+/** A face check's problems (`reasons`: their codes, comma-joined, with their values), in words. */
+export function faceProblems(params: Readonly<Params>): string {
+  return String(params.reasons)
+    .split(',')
+    .filter((code) => code !== '')
+    .map((code) => describeShared(code, params))
+    .join(t('face.problemSeparator'));
 }
 
 /** Values a summary names that are codes themselves (fields, roles, changes), in words. */
@@ -29,6 +40,11 @@ function wordParams(code: string, params: Readonly<Params>): Params {
     );
   }
   if (code === 'administrator_created') out.role = role(params.role);
+  if (code === 'organization_created' || code === 'organization_renamed') {
+    for (const key of ['name', 'previous'] as const) {
+      if (typeof params[key] === 'string') out[key] = organizationName(params[key]);
+    }
+  }
   if (code === 'administrator_updated') {
     out.changes = listOf([
       params.displayName === 'true' && t('audit.change.displayName'),
@@ -61,6 +77,12 @@ function wordParams(code: string, params: Readonly<Params>): Params {
       out[mode] = exists(name) ? t(name) : String(params[mode]);
       out[url] = params[url] === '' ? t('status.none') : String(params[url]);
     }
+  }
+  if (code === 'terminal_moved_itself' && typeof params.silentSince === 'string') {
+    out.silentSince = formatTime(params.silentSince);
+  }
+  if (code === 'photo_face_accepted' && typeof params.reasons === 'string') {
+    out.problems = faceProblems(params);
   }
   if (code === 'device_updated') {
     const requeued = Number(params.requeued);

@@ -7,6 +7,7 @@ import { describeError } from '../messages';
 import { listOrganizations } from '../organizations/api';
 import { keys, useApiQuery } from '../query';
 import { useSession } from '../session';
+import { organizationName } from '../i18n/seeded';
 
 /** The value of "All organizations" in the list (organization ids are UUIDs). */
 const ALL = 'all';
@@ -35,7 +36,10 @@ export function OrganizationSwitcher({
   const current = user.workingOrganizationId ?? ALL;
   const data = [
     { value: ALL, label: t('organizations.all') },
-    ...(orgs.data?.items ?? []).map((org) => ({ value: org.id, label: org.name })),
+    ...(orgs.data?.items ?? []).map((org) => ({
+      value: org.id,
+      label: organizationName(org.name),
+    })),
   ];
 
   const choose = async (value: string | null) => {

@@ -21,6 +21,7 @@ import { NavLinkTo } from '../nav';
 import { useSession } from '../session';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { LanguageSwitch } from './LanguageSwitch';
+import { displayName } from '../i18n/seeded';
 
 // The form (and its validation code) loads when first opened, not with every page.
 const OwnPasswordForm = lazy(async () => ({
@@ -129,7 +130,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
               />
               {user.displayName !== '' && user.displayName !== user.username && (
                 <Text span c="dimmed">
-                  {t('shell.displayName', { displayName: user.displayName })}
+                  {t('shell.displayName', { displayName: displayName(user.displayName) })}
                 </Text>
               )}
             </Text>

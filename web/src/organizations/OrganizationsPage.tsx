@@ -23,6 +23,7 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { isEditConflict } from '../conflict';
 import { createOrganization, listOrganizations, renameOrganization } from './api';
 import { OrganizationForm } from './OrganizationForm';
+import { organizationName } from '../i18n/seeded';
 
 /** What each role may do, as the server enforces it (PROTOCOL §6–§7): catalog keys. */
 const permissions: Record<AdminRole, string[]> = {
@@ -74,7 +75,7 @@ export function OrganizationsPage() {
       >
         {editing !== null && (
           <OrganizationForm
-            name={editing === 'new' ? '' : editing.name}
+            name={editing === 'new' ? '' : organizationName(editing.name)}
             submitLabel={editing === 'new' ? t('spaces.create') : t('common.save')}
             onSubmit={async (body) => {
               if (editing === 'new') await createOrganization(body);
@@ -121,7 +122,7 @@ export function OrganizationsPage() {
           {orgs.data.items.map((org) => (
             <Card component="li" withBorder key={org.id} data-testid="organization-row">
               <Group justify="space-between" gap="xs">
-                <Text fw={600}>{org.name}</Text>
+                <Text fw={600}>{organizationName(org.name)}</Text>
                 <Group gap="xs">
                   {org.id === user.organizationId && (
                     <Badge variant="light" color="teal">
@@ -135,7 +136,9 @@ export function OrganizationsPage() {
                       <Button
                         variant="default"
                         size="xs"
-                        aria-label={t('organizations.workInLabel', { name: org.name })}
+                        aria-label={t('organizations.workInLabel', {
+                          name: organizationName(org.name),
+                        })}
                         onClick={() =>
                           void chooseOrganization(org.id).catch((error: unknown) =>
                             setProblem(describeError(error, 'other')),
@@ -149,7 +152,9 @@ export function OrganizationsPage() {
                     <Button
                       variant="default"
                       size="xs"
-                      aria-label={t('organizations.renameLabel', { name: org.name })}
+                      aria-label={t('organizations.renameLabel', {
+                        name: organizationName(org.name),
+                      })}
                       onClick={() => setEditing(org)}
                     >
                       {t('organizations.rename')}

@@ -2,6 +2,7 @@ import { Alert, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { personFaceOut, type FaceCheckOut, type PersonFaceOut } from '@svc/shared';
 import { request } from '../api';
 import { t, useT } from '../i18n';
+import { translateMessage } from '../i18n/errors';
 import { Tx } from '../i18n/Tx';
 import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
@@ -21,6 +22,13 @@ function measures(check: FaceCheckOut): string {
     check.frontal !== null && t('face.frontal', { frontal: check.frontal.toFixed(2) }),
   ];
   return parts.filter(Boolean).join(' · ');
+}
+
+/** The check's problems in the site's language; a check stored before codes keeps its English. */
+function problemTexts(check: FaceCheckOut): string[] {
+  const { reasons, problems } = check;
+  if (reasons === null || reasons.length !== problems.length) return problems;
+  return reasons.map((r, i) => translateMessage(r.code, r.params, problems[i]));
 }
 
 /**
@@ -68,7 +76,9 @@ export function FaceCheck({
             </Group>
             {check.problems.length > 0 && (
               <Text size="sm" data-testid="face-problems">
-                {t('face.despite', { problems: check.problems.join(t('face.problemSeparator')) })}
+                {t('face.despite', {
+                  problems: problemTexts(check).join(t('face.problemSeparator')),
+                })}
               </Text>
             )}
           </>

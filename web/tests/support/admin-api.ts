@@ -141,12 +141,16 @@ export class AdminApi {
     return personOut.parse(await this.post('/api/people', body));
   }
 
-  async putPhoto(personId: string, png: Buffer): Promise<void> {
+  /** `acceptFace`: kept even when the face check refuses it (the administrator's word). */
+  async putPhoto(personId: string, png: Buffer, acceptFace = false): Promise<void> {
     await ok(
-      await this.request.put(`/api/people/${personId}/photo`, {
-        data: png,
-        headers: { ...this.headers(), 'Content-Type': 'image/png' },
-      }),
+      await this.request.put(
+        `/api/people/${personId}/photo${acceptFace ? '?acceptFace=true' : ''}`,
+        {
+          data: png,
+          headers: { ...this.headers(), 'Content-Type': 'image/png' },
+        },
+      ),
       'photo',
     );
   }

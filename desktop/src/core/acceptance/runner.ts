@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PersonSyncOut } from '@svc/shared';
+import { namesOrganization, type PersonSyncOut } from '@svc/shared';
 import type { CentralClient } from '../clients/central-client.js';
 import type { TerminalClient } from '../clients/terminal-client.js';
 import type { PushResult } from '../push/push.js';
@@ -190,11 +190,14 @@ export async function runLayer(
         ),
       ];
       const orgs = (await c.organizations()).value.items;
-      const org = orgs.find((o) => o.name === input.organization);
+      // The site shows the seed's organization in its reader's language: either name finds it.
+      const typed = input.organization ?? '';
+      const found = await Promise.all(orgs.map((o) => namesOrganization(o.name, typed)));
+      const org = orgs.find((_o, i) => found[i]);
       out.push(
         fact(
           t('evidence.organization'),
-          org ? org.name : t('evidence.notFound', { name: input.organization ?? '' }),
+          org ? typed.trim() : t('evidence.notFound', { name: typed }),
           !!org,
         ),
       );

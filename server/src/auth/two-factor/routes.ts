@@ -70,6 +70,7 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
           organizationId: admin.organizationId,
           target: { type: 'administrator', id: admin.id },
           summary: 'current password wrong',
+          message: { code: 'current_password_wrong', params: {} },
           ...actorOf(req),
         });
         throw new HttpError(401, ErrorCode.invalidCredentials, 'The current password is wrong.', {

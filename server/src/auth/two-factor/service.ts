@@ -66,6 +66,7 @@ export class TwoFactor {
       summary: required
         ? 'two-factor sign-in required for every administrator'
         : 'two-factor sign-in no longer required',
+      message: { code: 'two_factor_requirement', params: { required: String(required) } },
       ...actor,
     });
   }
@@ -105,7 +106,10 @@ export class TwoFactor {
       lastStep: null,
       createdAt: clock.now(),
     });
-    await this.record(admin, actor, 'auth.two_factor_setup', 'two-factor enrolment started');
+    await this.record(admin, actor, 'auth.two_factor_setup', 'two-factor enrolment started', {
+      code: 'two_factor_setup_started',
+      params: {},
+    });
     return { kind: 'ok' as const, secret, ...(await enrolment(secret, admin.username)) };
   }
 
@@ -117,7 +121,14 @@ export class TwoFactor {
     const secret = await this.deps.vault.openText(label(admin.id), row.secretSealed);
     const step = matchingStep(secret, code, clock.now().getTime());
     if (step === null) {
-      await this.record(admin, actor, 'auth.two_factor_enable', 'wrong code', 'failure');
+      await this.record(
+        admin,
+        actor,
+        'auth.two_factor_enable',
+        'wrong code',
+        { code: 'two_factor_enable_wrong_code', params: {} },
+        'failure',
+      );
       return { kind: 'invalid' as const };
     }
     const codes = newRecoveryCodes();
@@ -139,6 +150,7 @@ export class TwoFactor {
       actor,
       'auth.two_factor_enable',
       `two-factor sign-in enabled; ${codes.length} recovery codes issued`,
+      { code: 'two_factor_enabled', params: { codes: codes.length } },
     );
     return { kind: 'ok' as const, recoveryCodes: codes };
   }
@@ -206,6 +218,7 @@ export class TwoFactor {
       actor,
       'auth.two_factor_reset',
       `two-factor sign-in of ${admin.username} reset; sessions ended`,
+      { code: 'two_factor_reset', params: { username: admin.username } },
     );
     return had;
   }
@@ -215,6 +228,7 @@ export class TwoFactor {
     actor: Actor,
     action: string,
     summary: string,
+    message: NonNullable<AuditEntry['message']>,
     outcome: AuditEntry['outcome'] = 'success',
   ): Promise<void> {
     await this.deps.audit.record({
@@ -223,6 +237,7 @@ export class TwoFactor {
       organizationId: admin.organizationId,
       target: { type: 'administrator', id: admin.id },
       summary,
+      message,
       ...actor,
     });
   }

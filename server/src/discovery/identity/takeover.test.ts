@@ -128,11 +128,15 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     expect(Date.parse(seen!.conflict!.lastHeard)).toBeGreaterThanOrEqual(
       Date.parse(seen!.conflict!.firstHeard),
     );
-    expect(
-      await server.ctx.models.Audit.count({
-        where: { action: 'discovery.conflict', targetId: 'ENR-T', ip: IMPOSTOR_IP },
-      }),
-    ).toBe(1);
+    const conflicts = await server.ctx.models.Audit.findAll({
+      where: { action: 'discovery.conflict', targetId: 'ENR-T', ip: IMPOSTOR_IP },
+    });
+    expect(conflicts).toHaveLength(1);
+    // By code and values too, for the site to word (issue 34).
+    expect(JSON.parse(conflicts[0]!.summaryMessage!)).toEqual({
+      code: 'terminal_conflict',
+      params: { id: 'ENR-T', address: `${IMPOSTOR_IP}:${impostor.port}` },
+    });
 
     // T announcing again keeps its place, and the conflict stays while the impostor is heard.
     await t.announceNow();
@@ -204,11 +208,14 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       (n) => n?.address === IMPOSTOR_IP,
     );
     expect(now).toMatchObject({ port: moved.port, conflict: null });
-    expect(
-      await server.ctx.models.Audit.count({
-        where: { action: 'discovery.move', targetId: 'ENR-DHCP' },
-      }),
-    ).toBe(1);
+    const moves = await server.ctx.models.Audit.findAll({
+      where: { action: 'discovery.move', targetId: 'ENR-DHCP' },
+    });
+    expect(moves).toHaveLength(1);
+    expect(JSON.parse(moves[0]!.summaryMessage!)).toMatchObject({
+      code: 'terminal_moved_itself',
+      params: { id: 'ENR-DHCP', from: expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
+    });
     const checkin = { id: 'ENR-DHCP', kind: 'enrollment' };
     expect((await fromImpostor('/api/terminal/checkin', token, checkin)).status).toBe(401);
   });

@@ -21,6 +21,9 @@ type Deps = Pick<AppContext, 'db' | 'models' | 'config' | 'faces' | 'clock' | 'a
 /** The face check of one provided photo, before it is stored. */
 export interface FaceVerdict {
   analysis: FaceAnalysis;
+  /** What is wrong, by message code and values (a client words them); empty when it passed. */
+  reasons: Message[];
+  /** The same in the server's English (logs, audit summaries, API users). */
   problems: string[];
   /** The administrator who accepted the photo despite its problems. */
   acceptedBy: string | null;
@@ -75,6 +78,7 @@ export async function checkFace(
   if (problems.length > 0 && !acceptedBy) throw faceRefused(reasons);
   return {
     analysis,
+    reasons,
     problems,
     acceptedBy,
     lookAlikes: analysis.descriptor
@@ -109,13 +113,22 @@ export async function checkRowFace(
 }
 
 /**
+ * A face check's problems as one message's params: each problem's values, and `reasons`, their
+ * codes comma-joined (shared `describeMessage` says them as `detail`).
+ */
+export function reasonParams(reasons: readonly Message[]): Record<string, string | number> {
+  const params: Record<string, string | number> = {};
+  for (const r of reasons) Object.assign(params, r.params);
+  params.reasons = reasons.map((r) => r.code).join(',');
+  return params;
+}
+
+/**
  * 422 `face_check_failed`: `params.reason` `face_refused` with `reasons` (the problems' codes,
  * comma-joined) and their values, so a client says each problem in its reader's language.
  */
 export function faceRefused(reasons: readonly Message[]): HttpError {
-  const params: Record<string, string | number> = {};
-  for (const r of reasons) Object.assign(params, r.params);
-  Object.assign(params, { reason: 'face_refused', reasons: reasons.map((r) => r.code).join(',') });
+  const params = { ...reasonParams(reasons), reason: 'face_refused' };
   const detail = reasons.map((r) => describeMessage(r, formatEnglish)).join('; ');
   return new HttpError(
     422,
@@ -146,7 +159,7 @@ export async function recordFace(
       organizationId: to.organizationId,
       photoSha256: to.photoSha256,
       analysis: verdict.analysis,
-      problems: verdict.problems,
+      reasons: verdict.reasons,
       acceptedBy: verdict.acceptedBy,
       checkedAt: verdict.checkedAt,
     },
@@ -161,6 +174,7 @@ export async function recordFace(
         action: 'person.photo_face_accepted',
         target: { type: 'person', id: to.personId },
         summary: `photo accepted despite the face check: ${verdict.problems.join('; ')}`,
+        message: { code: 'photo_face_accepted', params: reasonParams(verdict.reasons) },
       },
       transaction,
     );
@@ -185,6 +199,7 @@ export function verdictOut(verdict: FaceVerdict): FaceCheckOut {
     sharpness: verdict.analysis.sharpness,
     frontal: verdict.analysis.frontal,
     problems: verdict.problems,
+    reasons: verdict.reasons,
     acceptedBy: verdict.acceptedBy,
     checkedAt: verdict.checkedAt.toISOString(),
   };

@@ -103,7 +103,34 @@ describe.each(DIALECTS)('face check on %s', (dialect) => {
       where: { action: 'person.photo_face_accepted', targetId: id },
     });
     expect(audit?.summary).toMatch(/devices in Gate A need 400/);
-    expect((await face(id)).check?.problems[0]).toMatch(/Gate A need 400/);
+    const check = (await face(id)).check!;
+    expect(check.problems[0]).toMatch(/Gate A need 400/);
+    // The same by code and values, for the site to word in its reader's language (issue 34).
+    const small = {
+      code: 'face_small',
+      params: {
+        height: expect.any(Number),
+        need: 400,
+        devices: 'face_devices_in',
+        space: 'Gate A',
+      },
+    };
+    expect(check.reasons).toEqual([small]);
+    expect(JSON.parse(audit!.summaryMessage!)).toEqual({
+      code: 'photo_face_accepted',
+      params: { ...small.params, reasons: 'face_small' },
+    });
+    // A check stored before codes holds English sentences: they stand, with no codes.
+    await server.ctx.db.sequelize.query(
+      'UPDATE person_faces SET problems = ? WHERE person_id = ?',
+      {
+        replacements: [JSON.stringify(['the face is small (stored before codes)']), id],
+      },
+    );
+    expect((await face(id)).check).toMatchObject({
+      problems: ['the face is small (stored before codes)'],
+      reasons: null,
+    });
   });
 
   test('the same person from another photo looks alike; a different person does not', async () => {

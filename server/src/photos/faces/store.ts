@@ -1,5 +1,11 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { FaceCheckOut, LookAlikeOut } from '@svc/shared';
+import {
+  describeMessage,
+  formatEnglish,
+  type FaceCheckOut,
+  type LookAlikeOut,
+  type Message,
+} from '@svc/shared';
 import type { AppContext } from '../../platform/context.js';
 import { loadSpaceTree } from '../../spaces/tree.js';
 import type { FaceAnalysis } from './detector.js';
@@ -67,7 +73,8 @@ export interface FaceRecord {
   organizationId: string;
   photoSha256: string;
   analysis: FaceAnalysis;
-  problems: string[];
+  /** The problems by code and values: stored as such, worded when read. */
+  reasons: Message[];
   acceptedBy: string | null;
   checkedAt: Date;
 }
@@ -113,7 +120,7 @@ export async function saveFace(
       best,
       r.analysis.sharpness,
       r.analysis.frontal,
-      JSON.stringify(r.problems),
+      JSON.stringify(r.reasons),
       r.analysis.descriptor ? descriptorBytes(r.analysis.descriptor) : null,
       r.acceptedBy,
       r.checkedAt,
@@ -133,6 +140,22 @@ interface FaceRow {
   problems: string;
   accepted_by: string | null;
   checked_at: Date | string;
+}
+
+/**
+ * `person_faces.problems`: a JSON array of the problems by code and values (`{code, params}`);
+ * checks stored before codes hold their English sentences instead, which stand as they are.
+ */
+function storedProblems(json: string): Pick<FaceCheckOut, 'problems' | 'reasons'> {
+  const items = JSON.parse(json) as (string | Message)[];
+  if (items.some((item) => typeof item === 'string')) {
+    return {
+      problems: items.map((item) => (typeof item === 'string' ? item : item.code)),
+      reasons: null,
+    };
+  }
+  const reasons = items as Message[];
+  return { problems: reasons.map((r) => describeMessage(r, formatEnglish)), reasons };
 }
 
 /** The stored check of one of a person's photos (the descriptor is not read). */
@@ -162,7 +185,7 @@ export async function readFace(
     score: num(row.score),
     sharpness: num(row.sharpness),
     frontal: num(row.frontal),
-    problems: JSON.parse(row.problems) as string[],
+    ...storedProblems(row.problems),
     acceptedBy: row.accepted_by,
     checkedAt: new Date(row.checked_at).toISOString(),
   };
