@@ -46,7 +46,7 @@ export const zhCN: SharedTexts = {
     import_field: '{field}：{problem}',
     import_date: '{field}：请使用 {expected} 格式（实际为“{value}”）。',
     import_not_real_date: '{field}：“{value}”不是真实存在的日期。',
-    import_yes_no: '{field}：请使用 true 或 false（实际为“{value}”）。',
+    import_yes_no: '{field}：请使用“是”或“否”（也可用 true 或 false；实际为“{value}”）。',
     import_no_space: '{field}：不存在名为“{space}”的空间。',
     import_ambiguous_space: '{field}：有多个名为“{space}”的空间，请改用其 ID。',
     import_repeated_id: '{field}：本文件第 {row} 行已有此证件号码；每个证件号码只能出现一次。',
