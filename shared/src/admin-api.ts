@@ -18,7 +18,21 @@ const nullableTime = z.union([isoTime, z.null()]);
  * A validity bound: an ISO time, or a date (YYYY-MM-DD) meaning the whole day in the site's
  * time zone: "from" its start, "until" its end (zoned-time.ts; the server resolves it).
  */
-const validityBound = z.union([isoTime, z.iso.date(), z.null()]);
+const validityBound = z
+  .union([isoTime, z.iso.date(), z.null()])
+  .refine((v) => v === null || inValidityRange(v), { message: ruleText('date_range') });
+
+/**
+ * Validity dates from 1970-01-01 to 9999-12-31: anything earlier is a typing slip (a year
+ * 0001 once became 1901 on the way). A time may be up to 14 hours before 1970 in UTC: local
+ * midnight of 1970-01-01 east of Greenwich.
+ */
+export const VALIDITY_FIRST_DATE = '1970-01-01';
+export const VALIDITY_LAST_DATE = '9999-12-31';
+function inValidityRange(v: string): boolean {
+  const first = v.length === 10 ? VALIDITY_FIRST_DATE : '1969-12-31T10:00:00.000Z';
+  return v >= first && v.slice(0, 10) <= VALIDITY_LAST_DATE;
+}
 
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),

@@ -54,7 +54,13 @@ export function wallClockIn(at: Date, zone: string): Wall {
   };
 }
 
-const asUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms);
+/** Milliseconds of a wall clock read as UTC; years 0–99 stay themselves (Date.UTC makes them 19xx). */
+const asUtc = (w: Wall) => {
+  const at = new Date(0);
+  at.setUTCFullYear(w.year, w.month - 1, w.day);
+  at.setUTCHours(w.hour, w.minute, w.second, w.ms);
+  return at.getTime();
+};
 
 /** The instant a wall-clock time in `zone` names (the earlier one where a clock goes back). */
 export function instantOfWallClock(wall: Wall, zone: string): Date {
@@ -79,10 +85,22 @@ export function startOfDayIn(date: string, zone: string): Date {
 
 /** The last millisecond of a calendar day (YYYY-MM-DD) in `zone`. */
 export function endOfDayIn(date: string, zone: string): Date {
-  const next = new Date(`${date}T00:00:00.000Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return new Date(startOfDayIn(next.toISOString().slice(0, 10), zone).getTime() - 1);
+  const m = DATE_ONLY.exec(date);
+  if (m === null) throw new RangeError(`not a date: ${date}`);
+  const next = new Date(0);
+  next.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1);
+  const wall = {
+    year: next.getUTCFullYear(),
+    month: next.getUTCMonth() + 1,
+    day: next.getUTCDate(),
+    ...{ hour: 0, minute: 0, second: 0, ms: 0 },
+  };
+  // 9999-12-31 ends in the year 10000, which an ISO time cannot write: the last one it can.
+  return new Date(Math.min(instantOfWallClock(wall, zone).getTime() - 1, LAST_ISO_INSTANT));
 }
+
+/** 9999-12-31T23:59:59.999Z, the last instant a four-digit ISO time names. */
+const LAST_ISO_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** True for a real calendar day written YYYY-MM-DD (not 2026-02-30). */
 export function isCalendarDate(text: string): boolean {

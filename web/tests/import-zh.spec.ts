@@ -71,7 +71,11 @@ test('a GBK CSV imports; a file the check refuses keeps Start disabled, said in 
 
   // The same table as Excel saves it on a Chinese Windows: read as GB18030, checked, imported.
   form = await chooseCsv(page, await gbk(page, `姓名,证件号码\n张伟,G${t}A\n李娜,G${t}B\n`));
-  await expect(start).toBeEnabled();
+  // Another file after a check: it is checked before it can be imported.
+  await expect(start).toBeDisabled();
+  await expect(page.getByTestId('import-check-again')).toHaveText(
+    '已选择其他文件：请先检查文件，再导入。',
+  );
   await form.getByRole('button', { name: '检查文件' }).click();
   await expect(page.getByTestId('import-check')).toContainText('全部 2 行都可以导入');
   await start.click();

@@ -231,6 +231,40 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
     }
   });
 
+  test('a validity before 1970 or after 9999 is refused with the range, never moved', async () => {
+    const range = formatMessage('date_range');
+    expect(range).toBe('Use a date from 1970-01-01 to 9999-12-31.');
+    for (const validFrom of [
+      '0001-01-01',
+      '0001-01-01T00:00:00.000Z',
+      '1901-01-01',
+      '1969-06-30',
+    ]) {
+      const refused = await admin.post('/api/people', {
+        name: 'Old',
+        idNumber: newId(),
+        validFrom,
+      });
+      expect({ validFrom, status: refused.status, fields: fields(refused) }).toEqual({
+        validFrom,
+        status: 400,
+        fields: { validFrom: range },
+      });
+    }
+    const p = (
+      await admin.post('/api/people', {
+        name: 'Edge',
+        idNumber: newId(),
+        validFrom: '1970-01-01',
+        validUntil: '9999-12-31',
+      })
+    ).body as PersonOut;
+    expect(p).toMatchObject({ name: 'Edge', validUntil: '9999-12-31T23:59:59.999Z' });
+    expect(p.validFrom?.slice(0, 4)).toMatch(/^19(69|70)$/);
+    const later = await patch(admin, p.id, { validUntil: '0099-12-31' });
+    expect(fields(later)).toEqual({ validUntil: range });
+  });
+
   test('version rises with every change the devices see, and only then', async () => {
     const [a, b] = [await space(admin, 'Va'), await space(admin, 'Vb')];
     const p = (

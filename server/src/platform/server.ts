@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './clock.js';
 import { createDatabase, connectWithRetry, type Database } from './db/database.js';
 import { defineModels, type Models } from './db/models.js';
 import { prepareSqlite } from './db/sequelize.js';
+import { keepSqliteFilesPrivate } from './db/sqlite-files.js';
 import { FatalDatabaseError } from './db/errors.js';
 import { JobRegistry } from './jobs/registry.js';
 import { periodicJob } from './jobs/periodic.js';
@@ -291,6 +292,7 @@ function registerJobs(ctx: AppContext, infra: Infrastructure): void {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const { config, logger } = opts;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  if (config.db.dialect === 'sqlite') await keepSqliteFilesPrivate(config.db.storage);
   const { ctx, loadSecrets } = buildContext(config, logger, opts.clock ?? systemClock, opts.infra);
   if (config.db.dialect === 'mysql' && config.db.password === '') {
     ctx.warnings.push({

@@ -108,9 +108,26 @@ function UploadForm({ busy }: { busy: boolean }) {
   const [checking, setChecking] = useState(false);
   // The file the last check refused as a whole: it cannot be imported as it is.
   const [refusedFile, setRefusedFile] = useState<File | null>(null);
+  // Another CSV or ZIP chosen after a check: its verdict was about the old files, so it goes,
+  // and the new ones are checked before they can be imported.
+  const [mustCheck, setMustCheck] = useState(false);
+  const fileProps = (field: keyof ImportForm) => {
+    const props = form.getInputProps(field);
+    return {
+      ...props,
+      onChange: (file: File | null) => {
+        form.setFieldValue(field, file);
+        if (check !== null || refusedFile !== null || mustCheck) {
+          setCheck(null);
+          setMustCheck(file !== null);
+        }
+      },
+    };
+  };
   const runCheck = async () => {
     setCheck(null);
     setRefusedFile(null);
+    setMustCheck(false);
     submit.clear();
     if (form.validate().hasErrors || form.values.csv === null) return;
     const csv = form.values.csv;
@@ -135,6 +152,7 @@ function UploadForm({ busy }: { busy: boolean }) {
           setCheck(null);
           await startImport({ csv: values.csv, photos: values.photos });
           form.reset();
+          setMustCheck(false);
           return null;
         },
         () => queryClient.invalidateQueries({ queryKey: keys.imports }),
@@ -162,7 +180,7 @@ function UploadForm({ busy }: { busy: boolean }) {
             withAsterisk
             clearable
             clearButtonProps={{ 'aria-label': t('import.clearCsv') }}
-            {...form.getInputProps('csv')}
+            {...fileProps('csv')}
           />
           <FileInput
             label={t('import.photos')}
@@ -170,15 +188,20 @@ function UploadForm({ busy }: { busy: boolean }) {
             accept=".zip,application/zip"
             clearable
             clearButtonProps={{ 'aria-label': t('import.clearZip') }}
-            {...form.getInputProps('photos')}
+            {...fileProps('photos')}
           />
           <Group>
             <Button variant="default" loading={checking} onClick={() => void runCheck()}>
               {t('import.check')}
             </Button>
-            <Button type="submit" loading={submit.busy} disabled={checkFailed}>
+            <Button type="submit" loading={submit.busy} disabled={checkFailed || mustCheck}>
               {t('import.start')}
             </Button>
+            {mustCheck && !checkFailed && (
+              <Text size="sm" c="dimmed" data-testid="import-check-again">
+                {t('import.checkAgain')}
+              </Text>
+            )}
             {checkFailed && (
               <Text size="sm" c="dimmed" data-testid="import-fix-first">
                 {t('import.fixFirst')}
