@@ -66,12 +66,16 @@ export async function startServer({
     ...(process.env.SVC_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
   const logTo = process.env.SVC_BENCH_SERVER_LOG;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/dist/platform/main.js')], {
-    env,
-    cwd: dataDir,
-    // Its log (JSON lines) into a file when asked: SVC_BENCH_SERVER_LOG=/tmp/server.log.
-    stdio: ['ignore', logTo ? openSync(logTo, 'w') : 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(ROOT, 'server/dist/platform/main.js')],
+    {
+      env,
+      cwd: dataDir,
+      // Its log (JSON lines) into a file when asked: SVC_BENCH_SERVER_LOG=/tmp/server.log.
+      stdio: ['ignore', logTo ? openSync(logTo, 'w') : 'ignore', 'inherit'],
+    },
+  );
   // A benchmark that fails leaves no server behind.
   process.once('exit', () => child.kill('SIGKILL'));
   const base = `http://127.0.0.1:${httpPort}`;
