@@ -137,11 +137,10 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
   ): Promise<{ status: number; json: unknown }> {
     if (!PERSON_ID.test(id)) {
       const shown = id.slice(0, 80);
-      throw new DeviceCallError(
-        'invalid_request',
-        `"${shown}" cannot be a person id on a device`,
-        { code: 'bad_person_id', params: { id: shown } },
-      );
+      throw new DeviceCallError('invalid_request', `"${shown}" cannot be a person id on a device`, {
+        code: 'bad_person_id',
+        params: { id: shown },
+      });
     }
     const base = device.baseUrl.endsWith('/') ? device.baseUrl : `${device.baseUrl}/`;
     const url = new URL(`api/persons/${encodeURIComponent(id)}`, base);
@@ -247,11 +246,10 @@ function connectionError(
   const e = err as { name?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
     const seconds = timeoutMs / 1000;
-    return new DeviceCallError(
-      'unreachable',
-      `no answer from ${where.text} within ${seconds} s`,
-      { code: 'no_answer_within', params: { ...at, seconds } },
-    );
+    return new DeviceCallError('unreachable', `no answer from ${where.text} within ${seconds} s`, {
+      code: 'no_answer_within',
+      params: { ...at, seconds },
+    });
   }
   const code = e.cause?.code;
   if (!code && e.name === 'TypeError' && /redirect/i.test(e.cause?.message ?? '')) {

@@ -14,7 +14,6 @@ const stateColor: Record<SyncState, string> = {
 export const taskActionLabel = (action: 'put' | 'delete'): string =>
   action === 'put' ? t('sync.action.put') : t('sync.action.delete');
 
-
 type Params = Readonly<Record<string, string | number>>;
 
 /** A failure worded from its values (issue 34): the detail, and which attempt it was. */

@@ -112,8 +112,7 @@ async function readBack(
   if (unreachable) {
     summary.error = unreachable.message;
     summary.errorParams = { ...unreachable.detail.params, detail: unreachable.detail.code };
-  }
-  else stopped();
+  } else stopped();
 }
 
 async function requeueIfDrifted(
