@@ -16,7 +16,9 @@ async function signInZh(page: Page, account: Account, path: string) {
   await page.getByLabel('用户名', { exact: true }).fill(account.username);
   await page.getByLabel('密码', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page.getByTestId('current-username')).toHaveText(account.username);
+  await expect(page.getByTestId('current-username')).toHaveText(account.username, {
+    timeout: 30_000,
+  });
 }
 
 /** Words of the server's English failure and refusal sentences. */
