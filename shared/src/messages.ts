@@ -48,6 +48,21 @@ export const messageCatalog = {
   password_pattern: 'This password is a repeated or sequential pattern; choose another.',
   password_personal: 'Do not use your username or the service name in the password.',
   password_same: 'The new password must differ from the current one.',
+  // Refusals decided after the schema check, each beside its field (the server's `fieldCodes`).
+  no_such_space: 'Choose a space of this organization.',
+  no_such_organization: 'Choose an existing organization.',
+  control_characters: 'Remove control characters such as line breaks and tabs.',
+  id_number_used: 'Another person in this organization already has this ID number.',
+  space_name_used: 'A space named “{name}” is already here; choose another name.',
+  photo_side_order: 'Use at most the largest photo side ({max} px).',
+  url_device_base: 'Enter http(s)://host[:port][/path], without a user name, query or fragment.',
+  not_enrollment_terminal: 'Only an enrollment terminal grants spaces.',
+  photo_base64: 'Send the photo as a base64-encoded JPEG or PNG.',
+  upload_malformed: 'The upload could not be read; choose the file again.',
+  upload_one_file: 'Send exactly one photo file.',
+  report_not_json: 'This file is not JSON: choose the handover report the console saved.',
+  report_not_report: 'This file is not a handover report the console saved.',
+  report_secret: 'The report holds text shaped like a password, key or token; it was not kept.',
   // Whole answers (the server's `error.code` with its `params`).
   invalid_input: 'Some fields are not valid; see the message beside each.',
   // An import's refused rows and files (`{field}` is a column, named in the reader's language).

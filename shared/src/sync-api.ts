@@ -7,8 +7,18 @@ export const syncState = z.enum(['pending', 'running', 'succeeded', 'failed']);
 export type SyncState = z.infer<typeof syncState>;
 export const syncLane = z.enum(['priority', 'bulk']);
 export type SyncLane = z.infer<typeof syncLane>;
-/** Why the last attempt failed: a stable code and a sentence for people. */
-const syncError = z.object({ code: z.string(), message: z.string() });
+/**
+ * Why the last attempt failed: a stable code, an English sentence (logs, API users) and, on
+ * tasks failed since issue 34, `params`: `detail` names the sentence a client words in its own
+ * language, the other entries fill it (a serial number, an HTTP status, the attempt and `of`
+ * its limit, `gaveUp` once the task stopped retrying).
+ */
+const syncError = z.object({
+  code: z.string(),
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type SyncError = z.infer<typeof syncError>;
 
 export const syncTasksQuery = pageQuery.extend({
   personId: uuid.optional(),
@@ -80,6 +90,8 @@ export const reconciliationSummary = z.object({
   requeued: z.number().int(),
   errors: z.number().int(),
   error: z.string().optional(),
+  /** `error` by its values, as a task's `params` (`detail` names the sentence; issue 34). */
+  errorParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type ReconciliationSummary = z.infer<typeof reconciliationSummary>;
 

@@ -12,7 +12,7 @@ import {
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
 import type { Api } from '../platform/http/api.js';
-import { httpErrors } from '../platform/http/errors.js';
+import { invalidFields } from '../platform/http/errors.js';
 import { auditActor, visible, actingOrganization } from '../platform/http/scope.js';
 import { AcceptanceReportStore, type StoredReport } from './store.js';
 
@@ -24,19 +24,20 @@ function readReport(text: string): HandoverReport {
   try {
     json = JSON.parse(text);
   } catch {
-    throw httpErrors.invalidInput({ report: 'is not JSON' }, 'The report file is not JSON.');
+    throw invalidFields({ report: { code: 'report_not_json' } }, 'The report file is not JSON.');
   }
   const parsed = handoverReport.safeParse(json);
   if (!parsed.success) {
-    const fields = Object.fromEntries(
-      parsed.error.issues.map((i) => [['report', ...i.path].join('.'), i.message]),
+    // The file is one field of the form: what is wrong inside it says the same thing.
+    throw invalidFields(
+      { report: { code: 'report_not_report' } },
+      'The report file is not a handover report.',
     );
-    throw httpErrors.invalidInput(fields, 'The report file is not a handover report.');
   }
   // A report that would carry a credential is refused, not kept: the console redacts.
   if (secretShapedTexts(parsed.data).length > 0) {
-    throw httpErrors.invalidInput(
-      { report: 'holds text shaped like a password, key or token' },
+    throw invalidFields(
+      { report: { code: 'report_secret' } },
       'The report still holds text shaped like a password, key or token; it was not kept.',
     );
   }

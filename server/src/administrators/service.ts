@@ -11,7 +11,7 @@ import type { AuditEntry } from '../audit/audit.js';
 import type { AppContext } from '../platform/context.js';
 import type { AdministratorRow } from '../platform/db/models.js';
 import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
-import { httpErrors } from '../platform/http/errors.js';
+import { httpErrors, invalidFields } from '../platform/http/errors.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { assertMayGrant, assertMayManage, removesEnabledSuperadmin } from './rules.js';
 
@@ -99,7 +99,7 @@ export async function createAdministrator(
   const organizationId = body.organizationId ?? actor.organizationId;
   assertMayGrant(actor, body.role, organizationId);
   if (!(await deps.models.Organization.findByPk(organizationId))) {
-    throw httpErrors.invalidInput({ organizationId: 'no such organization' });
+    throw invalidFields({ organizationId: { code: 'no_such_organization' } });
   }
   if (await deps.models.Administrator.findOne({ where: { username: body.username } })) {
     throw usernameTaken(body.username);

@@ -94,6 +94,11 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
       const err = await rejection(call);
       expect([err.failure, err.status, err.retryable]).toEqual(['unauthorized', 401, false]);
       expect(err.message).toContain(sim.sn);
+      // The site words it from these (issue 34), never from the English message.
+      expect(err.detail).toEqual({
+        code: 'key_refused',
+        params: { sn: sim.sn, host: new URL(sim.url).host, status: 401 },
+      });
     }
     expect(sim.persons()).toEqual({});
 
@@ -115,6 +120,10 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     await sim.setFaults({ status500: true });
     const failed = await rejection(client.getPerson(target, 'p-1'));
     expect([failed.failure, failed.status, failed.retryable]).toEqual(['http_status', 500, true]);
+    expect(failed.detail).toEqual({
+      code: 'http_status_code',
+      params: { sn: sim.sn, status: 500, deviceCode: 'internal_error' },
+    });
     await sim.setFaults({});
 
     const mismatch = await rejection(
@@ -130,6 +139,7 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     for (const id of ['..', '.', 'a/b', '', 'x'.repeat(65)]) {
       const err = await rejection(client.getPerson(target, id));
       expect(err.failure).toBe('invalid_request');
+      expect(err.detail).toEqual({ code: 'bad_person_id', params: { id: id.slice(0, 80) } });
     }
 
     // Something on the port that is not a device: a redirect and a non-JSON answer.
@@ -144,8 +154,16 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     try {
       const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
       const strange = { sn: 'ODD', baseUrl: base, key: 'C'.repeat(43) };
-      expect((await rejection(client.getPerson(strange, 'p-1'))).failure).toBe('bad_answer');
-      expect((await rejection(client.getPerson(strange, 'redirect'))).failure).toBe('bad_answer');
+      const unread = await rejection(client.getPerson(strange, 'p-1'));
+      expect([unread.failure, unread.detail]).toEqual([
+        'bad_answer',
+        { code: 'unreadable_state', params: { sn: 'ODD' } },
+      ]);
+      const moved = await rejection(client.getPerson(strange, 'redirect'));
+      expect([moved.failure, moved.detail]).toEqual([
+        'bad_answer',
+        { code: 'redirect', params: { sn: 'ODD', host: new URL(base).host } },
+      ]);
     } finally {
       await new Promise<void>((resolve) => odd.close(() => resolve()));
     }
@@ -156,6 +174,8 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
       const down = await rejection(client.getPerson(target, 'p-1'));
       expect([down.failure, down.retryable]).toEqual(['unreachable', true]);
       expect(down.message).toMatch(expected);
+      expect(down.detail.code).toMatch(/^connection_(closed|refused)$/);
+      expect(down.detail.params).toEqual({ sn: sim.sn, host: new URL(sim.url).host });
     }
     // afterEach stops it again: harmless.
   });

@@ -32,11 +32,21 @@ export type DeviceCallFailure =
   /** The request was not sent: an id that cannot be a path segment. */
   | 'invalid_request';
 
+/**
+ * What went wrong, as a stable code and its values (issue 34): a sync task keeps it beside the
+ * English message, and the site words it in the reader's language (`sync.detail.<code>`).
+ */
+export interface CallDetail {
+  code: string;
+  params: Record<string, string | number>;
+}
+
 /** A failed call, described for the person at the console and for the sync task's `error`. */
 export class DeviceCallError extends Error {
   constructor(
     readonly failure: DeviceCallFailure,
     message: string,
+    readonly detail: CallDetail,
     /** The device's HTTP status, when it answered. */
     readonly status?: number,
   ) {
@@ -51,16 +61,17 @@ export class DeviceCallError extends Error {
   }
 }
 
-const CONNECTION_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-  ENOTFOUND: 'host name not found',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'connection closed without an answer',
-  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+/** A connection failure's English and its detail code (the site's `sync.detail.<code>`). */
+const CONNECTION_CODES: Record<string, [string, string]> = {
+  ECONNREFUSED: ['connection refused', 'connection_refused'],
+  ECONNRESET: ['connection reset', 'connection_reset'],
+  EHOSTUNREACH: ['host unreachable', 'host_unreachable'],
+  ENETUNREACH: ['network unreachable', 'network_unreachable'],
+  ETIMEDOUT: ['connection timed out', 'connection_timed_out'],
+  ENOTFOUND: ['host name not found', 'host_not_found'],
+  UND_ERR_CONNECT_TIMEOUT: ['connection timed out', 'connection_timed_out'],
+  UND_ERR_SOCKET: ['connection closed without an answer', 'connection_closed'],
+  UND_ERR_HEADERS_TIMEOUT: ['no answer in time', 'no_answer_in_time'],
 };
 
 // The id becomes one path segment: the node-id alphabet, never `.` or `..` (URL resolution
@@ -125,14 +136,15 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
     body?: DevicePersonPut,
   ): Promise<{ status: number; json: unknown }> {
     if (!PERSON_ID.test(id)) {
-      throw new DeviceCallError(
-        'invalid_request',
-        `"${id.slice(0, 80)}" cannot be a person id on a device`,
-      );
+      const shown = id.slice(0, 80);
+      throw new DeviceCallError('invalid_request', `"${shown}" cannot be a person id on a device`, {
+        code: 'bad_person_id',
+        params: { id: shown },
+      });
     }
     const base = device.baseUrl.endsWith('/') ? device.baseUrl : `${device.baseUrl}/`;
     const url = new URL(`api/persons/${encodeURIComponent(id)}`, base);
-    const where = `device ${device.sn} at ${url.host}`;
+    const where = { text: `device ${device.sn} at ${url.host}`, sn: device.sn, host: url.host };
     let res: Awaited<ReturnType<DeviceFetch>>;
     let text: string;
     try {
@@ -153,7 +165,8 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
     if (res.status === 401 || res.status === 403) {
       throw new DeviceCallError(
         'unauthorized',
-        `${where} refused the device key (HTTP ${res.status}): set the current key on the device or rotate it`,
+        `${where.text} refused the device key (HTTP ${res.status}): set the current key on the device or rotate it`,
+        { code: 'key_refused', params: { sn: where.sn, host: where.host, status: res.status } },
         res.status,
       );
     }
@@ -172,6 +185,7 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
       throw new DeviceCallError(
         'bad_answer',
         `device ${device.sn} answered a person state this service does not understand`,
+        { code: 'unreadable_state', params: { sn: device.sn } },
         answer.status,
       );
     }
@@ -179,10 +193,17 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
   }
 
   function unexpected(answer: { status: number; json: unknown }, device: DeviceTarget) {
-    const detail = (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+    const said = (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+    const deviceCode = typeof said === 'string' ? said.slice(0, 64) : undefined;
     return new DeviceCallError(
       'http_status',
-      `device ${device.sn} answered HTTP ${answer.status}${typeof detail === 'string' ? ` (${detail.slice(0, 64)})` : ''}`,
+      `device ${device.sn} answered HTTP ${answer.status}${deviceCode === undefined ? '' : ` (${deviceCode})`}`,
+      deviceCode === undefined
+        ? { code: 'http_status', params: { sn: device.sn, status: answer.status } }
+        : {
+            code: 'http_status_code',
+            params: { sn: device.sn, status: answer.status, deviceCode },
+          },
       answer.status,
     );
   }
@@ -208,26 +229,41 @@ export function createDeviceClient(opts: DeviceClientOptions = {}): DeviceClient
   };
 }
 
-function connectionError(err: unknown, where: string, timeoutMs: number): DeviceCallError {
+function connectionError(
+  err: unknown,
+  where: { text: string; sn: string; host: string },
+  timeoutMs: number,
+): DeviceCallError {
+  const at = { sn: where.sn, host: where.host };
   if (err instanceof AnswerTooLarge) {
+    const kib = err.limit / 1024;
     return new DeviceCallError(
       'answer_too_large',
-      `${where} answered more than ${err.limit / 1024} KiB (${err.reason}); nothing was read`,
+      `${where.text} answered more than ${kib} KiB (${err.reason}); nothing was read`,
+      { code: 'answer_too_large', params: { ...at, kib } },
     );
   }
   const e = err as { name?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-    return new DeviceCallError(
-      'unreachable',
-      `no answer from ${where} within ${timeoutMs / 1000} s`,
-    );
+    const seconds = timeoutMs / 1000;
+    return new DeviceCallError('unreachable', `no answer from ${where.text} within ${seconds} s`, {
+      code: 'no_answer_within',
+      params: { ...at, seconds },
+    });
   }
   const code = e.cause?.code;
   if (!code && e.name === 'TypeError' && /redirect/i.test(e.cause?.message ?? '')) {
-    return new DeviceCallError('bad_answer', `${where} answered with a redirect`);
+    return new DeviceCallError('bad_answer', `${where.text} answered with a redirect`, {
+      code: 'redirect',
+      params: at,
+    });
   }
-  return new DeviceCallError(
-    'unreachable',
-    `${(code && CONNECTION_CODES[code]) ?? 'could not connect'} at ${where}`,
-  );
+  const [text, detail]: [string, string] = (code && CONNECTION_CODES[code]) || [
+    'could not connect',
+    'no_connection',
+  ];
+  return new DeviceCallError('unreachable', `${text} at ${where.text}`, {
+    code: detail,
+    params: at,
+  });
 }

@@ -17,7 +17,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../platform/context.js';
 import type { DeviceRow } from '../platform/db/business-models.js';
 import type { Api } from '../platform/http/api.js';
-import { httpErrors } from '../platform/http/errors.js';
+import { httpErrors, invalidFields } from '../platform/http/errors.js';
 import { assertUnchanged, ifMatchOf, sendTagged } from '../platform/http/etag.js';
 import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
 import { registerDeviceEndpoints } from './device-routes.js';
@@ -32,8 +32,8 @@ const PHOTO_LIMITS = ['maxPhotoBytes', 'maxPhotoPixels', 'minPhotoSide', 'photoB
 
 function checkPhotoSides(d: Pick<DeviceRow, 'minPhotoSide' | 'maxPhotoPixels'>): void {
   if (d.minPhotoSide != null && d.maxPhotoPixels !== null && d.minPhotoSide > d.maxPhotoPixels) {
-    throw httpErrors.invalidInput(
-      { minPhotoSide: `at most maxPhotoPixels (${d.maxPhotoPixels})` },
+    throw invalidFields(
+      { minPhotoSide: { code: 'photo_side_order', params: { max: d.maxPhotoPixels } } },
       `The minimum photo side (${d.minPhotoSide}) is larger than the maximum (${d.maxPhotoPixels}).`,
     );
   }
@@ -300,9 +300,7 @@ function show(value: unknown): string {
 function checkBaseUrl(baseUrl: string): void {
   const url = new URL(baseUrl);
   if (url.username || url.password || url.search || url.hash) {
-    throw httpErrors.invalidInput({
-      baseUrl: 'must be http(s)://host[:port][/path] without credentials, query or fragment',
-    });
+    throw invalidFields({ baseUrl: { code: 'url_device_base' } });
   }
 }
 
@@ -314,7 +312,7 @@ async function checkSpace(
   if (!spaceId) return;
   const space = await ctx.models.Space.findOne({ where: { id: spaceId, organizationId } });
   if (!space) {
-    throw httpErrors.invalidInput({ spaceId: 'no such space in the device’s organization' });
+    throw invalidFields({ spaceId: { code: 'no_such_space' } });
   }
 }
 

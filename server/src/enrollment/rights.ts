@@ -2,7 +2,7 @@ import { ErrorCode, type TerminalSpaces } from '@svc/shared';
 import { Op, type Transaction } from 'sequelize';
 import type { AppContext } from '../platform/context.js';
 import type { DiscoveredNodeRow } from '../platform/db/models.js';
-import { HttpError, httpErrors } from '../platform/http/errors.js';
+import { HttpError, httpErrors, invalidFields } from '../platform/http/errors.js';
 import type { Actor } from '../people/service.js';
 
 type Deps = Pick<AppContext, 'models' | 'db' | 'clock' | 'audit'>;
@@ -69,8 +69,8 @@ export async function manageableTerminal(
       node.organizationId === admin.organizationId);
   if (!node || !visible) throw httpErrors.notFound('Terminal not found.');
   if (node.kind !== 'enrollment') {
-    throw httpErrors.invalidInput(
-      { id: 'not an enrollment terminal' },
+    throw invalidFields(
+      { id: { code: 'not_enrollment_terminal' } },
       `Terminal ${node.id} is a ${node.kind} terminal; only enrollment terminals grant spaces.`,
     );
   }
@@ -103,9 +103,7 @@ export async function setTerminalSpaces(
       transaction,
     });
     if (found !== ids.length) {
-      throw httpErrors.invalidInput({
-        spaceIds: 'every id must be a space of the terminal’s organization',
-      });
+      throw invalidFields({ spaceIds: { code: 'no_such_space' } });
     }
     const before = await grantableSpaces(deps, node.id, organizationId, transaction);
     await deps.models.TerminalSpace.destroy({ where: { terminalId: node.id }, transaction });

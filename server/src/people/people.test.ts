@@ -105,7 +105,7 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
     });
     expect(again.status).toBe(409);
     expect(errorCode(again)).toBe('conflict');
-    expect(fields(again)).toEqual({ idNumber: 'already used by another person' });
+    expect(fields(again)).toEqual({ idNumber: formatMessage('id_number_used') });
 
     const other = (await admin.post('/api/people', { name: 'Other', idNumber: newId() }))
       .body as PersonOut;

@@ -3,6 +3,7 @@ import { SettingKey } from '../settings/runtime-settings.js';
 import { Op, UniqueConstraintError, type InferAttributes, type Transaction } from 'sequelize';
 import {
   ErrorCode,
+  formatMessage,
   idNumber as idNumberSchema,
   issueMessage,
   type PersonCreate,
@@ -115,18 +116,14 @@ export async function findByIdNumber(
   return toPersonOut(row, (await spaceIdsOf(deps, [row.id], transaction)).get(row.id)!);
 }
 
-function invalid(field: string, problem: string): HttpError {
-  return httpErrors.invalidInput({ [field]: problem });
-}
-
 const idNumberTaken = () =>
   new HttpError(
     409,
     ErrorCode.conflict,
     'Another person in this organization already has this ID number.',
-    { idNumber: 'already used by another person' },
+    { idNumber: formatMessage('id_number_used') },
     undefined,
-    { params: { reason: 'id_number_taken' } },
+    { params: { reason: 'id_number_taken' }, fieldCodes: { idNumber: { code: 'id_number_used' } } },
   );
 
 /** The canonical ID number, re-checked: canonicalizing can lengthen it ("ß" → "SS"). */
@@ -144,14 +141,14 @@ function checkedIdNumber(raw: string): string {
 const CONTROL = /\p{Cc}/u;
 
 export function checkedName(name: string): string {
-  if (CONTROL.test(name)) throw invalid('name', 'control characters are not allowed');
+  if (CONTROL.test(name)) throw invalidFields({ name: { code: 'control_characters' } });
   return name;
 }
 
 function toDate(field: string, value: string | null | undefined): Date | null {
   if (value === null || value === undefined) return null;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw invalid(field, 'not a valid time');
+  if (Number.isNaN(date.getTime())) throw invalidFields({ [field]: { code: 'invalid_time' } });
   return date;
 }
 
@@ -175,7 +172,7 @@ async function checkedSpaceIds(
     transaction,
   });
   if (found !== ids.length) {
-    throw invalid('spaceIds', 'every id must be a space of the person’s organization');
+    throw invalidFields({ spaceIds: { code: 'no_such_space' } });
   }
   return ids;
 }

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ErrorCode, isBase64, photoBase64 } from '@svc/shared';
-import { HttpError, httpErrors, parseWith } from '../platform/http/errors.js';
+import { HttpError, invalidFields, parseWith } from '../platform/http/errors.js';
 import { MAX_PHOTO_BYTES } from './normalize.js';
 
 /** The body forms `PUT /api/people/{id}/photo` accepts. */
@@ -29,7 +29,7 @@ const DATA_URL = /^data:image\/(?:jpeg|png);base64,/;
 export function decodeBase64Photo(value: string, field = 'photo'): Buffer {
   const text = value.replace(DATA_URL, '').replace(/\s+/g, '');
   if (text.length === 0 || !isBase64(text) || text.length % 4 === 1) {
-    throw httpErrors.invalidInput({ [field]: 'must be a base64-encoded JPEG or PNG' });
+    throw invalidFields({ [field]: { code: 'photo_base64' } });
   }
   return Buffer.from(text, 'base64');
 }
@@ -60,7 +60,7 @@ const jsonParser = express.json({ limit: BASE64_PHOTO_JSON_LIMIT, strict: true }
  */
 export async function readPhotoUpload(req: Request, res: Response): Promise<Buffer> {
   if (!hasBody(req)) {
-    throw httpErrors.invalidInput({ photo: 'required' }, 'Send the photo in the request body.');
+    throw invalidFields({ photo: { code: 'required' } }, 'Send the photo in the request body.');
   }
   if (req.is(['image/jpeg', 'image/png'])) {
     await run(rawParser, req, res);
@@ -96,7 +96,12 @@ function readMultipart(req: Request): Promise<Buffer> {
         },
       });
     } catch {
-      reject(httpErrors.invalidInput({ photo: 'malformed multipart/form-data body' }));
+      reject(
+        invalidFields(
+          { photo: { code: 'upload_malformed' } },
+          'Malformed multipart/form-data body.',
+        ),
+      );
       return;
     }
     const chunks: Buffer[] = [];
@@ -107,8 +112,8 @@ function readMultipart(req: Request): Promise<Buffer> {
       if (name !== 'photo' || found) {
         stream.resume();
         fail(
-          httpErrors.invalidInput(
-            { [name]: 'unexpected file' },
+          invalidFields(
+            { [name]: { code: 'upload_unexpected' } },
             'Send exactly one file, in the field "photo".',
           ),
         );
@@ -119,18 +124,24 @@ function readMultipart(req: Request): Promise<Buffer> {
       stream.on('limit', () => fail(tooLarge()));
     });
     const tooManyParts = () =>
-      fail(httpErrors.invalidInput({ photo: 'too many parts' }, 'Send one file field "photo".'));
+      fail(invalidFields({ photo: { code: 'upload_one_file' } }, 'Send one file field "photo".'));
     parser.on('filesLimit', tooManyParts);
     parser.on('fieldsLimit', tooManyParts);
     parser.on('partsLimit', tooManyParts);
     parser.on('error', () => {
       req.unpipe(parser);
       req.resume();
-      reject(failure ?? httpErrors.invalidInput({ photo: 'malformed multipart/form-data body' }));
+      reject(
+        failure ??
+          invalidFields(
+            { photo: { code: 'upload_malformed' } },
+            'Malformed multipart/form-data body.',
+          ),
+      );
     });
     parser.on('close', () => {
       if (failure) reject(failure);
-      else if (!found) reject(httpErrors.invalidInput({ photo: 'required' }, 'No file "photo".'));
+      else if (!found) reject(invalidFields({ photo: { code: 'required' } }, 'No file "photo".'));
       else resolve(Buffer.concat(chunks));
     });
     req.pipe(parser);

@@ -4,7 +4,7 @@ import type { SpaceCreate, SpaceOut } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
 import type { AuditEntry } from '../audit/audit.js';
 import type { SpaceRow } from '../platform/db/business-models.js';
-import { ErrorCode } from '@svc/shared';
+import { ErrorCode, formatMessage } from '@svc/shared';
 import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { assertUnchanged, editTagOf } from '../platform/http/etag.js';
 import { loadSpaceTree } from './tree.js';
@@ -58,9 +58,12 @@ async function assertNameFree(
       409,
       ErrorCode.duplicateSpaceName,
       `A space named "${taken.name}" already exists ${space.parentId ? 'in this parent space' : 'at the top level'}; choose another name.`,
-      { name: 'A space with this name is already here.' },
+      { name: formatMessage('space_name_used', { name: taken.name }) },
       undefined,
-      { params: { name: taken.name } },
+      {
+        params: { name: taken.name },
+        fieldCodes: { name: { code: 'space_name_used', params: { name: taken.name } } },
+      },
     );
   }
 }

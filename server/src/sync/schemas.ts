@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   deviceSyncOut,
   idParams,
@@ -12,6 +12,7 @@ import {
   syncTaskList,
   syncTaskOut,
   syncTasksQuery,
+  type SyncError,
 } from '@svc/shared';
 import type { SyncTaskRow } from '../platform/db/business-models.js';
 
@@ -30,6 +31,30 @@ export {
   syncTaskOut,
   syncTasksQuery,
 };
+
+/** A failed task's `error`: its code, English sentence and (when stored) its values. */
+export function taskError(
+  row: Pick<SyncTaskRow, 'errorCode' | 'errorMessage' | 'errorParams'>,
+): SyncError | null {
+  if (!row.errorCode) return null;
+  const params = storedParams.safeParse(parseJson(row.errorParams));
+  return {
+    code: row.errorCode,
+    message: row.errorMessage ?? '',
+    ...(params.success && params.data && { params: params.data }),
+  };
+}
+
+const storedParams = z.record(z.string(), z.union([z.string(), z.number()])).nullable();
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `state`: as the API shows it (InFlight.shown: `running` while its push is in flight). */
 export function toTaskOut(
@@ -53,7 +78,7 @@ export function toTaskOut(
     resultPhotoSha256: row.resultPhotoSha256,
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt.toISOString(),
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    error: taskError(row),
     updatedAt: row.updatedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };

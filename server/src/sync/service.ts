@@ -28,6 +28,7 @@ import {
   type syncTaskList,
   type syncTaskOut,
   type syncTasksQuery,
+  taskError,
 } from './schemas.js';
 
 /**
@@ -109,7 +110,7 @@ export async function personSync(
       attempts: r.attempts,
       nextAttemptAt: r.nextAttemptAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
-      ...(r.errorCode && { error: { code: r.errorCode, message: r.errorMessage ?? '' } }),
+      ...(r.errorCode && { error: taskError(r)! }),
     })),
   };
 }

@@ -109,6 +109,7 @@ export async function createRows(server: TestServer, organizationId: string): Pr
     resultPhotoSha256: photoSha256,
     errorCode: null,
     errorMessage: null,
+    errorParams: null,
     createdAt: now,
     updatedAt: now,
     finishedAt: now,

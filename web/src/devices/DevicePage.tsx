@@ -4,7 +4,7 @@ import type { ReconciliationSummary, SyncTaskOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
-import { t, useT } from '../i18n';
+import { currentLocale, exists, t, useT } from '../i18n';
 import { describeError } from '../messages';
 import { Link } from '../nav';
 import { KeyRefused } from './KeyRefused';
@@ -36,7 +36,17 @@ function reconciliationText(last: ReconciliationSummary): string {
     requeued: last.requeued,
     errors: last.errors,
   });
-  return last.error ? t('device.withError', { text, error: last.error }) : text;
+  if (!last.error) return text;
+  return t('device.withError', { text, error: reconciliationError(last) });
+}
+
+/** The reconciliation's problem: the server's English in English, else worded from its values. */
+function reconciliationError(last: ReconciliationSummary): string {
+  if (currentLocale() === 'en') return last.error ?? '';
+  const detail = last.errorParams?.detail;
+  const key = `sync.detail.${String(detail)}`;
+  if (typeof detail === 'string' && exists(key)) return t(key, last.errorParams);
+  return t('sync.detail.reconciliation_broken');
 }
 
 export function DevicePage() {

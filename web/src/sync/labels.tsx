@@ -1,6 +1,6 @@
 import { Badge, Text } from '@mantine/core';
 import type { SyncState } from '@svc/shared';
-import { currentLocale, t, useT } from '../i18n';
+import { currentLocale, exists, t, useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
 
 const stateColor: Record<SyncState, string> = {
@@ -14,39 +14,39 @@ const stateColor: Record<SyncState, string> = {
 export const taskActionLabel = (action: 'put' | 'delete'): string =>
   action === 'put' ? t('sync.action.put') : t('sync.action.delete');
 
-/** The failure codes whose reason the site words itself (the rest add the server's detail). */
-const WORDED = new Set([
-  'capacity',
-  'device_http_status',
-  'device_key_unavailable',
-  'device_mismatch',
-  'device_unreachable',
-  'photo_missing',
-  'photo_unfit',
-]);
+type Params = Readonly<Record<string, string | number>>;
+
+/** A failure worded from its values (issue 34): the detail, and which attempt it was. */
+function fromParams(params: Params): string | undefined {
+  const key = `sync.detail.${String(params.detail)}`;
+  if (typeof params.detail !== 'string' || !exists(key)) return undefined;
+  const detail = t(key, params);
+  if (params.attempt === undefined) return detail;
+  const attempt =
+    params.gaveUp !== undefined ? 'gaveUp' : params.of !== undefined ? 'retrying' : 'retryingLocal';
+  return t(`sync.attempt.${attempt}`, { ...params, detail });
+}
 
 /**
  * The reason of a task's last failure, or a dash when it has none. English shows the server's
- * own sentence; another language says the reason by its code, with the server's technical
- * detail (addresses, HTTP statuses, versions) beside it.
+ * own sentence; another language words it from its code and values, never the server's English
+ * (a task failed before the values were kept says its reason by code alone).
  */
 export function lastFailureText(
-  error: { code: string; message: string } | null | undefined,
+  error: { code: string; message: string; params?: Params | undefined } | null | undefined,
   personName?: string | null,
 ): string {
   if (!error) return '—';
   if (error.code === 'internal') return t('sync.error.internal');
   if (currentLocale() === 'en') return error.message || error.code;
+  const worded = error.params && fromParams(error.params);
+  if (worded !== undefined) return worded;
   if (error.code === 'no_photo') {
     return personName ? t('sync.error.noPhoto', { name: personName }) : t('sync.error.noPhotoAnon');
   }
-  if (WORDED.has(error.code)) {
-    return t('sync.error.withDetail', {
-      reason: t(`sync.error.code.${error.code}`),
-      detail: error.message,
-    });
-  }
-  return error.message || error.code;
+  const reason = `sync.error.code.${error.code}`;
+  if (exists(reason)) return t(reason);
+  return t('sync.error.other', { code: error.code });
 }
 
 /**

@@ -130,6 +130,8 @@ export interface SyncTaskRow extends Model<
   resultPhotoSha256: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The failure's values as JSON (`detail` names its sentence; migration 0290). */
+  errorParams: string | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -295,6 +297,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       resultPhotoSha256: str(64, true),
       errorCode: str(32, true),
       errorMessage: str(512, true),
+      errorParams: { type: DataTypes.TEXT, allowNull: true },
       createdAt: time(),
       updatedAt: time(),
       finishedAt: time(true),

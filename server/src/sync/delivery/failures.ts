@@ -2,7 +2,7 @@ import type { ServiceWarning } from '@svc/shared';
 import type { AppContext } from '../../platform/context.js';
 import type { TaskRow } from '../tasks/rows.js';
 import { publishSyncState, type SyncLiveEvent } from '../live.js';
-import type { Outcome } from './push.js';
+import type { FailureParams, Outcome } from './push.js';
 import {
   postponeTasks,
   requeueTask,
@@ -30,6 +30,11 @@ export function warnOnce(
     { warning: warning.message },
     'sync cannot push to a device from this server process',
   );
+}
+
+/** A failure's values as stored (`error_params`): JSON the API hands to clients as it is. */
+function paramsJson(params: FailureParams): string {
+  return JSON.stringify(params);
 }
 
 /** Exponential from 1 s to 5 min, with jitter (half to all of it) so devices do not stampede. */
@@ -79,6 +84,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
         state: 'succeeded',
         errorCode: null,
         errorMessage: null,
+        errorParams: null,
         finishedAt: now,
       });
       if (written === 0) {
@@ -103,6 +109,11 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
             ? `Attempt ${attempts} failed, trying again: ${outcome.message}`
             : `Attempt ${attempts} of ${MAX_ATTEMPTS} failed, trying again: ${outcome.message}`
         ).slice(0, 512),
+        errorParams: paramsJson({
+          ...outcome.params,
+          ...(outcome.local ? { attempt: attempts } : { attempt: attempts, of: MAX_ATTEMPTS }),
+          ...(last && { gaveUp: 1 }),
+        }),
         finishedAt: last ? now : null,
       });
       change = {
@@ -119,6 +130,7 @@ async function writeOutcome(deps: Deps, task: TaskRow, outcome: Outcome): Promis
         state: 'failed',
         errorCode: outcome.code.slice(0, 32),
         errorMessage: outcome.message.slice(0, 512),
+        errorParams: outcome.params ? paramsJson(outcome.params) : null,
         finishedAt: now,
       });
       change = { state: 'failed', attempts, errorCode: outcome.code.slice(0, 32) };

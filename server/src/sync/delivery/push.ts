@@ -18,14 +18,27 @@ export type Outcome =
    * another process sharing the database may have): never given up, and `local.warning` (one
    * text for all the tasks it stops) goes to the heartbeat's warnings and the log.
    */
-  | { kind: 'retry'; code: string; message: string; local?: { warning: ServiceWarning } }
+  | {
+      kind: 'retry';
+      code: string;
+      message: string;
+      params?: FailureParams;
+      local?: { warning: ServiceWarning };
+    }
   /**
    * Final until something changes; `burn` says whether it counts as an attempt (a person
    * without a photo did not try the device at all).
    */
-  | { kind: 'fail'; code: string; message: string; burn: boolean }
+  | { kind: 'fail'; code: string; message: string; params?: FailureParams; burn: boolean }
   /** Not this task's business yet (the person vanished): the planner will turn it into a delete. */
   | { kind: 'release' };
+
+/**
+ * A failure's values for the site to word it in the reader's language (issue 34): `detail`
+ * names the sentence (`sync.detail.<detail>`), the rest fill it; the English `message` stays
+ * for logs and API users.
+ */
+export type FailureParams = Record<string, string | number>;
 
 export interface Pushed {
   version: number;
@@ -96,6 +109,7 @@ export async function pushTask(
         kind: 'fail',
         code: 'no_photo',
         message: `${person.name} has no photo yet; the device needs one. The task runs again when a photo is added.`,
+        params: { detail: 'no_photo', name: person.name },
         burn: false,
       };
     }
@@ -106,6 +120,11 @@ export async function pushTask(
         kind: 'retry',
         code: 'photo_missing',
         message: `The stored photo of ${person.name} (${person.photoSha256.slice(0, 12)}…) is missing from this server process's DATA_DIR: share DATA_DIR between the server processes, or upload the photo again.`,
+        params: {
+          detail: 'photo_missing',
+          name: person.name,
+          photo: person.photoSha256.slice(0, 12),
+        },
         local: {
           warning: {
             code: WarningCode.photosMissingHere,
@@ -118,7 +137,13 @@ export async function pushTask(
     if ('problem' in photo) {
       // Told when the photo was provided (the upload answer, the person page); it runs again
       // when the photo or the device's limits change.
-      return { kind: 'fail', code: 'photo_unfit', message: photo.problem, burn: false };
+      return {
+        kind: 'fail',
+        code: 'photo_unfit',
+        message: photo.problem,
+        params: { detail: 'photo_unfit', sn: device.sn },
+        burn: false,
+      };
     }
     const newSlot = task.resultVersion === null;
     if (newSlot && device.capacity !== null && run.held >= device.capacity) {
@@ -126,6 +151,7 @@ export async function pushTask(
         kind: 'fail',
         code: 'capacity',
         message: `Device ${device.sn} is full: it holds ${run.held} people, its declared capacity is ${device.capacity}. Raise the capacity, move the device or remove access.`,
+        params: { detail: 'capacity', sn: device.sn, held: run.held, capacity: device.capacity },
         burn: false,
       };
     }
@@ -159,6 +185,14 @@ export async function pushTask(
         kind: 'retry',
         code: 'device_mismatch',
         message: `Device ${device.sn} acknowledged version ${answer.version} with photo ${answer.photoSha256.slice(0, 12)}… instead of version ${body.version} with photo ${body.photoSha256.slice(0, 12)}…`,
+        params: {
+          detail: 'device_mismatch',
+          sn: device.sn,
+          heldVersion: answer.version,
+          heldPhoto: answer.photoSha256.slice(0, 12),
+          version: body.version,
+          photo: body.photoSha256.slice(0, 12),
+        },
       };
     }
     return {
@@ -179,11 +213,13 @@ function callFailure(err: DeviceCallError, device: DeviceRow): Outcome {
       kind: 'fail',
       code: 'capacity',
       message: `Device ${device.sn} is full (it answered HTTP 507). Raise its capacity or remove access.`,
+      params: { detail: 'device_full', sn: device.sn },
       burn: true,
     };
   }
   const code = `device_${err.failure}`;
+  const params = { ...err.detail.params, detail: err.detail.code };
   return err.retryable
-    ? { kind: 'retry', code, message: err.message }
-    : { kind: 'fail', code, message: err.message, burn: true };
+    ? { kind: 'retry', code, message: err.message, params }
+    : { kind: 'fail', code, message: err.message, params, burn: true };
 }

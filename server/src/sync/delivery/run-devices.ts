@@ -126,6 +126,7 @@ async function serveDevice(
         kind: 'fail',
         code: 'device_key_unavailable',
         message: err.message,
+        params: { detail: 'key_unavailable', sn: device.sn },
         burn: false,
       });
       announce();

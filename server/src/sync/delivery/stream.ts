@@ -221,6 +221,7 @@ async function pushOne(shared: RunShared, run: DeviceRun, task: TaskRow): Promis
       kind: 'retry',
       code: 'internal',
       message: 'An internal error stopped the push; see the service log.',
+      params: { detail: 'internal' },
     };
   }
 }

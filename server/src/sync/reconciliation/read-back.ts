@@ -46,10 +46,13 @@ export async function reconcileDevice(
   try {
     await readBack(ctx, client, device, summary, { stopping, pageSize });
   } catch (err) {
-    if (err instanceof DeviceKeyUnavailable) summary.error = err.message;
-    else {
+    if (err instanceof DeviceKeyUnavailable) {
+      summary.error = err.message;
+      summary.errorParams = { detail: 'key_unavailable', sn: device.sn };
+    } else {
       // Broken by something else (the database): the summary says so, if it can be stored.
       summary.error = `Did not finish: ${err instanceof Error ? err.message : String(err)}`;
+      summary.errorParams = { detail: 'reconciliation_broken' };
       await ctx.settings.set(reconciledKey(device.id), summary).catch(() => undefined);
       throw err;
     }
@@ -68,7 +71,10 @@ async function readBack(
   { stopping, pageSize }: { stopping: AbortSignal | undefined; pageSize: number },
 ): Promise<void> {
   const stopped = () => {
-    if (stopping?.aborted) summary.error = RECONCILIATION_STOPPED;
+    if (stopping?.aborted) {
+      summary.error = RECONCILIATION_STOPPED;
+      summary.errorParams = { detail: 'reconciliation_stopped' };
+    }
     return stopping?.aborted === true;
   };
   if (stopped()) return;
@@ -78,7 +84,7 @@ async function readBack(
   const target = await deviceTarget(ctx, device);
   let tasks: CheckedTask[] = [];
   let next = 0;
-  let unreachable: string | undefined;
+  let unreachable: DeviceCallError | undefined;
   const lane = async () => {
     while (next < tasks.length && !unreachable && !stopping?.aborted) {
       const task = tasks[next++]!;
@@ -90,7 +96,7 @@ async function readBack(
         if (!(err instanceof DeviceCallError)) throw err;
         summary.errors++;
         if (err.failure === 'unreachable' || err.failure === 'unauthorized') {
-          unreachable = err.message;
+          unreachable = err;
         }
       }
     }
@@ -103,8 +109,10 @@ async function readBack(
     next = 0;
     await Promise.all(Array.from({ length: RECONCILE_PER_DEVICE }, lane));
   }
-  if (unreachable) summary.error = unreachable;
-  else stopped();
+  if (unreachable) {
+    summary.error = unreachable.message;
+    summary.errorParams = { ...unreachable.detail.params, detail: unreachable.detail.code };
+  } else stopped();
 }
 
 async function requeueIfDrifted(
@@ -112,23 +120,33 @@ async function requeueIfDrifted(
   task: CheckedTask,
   held: { version: number; photoSha256: string } | null,
 ): Promise<boolean> {
-  let problem: string | undefined;
+  // The English for the task's message, and the detail code the site words (`sync.detail.*`).
+  let problem: [string, string] | undefined;
   if (task.action === 'put') {
-    if (!held) problem = 'the device no longer had the person';
+    if (!held) problem = ['the device no longer had the person', 'drift_absent'];
     else if (held.version !== task.personVersion)
-      problem = `the device had version ${held.version}, not ${task.personVersion}`;
+      problem = [
+        `the device had version ${held.version}, not ${task.personVersion}`,
+        'drift_version',
+      ];
     // What the device acknowledged: a device with photo limits holds a variant of the photo
     // (photos/variants/), whose hash is not the stored photo's.
     else if (held.photoSha256 !== (task.resultPhotoSha256 ?? task.photoSha256))
-      problem = 'the device had another photo than the one sent';
+      problem = ['the device had another photo than the one sent', 'drift_photo'];
   } else if (held) {
-    problem = 'the device still had the removed person';
+    problem = ['the device still had the removed person', 'drift_removed'];
   }
   if (!problem) return false;
   const now = ctx.clock.now();
   return requeueDrifted(ctx, task, now, {
     held,
-    errorMessage: `Reconciliation at ${now.toISOString()}: ${problem}; queued again.`,
+    errorMessage: `Reconciliation at ${now.toISOString()}: ${problem[0]}; queued again.`,
+    errorParams: JSON.stringify({
+      detail: problem[1],
+      at: now.toISOString(),
+      ...(held && { heldVersion: held.version }),
+      version: task.personVersion,
+    }),
   });
 }
 

@@ -44,7 +44,12 @@ export async function requeueDrifted(
   {
     held,
     errorMessage,
-  }: { held: { version: number; photoSha256: string } | null; errorMessage: string },
+    errorParams,
+  }: {
+    held: { version: number; photoSha256: string } | null;
+    errorMessage: string;
+    errorParams: string;
+  },
 ): Promise<boolean> {
   const [count] = await deps.sync.db.models.SyncTask.update(
     {
@@ -56,6 +61,7 @@ export async function requeueDrifted(
       resultPhotoSha256: held?.photoSha256 ?? null,
       errorCode: 'drift',
       errorMessage,
+      errorParams,
       finishedAt: null,
       updatedAt: now,
     },

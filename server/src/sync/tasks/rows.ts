@@ -51,6 +51,7 @@ export const freshAttempts = (now: Date) =>
     nextAttemptAt: now,
     errorCode: null,
     errorMessage: null,
+    errorParams: null,
     finishedAt: null,
     updatedAt: now,
   }) as const;

@@ -18,6 +18,7 @@ import { languageMigrations } from './languages.js';
 import { claimEraMigrations } from './claim-era.js';
 import { auditMessageMigrations } from './audit-messages.js';
 import { importMessageMigrations } from './import-messages.js';
+import { syncMessageMigrations } from './sync-messages.js';
 
 /**
  * The schema's whole history, in order, one DDL change each. Each file holds a numbered range;
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   ...claimEraMigrations,
   ...auditMessageMigrations,
   ...importMessageMigrations,
+  ...syncMessageMigrations,
 ];

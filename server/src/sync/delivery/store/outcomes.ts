@@ -154,7 +154,7 @@ async function writePlain(
   return writeSuccesses(
     sequelize,
     `UPDATE sync_tasks SET state = 'succeeded', updated_at = ?, finished_at = ?,
-      error_code = NULL, error_message = NULL,
+      error_code = NULL, error_message = NULL, error_params = NULL,
       result_version = CASE action WHEN 'put' THEN person_version END,
       result_photo_sha256 = CASE action WHEN 'put' THEN photo_sha256 END
       WHERE state = 'pending' AND (${clauses.join(' OR ')})`,
@@ -192,7 +192,8 @@ async function writeRetargeted(
       column5 AS rp, column6 AS npv, column7 AS np
       FROM (VALUES ${items.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}))`;
   const set = (t: string) => `${t}state = 'succeeded', ${t}updated_at = ?, ${t}finished_at = ?,
-    ${t}error_code = NULL, ${t}error_message = NULL, ${t}result_version = v.rv,
+    ${t}error_code = NULL, ${t}error_message = NULL, ${t}error_params = NULL,
+    ${t}result_version = v.rv,
     ${t}result_photo_sha256 = v.rp, ${t}photo_sha256 = v.np, ${t}person_version = v.npv`;
   // Still aimed at what was read, or already at what was pushed (a plan retargeted it to the
   // same newer version meanwhile): pushing that again would repeat it on the device.
@@ -223,6 +224,7 @@ export type OutcomeColumns = Partial<
     | 'nextAttemptAt'
     | 'errorCode'
     | 'errorMessage'
+    | 'errorParams'
     | 'finishedAt'
     | 'resultVersion'
     | 'resultPhotoSha256'
