@@ -7,6 +7,12 @@ import { systemClock, type Clock } from './clock.js';
 import { diagnose, type Finding } from './diagnostics/diagnostics.js';
 import { askManagementPorts, type PortAnswer } from './diagnostics/management-port.js';
 import { udpPortHolders } from './diagnostics/port-holders.js';
+import type { GoneTerminal } from './diagnostics/gone.js';
+import {
+  socketProblemOf,
+  socketProblemWords,
+  type SocketProblem,
+} from './diagnostics/port-words.js';
 import {
   interfaceFor,
   localInterfaces,
@@ -56,6 +62,11 @@ export interface ConsoleTerminal extends TerminalEntry {
   online: boolean;
 }
 
+/** The discovery port's state, and when it is not open, why in a code and values. */
+export interface ConsoleStatus extends DirectoryStatus {
+  socketProblem: SocketProblem | null;
+}
+
 export interface DiagnosticsReport {
   at: string;
   port: number;
@@ -86,14 +97,14 @@ export interface ConsoleApi {
   /** Datagrams dropped since start, by reason. */
   getDropCounts(): Promise<DropCounts>;
   /** Whether the discovery port is open, and the last socket error. */
-  getStatus(): Promise<DirectoryStatus>;
+  getStatus(): Promise<ConsoleStatus>;
   /**
    * Asks every terminal on the LAN to announce at once. When the discovery port is not open
    * (another program held it), it first tries to open it again.
    */
   probe(): Promise<ProbeReport>;
   /** Tries to open the discovery port again (after another program let it go). */
-  listenAgain(): Promise<DirectoryStatus>;
+  listenAgain(): Promise<ConsoleStatus>;
   /** Calls `listener` with the whole list whenever a terminal appears, changes or goes offline. */
   onTerminalsChanged(listener: (terminals: ConsoleTerminal[]) => void): () => void;
   /** The terminal list as CSV (what the table shows). */
@@ -155,7 +166,7 @@ export interface ConsoleServiceDeps {
   directory: Pick<
     TerminalDirectory,
     'list' | 'centrals' | 'dropCounts' | 'status' | 'probe' | 'onChange' | 'start'
-  >;
+  > & { readonly port?: number };
   clock?: Clock;
   /** Where a probe goes; asked at each probe, since interfaces come and go in the field. */
   probeAddresses?: () => readonly string[];
@@ -261,25 +272,38 @@ export function createConsoleService({
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;
 
+  /** The port's status; when it is closed, why, naming its holder where the OS tells. */
+  async function consoleStatus(): Promise<ConsoleStatus> {
+    const status = directory.status();
+    if (status.listening || !status.lastError) return { ...status, socketProblem: null };
+    const port = discoveryPort ?? directory.port ?? 0;
+    const held = /EADDRINUSE/.test(status.lastError);
+    const holders = held ? await udpPortHolders(port, procRoot) : null;
+    const others = holders && holders.filter((h) => h.pid !== process.pid);
+    return {
+      ...status,
+      socketProblem: socketProblemOf(status.lastError, port, others, platform),
+    };
+  }
+
   /** Opens the discovery port again if it is closed; a failure stays in the status. */
-  async function listenAgain(): Promise<DirectoryStatus> {
+  async function listenAgain(): Promise<ConsoleStatus> {
     if (!directory.status().listening) await directory.start().catch(() => undefined);
-    return directory.status();
+    return consoleStatus();
   }
 
   async function sendProbe(): Promise<ProbeReport> {
     const at = clock.now();
     const sentAt = new Date(at).toISOString();
     let report: ProbeReport;
-    await listenAgain();
-    if (!directory.status().listening) {
-      const reason = directory.status().lastError;
+    const status = await listenAgain();
+    if (!status.listening) {
       report = {
         sentAt,
         throttled: false,
         outcomes: [],
-        error: reason
-          ? t('terminals.probe.portClosedWhy', { reason })
+        error: status.socketProblem
+          ? socketProblemWords(status.socketProblem)
           : t('terminals.probe.portClosed'),
       };
     } else {
@@ -299,6 +323,33 @@ export function createConsoleService({
       inFlight = null;
     });
     return inFlight;
+  }
+
+  /** Terminals of this session not heard now, each with its latest push. */
+  function goneTerminals(heard: TerminalEntry[]): GoneTerminal[] {
+    const here = new Set(heard.map((h) => h.id));
+    const pushes = workbench.pushes();
+    const latest = (id: string) => [...pushes].reverse().find((p) => p.id === id);
+    const proofOf = (id: string): GoneTerminal['proof'] => {
+      const p = latest(id);
+      return p ? { at: p.pushedAt, ok: p.ok, centralUrl: p.centralUrl } : null;
+    };
+    const gone = new Map<string, GoneTerminal>();
+    for (const o of offline.values()) {
+      if (!here.has(o.id)) {
+        gone.set(o.id, {
+          id: o.id,
+          address: o.address,
+          lastSeen: o.lastSeen,
+          proof: proofOf(o.id),
+        });
+      }
+    }
+    for (const p of pushes) {
+      if (here.has(p.id) || gone.has(p.id) || p.via === 'none') continue;
+      gone.set(p.id, { id: p.id, address: p.address, lastSeen: null, proof: proofOf(p.id) });
+    }
+    return [...gone.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async function diagnostics(expectedAddress: string | null): Promise<DiagnosticsReport> {
@@ -332,6 +383,7 @@ export function createConsoleService({
         .filter((t) => !interfaceFor(t.address, locals))
         .map((t) => ({ id: t.id, address: t.address })),
       notHeard,
+      gone: goneTerminals(heard),
       conflicts: heard.flatMap((t) =>
         t.conflict ? [{ id: t.id, address: t.address, other: `${t.conflict.address}` }] : [],
       ),
@@ -354,7 +406,7 @@ export function createConsoleService({
     listTerminals: () => Promise.resolve(terminals()),
     listCentrals: () => Promise.resolve(directory.centrals()),
     getDropCounts: () => Promise.resolve(directory.dropCounts()),
-    getStatus: () => Promise.resolve(directory.status()),
+    getStatus: consoleStatus,
     probe,
     listenAgain,
     onTerminalsChanged(listener) {

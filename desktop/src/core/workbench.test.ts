@@ -46,7 +46,11 @@ function stubCentral() {
           error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
         });
       }
-      if (req.url === '/api/auth/login' && body.includes('needs-code') && !body.includes('"code"')) {
+      if (
+        req.url === '/api/auth/login' &&
+        body.includes('needs-code') &&
+        !body.includes('"code"')
+      ) {
         return json(401, {
           error: { code: 'two_factor_required', message: 'A two-factor code is required.' },
         });
