@@ -362,7 +362,15 @@ test.describe('proofs that are true, through the browser shell', () => {
     try {
       await other.goto(second.url);
       const alert = other.getByRole('alert').filter({ hasText: 'Not listening for terminals' });
-      await expect(alert).toContainText('EADDRINUSE');
+      // In words, naming the program holding the port (this test's own process), not EADDRINUSE.
+      await expect(alert).toContainText(`Another program already uses UDP port ${held}`);
+      await expect(alert).toContainText(`(process ${process.pid}:`);
+      await expect(alert).not.toContainText('EADDRINUSE');
+      for (const width of [1280, 390]) {
+        await other.setViewportSize({ width, height: 800 });
+        await other.screenshot({ path: test.info().outputPath(`port-held-${width}.png`) });
+      }
+      await other.setViewportSize({ width: 1280, height: 800 });
       await new Promise<void>((resolve) => holder.close(() => resolve()));
       await alert.getByRole('button', { name: 'Listen again' }).click();
       await expect(alert).toHaveCount(0);

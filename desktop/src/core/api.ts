@@ -7,7 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { diagnose, type Finding } from './diagnostics/diagnostics.js';
 import { askManagementPorts, type PortAnswer } from './diagnostics/management-port.js';
 import { udpPortHolders } from './diagnostics/port-holders.js';
-import type { GoneTerminal } from './diagnostics/gone.js';
+import { goneTerminals } from './diagnostics/gone.js';
 import {
   socketProblemOf,
   socketProblemWords,
@@ -325,33 +325,6 @@ export function createConsoleService({
     return inFlight;
   }
 
-  /** Terminals of this session not heard now, each with its latest push. */
-  function goneTerminals(heard: TerminalEntry[]): GoneTerminal[] {
-    const here = new Set(heard.map((h) => h.id));
-    const pushes = workbench.pushes();
-    const latest = (id: string) => [...pushes].reverse().find((p) => p.id === id);
-    const proofOf = (id: string): GoneTerminal['proof'] => {
-      const p = latest(id);
-      return p ? { at: p.pushedAt, ok: p.ok, centralUrl: p.centralUrl } : null;
-    };
-    const gone = new Map<string, GoneTerminal>();
-    for (const o of offline.values()) {
-      if (!here.has(o.id)) {
-        gone.set(o.id, {
-          id: o.id,
-          address: o.address,
-          lastSeen: o.lastSeen,
-          proof: proofOf(o.id),
-        });
-      }
-    }
-    for (const p of pushes) {
-      if (here.has(p.id) || gone.has(p.id) || p.via === 'none') continue;
-      gone.set(p.id, { id: p.id, address: p.address, lastSeen: null, proof: proofOf(p.id) });
-    }
-    return [...gone.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
   async function diagnostics(expectedAddress: string | null): Promise<DiagnosticsReport> {
     const status = directory.status();
     const port = discoveryPort ?? status.local?.port ?? 0;
@@ -383,7 +356,7 @@ export function createConsoleService({
         .filter((t) => !interfaceFor(t.address, locals))
         .map((t) => ({ id: t.id, address: t.address })),
       notHeard,
-      gone: goneTerminals(heard),
+      gone: goneTerminals(heard, [...offline.values()], workbench.pushes()),
       conflicts: heard.flatMap((t) =>
         t.conflict ? [{ id: t.id, address: t.address, other: `${t.conflict.address}` }] : [],
       ),

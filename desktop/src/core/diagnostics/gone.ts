@@ -1,5 +1,7 @@
 import { t } from '../i18n.js';
 import { localTime } from '../texts.js';
+import type { PushResult } from '../push/push.js';
+import type { TerminalEntry } from '../terminal-directory.js';
 import type { Finding } from './diagnostics.js';
 
 /** A terminal of this session that is not heard now, with its latest push in this session. */
@@ -41,4 +43,27 @@ export function goneFinding(g: GoneTerminal): Finding {
       t('diagnostics.gone.probe'),
     ],
   };
+}
+
+/** Terminals of this session not heard now (gone offline, or pushed to and never heard). */
+export function goneTerminals(
+  heard: readonly TerminalEntry[],
+  offline: readonly TerminalEntry[],
+  pushes: readonly PushResult[],
+): GoneTerminal[] {
+  const here = new Set(heard.map((h) => h.id));
+  const proofOf = (id: string): GoneTerminal['proof'] => {
+    const p = [...pushes].reverse().find((x) => x.id === id);
+    return p ? { at: p.pushedAt, ok: p.ok, centralUrl: p.centralUrl } : null;
+  };
+  const gone = new Map<string, GoneTerminal>();
+  for (const o of offline) {
+    if (here.has(o.id)) continue;
+    gone.set(o.id, { id: o.id, address: o.address, lastSeen: o.lastSeen, proof: proofOf(o.id) });
+  }
+  for (const p of pushes) {
+    if (here.has(p.id) || gone.has(p.id) || p.via === 'none') continue;
+    gone.set(p.id, { id: p.id, address: p.address, lastSeen: null, proof: proofOf(p.id) });
+  }
+  return [...gone.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
