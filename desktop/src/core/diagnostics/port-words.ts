@@ -18,7 +18,7 @@ export interface SocketProblem {
 }
 
 /** The command that names a UDP port's holder on `platform`. */
-export function portCommand(platform: NodeJS.Platform | string, port: number): string {
+export function portCommand(platform: string, port: number): string {
   if (platform === 'win32') return `netstat -abno -p udp | findstr :${port}`;
   if (platform === 'darwin') return `sudo lsof -nP -iUDP:${port}`;
   return `sudo ss -ulpn 'sport = :${port}'`;
@@ -29,7 +29,7 @@ export function socketProblemOf(
   error: string,
   port: number,
   holders: PortHolder[] | null,
-  platform: NodeJS.Platform | string,
+  platform: string,
 ): SocketProblem {
   const code = /EADDRINUSE/.test(error)
     ? 'port_held'
