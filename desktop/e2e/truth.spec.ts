@@ -155,6 +155,8 @@ test.describe('a console that never looks better than it is', () => {
       technician: 'Tess Tech 张',
       createdAt: '2026-11-22T07:00:00.000Z',
     });
+    // As a downloaded file opens: outside the console's origin and its CSP.
+    await page.goto('about:blank');
     await page.setContent(reportHtml(report, 'ab'.repeat(32)));
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });
