@@ -14,6 +14,7 @@ import {
 import { CentralAdmin } from './support/central-admin.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 import { ProofsPage } from './support/proofs-page.js';
+import { testPersonPrefix } from './support/catalog.js';
 
 /**
  * Proofs that are never better than the facts: a push central refuses, the display the panel
@@ -302,6 +303,8 @@ test.describe('proofs that are true, through the browser shell', () => {
       })
       .click();
     const sync = page.getByLabel('Synchronization layer');
+    // The test person's name at central is the catalog's, in the language the console speaks.
+    const testPerson = await testPersonPrefix(page);
     await sync.getByLabel('Space for the test person').fill('Gate P');
 
     // A photo the central service refuses: the layer fails, and the test person is gone.
@@ -312,7 +315,7 @@ test.describe('proofs that are true, through the browser shell', () => {
     const evidence = sync.getByLabel('Synchronization evidence');
     await expect(evidence).toContainText('✘ synchronized: the central service refused the photo');
     await expect(evidence).toContainText('✔ test person erased at central');
-    expect(await admin.peopleNamed('Acceptance test')).toEqual([]);
+    expect(await admin.peopleNamed(testPerson)).toEqual([]);
 
     // The device answers 500: its error, and the central service's next attempt, in words.
     await device.setFaults({ status500: true });
@@ -325,7 +328,7 @@ test.describe('proofs that are true, through the browser shell', () => {
     await expect(evidence).toContainText(/tries again at \d\d:\d\d:\d\d/);
     await expect(evidence).not.toContainText('is a device registered');
     await expect(evidence).toContainText('✔ test person erased at central');
-    expect(await admin.peopleNamed('Acceptance test')).toEqual([]);
+    expect(await admin.peopleNamed(testPerson)).toEqual([]);
     await device.setFaults({});
   });
 
@@ -359,7 +362,15 @@ test.describe('proofs that are true, through the browser shell', () => {
     try {
       await other.goto(second.url);
       const alert = other.getByRole('alert').filter({ hasText: 'Not listening for terminals' });
-      await expect(alert).toContainText('EADDRINUSE');
+      // In words, naming the program holding the port (this test's own process), not EADDRINUSE.
+      await expect(alert).toContainText(`Another program already uses UDP port ${held}`);
+      await expect(alert).toContainText(`(process ${process.pid}:`);
+      await expect(alert).not.toContainText('EADDRINUSE');
+      for (const width of [1280, 390]) {
+        await other.setViewportSize({ width, height: 800 });
+        await other.screenshot({ path: test.info().outputPath(`port-held-${width}.png`) });
+      }
+      await other.setViewportSize({ width: 1280, height: 800 });
       await new Promise<void>((resolve) => holder.close(() => resolve()));
       await alert.getByRole('button', { name: 'Listen again' }).click();
       await expect(alert).toHaveCount(0);

@@ -56,8 +56,8 @@ export class ConsolePage {
 
   async openLayer(title: string): Promise<Locator> {
     await this.page
-      // The step's name starts with its number while pending, its mark (✔ or ✘) once run.
-      .getByRole('button', { name: new RegExp(`^(\\d+|✔|✘)?\\s*${title}`) })
+      // The step's name starts with its number when not run, its mark (✔ ⚠ ✘ …) once run.
+      .getByRole('button', { name: new RegExp(`^(\\d+|✔|✘|⚠|…)?\\s*${title}`) })
       .first()
       .click();
     return this.page.getByLabel(`${title} layer`);

@@ -7,6 +7,12 @@ import { systemClock, type Clock } from './clock.js';
 import { diagnose, type Finding } from './diagnostics/diagnostics.js';
 import { askManagementPorts, type PortAnswer } from './diagnostics/management-port.js';
 import { udpPortHolders } from './diagnostics/port-holders.js';
+import { goneTerminals } from './diagnostics/gone.js';
+import {
+  socketProblemOf,
+  socketProblemWords,
+  type SocketProblem,
+} from './diagnostics/port-words.js';
 import {
   interfaceFor,
   localInterfaces,
@@ -56,6 +62,11 @@ export interface ConsoleTerminal extends TerminalEntry {
   online: boolean;
 }
 
+/** The discovery port's state, and when it is not open, why in a code and values. */
+export interface ConsoleStatus extends DirectoryStatus {
+  socketProblem: SocketProblem | null;
+}
+
 export interface DiagnosticsReport {
   at: string;
   port: number;
@@ -86,14 +97,14 @@ export interface ConsoleApi {
   /** Datagrams dropped since start, by reason. */
   getDropCounts(): Promise<DropCounts>;
   /** Whether the discovery port is open, and the last socket error. */
-  getStatus(): Promise<DirectoryStatus>;
+  getStatus(): Promise<ConsoleStatus>;
   /**
    * Asks every terminal on the LAN to announce at once. When the discovery port is not open
    * (another program held it), it first tries to open it again.
    */
   probe(): Promise<ProbeReport>;
   /** Tries to open the discovery port again (after another program let it go). */
-  listenAgain(): Promise<DirectoryStatus>;
+  listenAgain(): Promise<ConsoleStatus>;
   /** Calls `listener` with the whole list whenever a terminal appears, changes or goes offline. */
   onTerminalsChanged(listener: (terminals: ConsoleTerminal[]) => void): () => void;
   /** The terminal list as CSV (what the table shows). */
@@ -155,7 +166,7 @@ export interface ConsoleServiceDeps {
   directory: Pick<
     TerminalDirectory,
     'list' | 'centrals' | 'dropCounts' | 'status' | 'probe' | 'onChange' | 'start'
-  >;
+  > & { readonly port?: number };
   clock?: Clock;
   /** Where a probe goes; asked at each probe, since interfaces come and go in the field. */
   probeAddresses?: () => readonly string[];
@@ -261,25 +272,38 @@ export function createConsoleService({
   let lastProbe: { at: number; report: ProbeReport } | null = null;
   let inFlight: Promise<ProbeReport> | null = null;
 
+  /** The port's status; when it is closed, why, naming its holder where the OS tells. */
+  async function consoleStatus(): Promise<ConsoleStatus> {
+    const status = directory.status();
+    if (status.listening || !status.lastError) return { ...status, socketProblem: null };
+    const port = discoveryPort ?? directory.port ?? 0;
+    const held = /EADDRINUSE/.test(status.lastError);
+    const holders = held ? await udpPortHolders(port, procRoot) : null;
+    const others = holders && holders.filter((h) => h.pid !== process.pid);
+    return {
+      ...status,
+      socketProblem: socketProblemOf(status.lastError, port, others, platform),
+    };
+  }
+
   /** Opens the discovery port again if it is closed; a failure stays in the status. */
-  async function listenAgain(): Promise<DirectoryStatus> {
+  async function listenAgain(): Promise<ConsoleStatus> {
     if (!directory.status().listening) await directory.start().catch(() => undefined);
-    return directory.status();
+    return consoleStatus();
   }
 
   async function sendProbe(): Promise<ProbeReport> {
     const at = clock.now();
     const sentAt = new Date(at).toISOString();
     let report: ProbeReport;
-    await listenAgain();
-    if (!directory.status().listening) {
-      const reason = directory.status().lastError;
+    const status = await listenAgain();
+    if (!status.listening) {
       report = {
         sentAt,
         throttled: false,
         outcomes: [],
-        error: reason
-          ? t('terminals.probe.portClosedWhy', { reason })
+        error: status.socketProblem
+          ? socketProblemWords(status.socketProblem)
           : t('terminals.probe.portClosed'),
       };
     } else {
@@ -332,6 +356,7 @@ export function createConsoleService({
         .filter((t) => !interfaceFor(t.address, locals))
         .map((t) => ({ id: t.id, address: t.address })),
       notHeard,
+      gone: goneTerminals(heard, [...offline.values()], workbench.pushes()),
       conflicts: heard.flatMap((t) =>
         t.conflict ? [{ id: t.id, address: t.address, other: `${t.conflict.address}` }] : [],
       ),
@@ -354,7 +379,7 @@ export function createConsoleService({
     listTerminals: () => Promise.resolve(terminals()),
     listCentrals: () => Promise.resolve(directory.centrals()),
     getDropCounts: () => Promise.resolve(directory.dropCounts()),
-    getStatus: () => Promise.resolve(directory.status()),
+    getStatus: consoleStatus,
     probe,
     listenAgain,
     onTerminalsChanged(listener) {

@@ -70,6 +70,13 @@ const CASES: Record<string, Answer | null> = {
       res.end(JSON.stringify(heartbeat(1)));
     });
   },
+  // A real svc central service, this laptop outside its TRUSTED_NETWORKS and not signed in:
+  // its heartbeat's summary only (PROTOCOL §5).
+  'outside its trusted networks': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const { state, service, time, responseTimeMs } = heartbeat(1);
+    res.end(JSON.stringify({ state, service, time, responseTimeMs }));
+  },
   'a problem (state 0)': (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' });
     res.end(JSON.stringify(heartbeat(0)));
@@ -151,6 +158,16 @@ describe('the live header states one truth about the central service', () => {
     );
     expect(centralHealth(seen['slow (1.3 s)']!.state).health).toBe('warn');
     expect(said('a problem (state 0)')).toMatch(/^Central service answers, but reports a problem/);
+    // An svc central service that keeps its state for its trusted networks: said so, and what
+    // it needs; never "not an svc central service".
+    const outside = seen['outside its trusted networks']!;
+    expect(outside.text).toMatch(
+      /^svc central service answering, state withheld: sign in \(this laptop is outside its trusted networks\) · round trip \d+ ms$/,
+    );
+    expect(centralHealth(outside.state).health).toBe('warn');
+    expect(outside.state.error).toMatch(/is an svc central service/);
+    expect(outside.state.advice).toMatch(/^This is an svc central service\..*sign in below/);
+    expect(`${outside.text} ${outside.state.error}`).not.toMatch(/not as an svc central service/);
 
     for (const [name, { state, text }] of Object.entries(seen)) {
       const answered = !['stopped', 'too slow (4 s)'].includes(name);
@@ -185,10 +202,16 @@ describe('the live header states one truth about the central service', () => {
     );
     expect(said('too slow (4 s)')).toMatch(/^中心服务未能及时应答：.* 在 3 秒内无应答$/);
     expect(said('slow (1.3 s)')).toMatch(/^中心服务应答缓慢 · 往返 \d{4} 毫秒$/);
+    expect(said('outside its trusted networks')).toMatch(
+      /^svc 中心服务有应答，但未显示状态：请登录（本机不在其受信任网络内） · 往返 \d+ 毫秒$/,
+    );
     for (const { state, text } of Object.values(seen)) {
       // Nothing in English but the address, HTTP, JSON and the product's name.
       const words = `${text} ${state.advice ?? ''}`
-        .replace(/127\.0\.0\.1:\d+|HTTP|JSON|svc|deploy\/status\.sh|http:\/\/\S+/g, '')
+        .replace(
+          /127\.0\.0\.1:\d+|HTTP|JSON|svc|TRUSTED_NETWORKS|deploy\/status\.sh|http:\/\/\S+/g,
+          '',
+        )
         .match(/[A-Za-z]{3,}/g);
       expect(words).toBeNull();
     }

@@ -1,5 +1,5 @@
 import type { CentralClient } from './clients/central-client.js';
-import { ReachError, UNEXPECTED_ANSWER } from './clients/http.js';
+import { DETAILS_WITHHELD, ReachError, UNEXPECTED_ANSWER } from './clients/http.js';
 import { accountLimits, centralProblem, centralReachWords } from './texts.js';
 
 /**
@@ -13,7 +13,9 @@ import { accountLimits, centralProblem, centralReachWords } from './texts.js';
  *   service (another web server, a page, JSON of another shape);
  * - `gateway_error` {host, status, ms}: the web server in front answers 502/503/504 without an
  *   svc answer: the central service behind it does not answer;
- * - `service_error` {host, status, error, ms}: the central service answers with an error.
+ * - `service_error` {host, status, error, ms}: the central service answers with an error;
+ * - `details_withheld` {host, status, ms, signedIn}: an svc central service answers, but only
+ *   its heartbeat's summary: this laptop is outside its trusted networks, and not signed in.
  */
 export interface CentralReach {
   code:
@@ -22,7 +24,8 @@ export interface CentralReach {
     | 'no_answer_in_time'
     | 'not_central'
     | 'gateway_error'
-    | 'service_error';
+    | 'service_error'
+    | 'details_withheld';
   params: Record<string, string | number>;
 }
 
@@ -41,6 +44,12 @@ export function reachOf(err: unknown, host: string): CentralReach {
       : { code: 'nothing_answers', params: { host, cause: f.cause ?? 'other' } };
   }
   const ms = Math.round(f.elapsedMs ?? 0);
+  if (err.code === DETAILS_WITHHELD) {
+    return {
+      code: 'details_withheld',
+      params: { host, status: err.status, ms, signedIn: f.params?.signedIn ?? 0 },
+    };
+  }
   if (err.code !== UNEXPECTED_ANSWER && err.code !== null) {
     return {
       code: 'service_error',

@@ -34,9 +34,19 @@ function fakeApi(calls: string[]): ConsoleApi {
       unknown_type: 0,
       bad_field: 0,
     }),
-    getStatus: record('getStatus', { listening: true, local: null, lastError: null }),
+    getStatus: record('getStatus', {
+      listening: true,
+      local: null,
+      lastError: null,
+      socketProblem: null,
+    }),
     probe: record('probe', { sentAt: 'now', throttled: false, outcomes: [], error: null }),
-    listenAgain: record('listenAgain', { listening: true, local: null, lastError: null }),
+    listenAgain: record('listenAgain', {
+      listening: true,
+      local: null,
+      lastError: null,
+      socketProblem: null,
+    }),
     onTerminalsChanged: () => () => undefined,
     terminalsCsv: record('terminalsCsv', ''),
     diagnose: record('diagnose', {

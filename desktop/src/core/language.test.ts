@@ -42,6 +42,7 @@ const silent: DiagnosticFacts = {
   routed: [],
   notHeard: null,
   conflicts: [],
+  gone: [],
   listeningSince: 0,
   lastHeardAt: null,
   now: SILENCE_MS + 5_000,

@@ -133,6 +133,7 @@ export function centralReachWords(r: ReachCode): {
     'not_central',
     'gateway_error',
     'service_error',
+    'details_withheld',
   ];
   const code = known.includes(r.code) ? r.code : 'nothing_answers';
   const values = reachValues({ code, params: r.params });
@@ -355,7 +356,12 @@ function refusalSaid(r: NonNullable<CentralState['refusal']>): string {
  * header and the central panel say the same thing, in the language read now.
  */
 export function centralHealth(c: CentralState | undefined): { health: Health; text: string } {
-  if (c?.reach) return { health: 'bad', text: centralReachWords(c.reach).header };
+  if (c?.reach) {
+    // An svc central service that answers but keeps its state for its trusted networks: not
+    // down, and not "no central service" either; a sign-in is what it needs.
+    const health = c.reach.code === 'details_withheld' ? 'warn' : 'bad';
+    return { health, text: centralReachWords(c.reach).header };
+  }
   if (!c?.url) return { health: 'none', text: t('central.health.none') };
   if (!c.heartbeat) return { health: 'bad', text: t('central.health.notAnswering') };
   const ms = c.heartbeat.roundTripMs;

@@ -46,6 +46,36 @@ function stubCentral() {
           error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
         });
       }
+      if (
+        req.url === '/api/auth/login' &&
+        body.includes('needs-code') &&
+        !body.includes('"code"')
+      ) {
+        return json(401, {
+          error: { code: 'two_factor_required', message: 'A two-factor code is required.' },
+        });
+      }
+      if (req.url === '/api/auth/password') {
+        if (body.includes('wrong')) {
+          return json(401, {
+            error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
+          });
+        }
+        res.writeHead(204);
+        return void res.end();
+      }
+      if (req.url === '/api/auth/me') {
+        return json(200, {
+          user: {
+            id: 'a1',
+            username: 'tess',
+            displayName: 'Tess',
+            role: 'admin',
+            organizationId: 'o1',
+            mustChangePassword: false,
+          },
+        });
+      }
       if (req.url === '/api/auth/login') {
         return json(
           200,
@@ -290,6 +320,24 @@ describe('the acceptance session', () => {
     expect((await wb.centralState()).refusal?.reason).toBe('the user name or password is wrong');
     await wb.signIn('tess', 'Str0ng pass for gate');
     expect((await wb.centralState()).refusal).toBeNull();
+  });
+
+  it('says the latest truth: a refusal goes once a later call succeeds', async () => {
+    const wb = bench();
+    await wb.setCentral(url);
+    await expect(wb.signIn('tess', 'wrong password')).rejects.toThrow();
+    // The password was right this time; the account asks its second factor: not refused.
+    const asked = await wb.signIn('tess', 'needs-code Str0ng pass');
+    expect(asked.codeRequired).toBe(true);
+    expect(asked.refusal).toBeNull();
+    await wb.signIn('tess', 'Str0ng pass for gate');
+    await expect(wb.changePassword('wrong current', 'N3w pass for gate!')).rejects.toThrow(
+      /^the user name or password is wrong$/,
+    );
+    expect((await wb.centralState()).refusal?.reason).toBe('the user name or password is wrong');
+    // The password change that follows succeeds: the header no longer says refused.
+    const changed = await wb.changePassword('Str0ng pass for gate', 'N3w pass for gate!');
+    expect(changed.refusal).toBeNull();
   });
 
   it('resumes a session holding a refused push (nothing pushed) after a restart', async () => {

@@ -179,7 +179,14 @@ export class Workbench {
     // Both passwords are values the console handled: never in a report.
     this.#secrets.add(currentPassword);
     this.#secrets.add(newPassword);
-    await this.#central.changePassword(currentPassword, newPassword);
+    try {
+      await this.#central.changePassword(currentPassword, newPassword);
+    } catch (err) {
+      this.#noteRefusal(err);
+      throw err;
+    }
+    // The header says the latest truth: a refusal before this success no longer holds.
+    this.#refusal = null;
     return this.centralState();
   }
 
@@ -237,6 +244,8 @@ export class Workbench {
         throw err;
       }
       this.#codeRequired = true;
+      // The password was right: an earlier refusal is no longer the latest truth.
+      this.#refusal = null;
     }
     return this.centralState();
   }
@@ -293,6 +302,8 @@ export class Workbench {
     const done = results.filter((r): r is PushResult => r !== null);
     // The central service's refusal goes to the live header, as a refused sign-in does.
     const refused = done.find((r) => r.refusal !== undefined);
+    // A push the central service took is a later truth than its earlier refusal.
+    if (!refused && done.some((r) => r.via === 'central')) this.#refusal = null;
     if (refused?.refusal) {
       const code = refused.saved.errorDetail?.code ?? null;
       this.#refusal = {
@@ -541,15 +552,17 @@ export class Workbench {
       const now = await this.centralState();
       const silent =
         now.reach?.code === 'nothing_answers' || now.reach?.code === 'no_answer_in_time';
-      state.recordError = now.heartbeat
-        ? t('reportStep.notSignedIn')
-        : silent || !now.reach
-          ? notAnswering(this.#redact(now.error ?? t('errors.reach.other')))
-          : // Something answered there, but not a central service able to take it: said so.
-            t('reportStep.unusable', {
-              url: central.baseUrl,
-              reason: this.#redact(now.error ?? ''),
-            });
+      // An svc central service withholding its state until a sign-in: a sign-in is what it needs.
+      state.recordError =
+        now.heartbeat || now.reach?.code === 'details_withheld'
+          ? t('reportStep.notSignedIn')
+          : silent || !now.reach
+            ? notAnswering(this.#redact(now.error ?? t('errors.reach.other')))
+            : // Something answered there, but not a central service able to take it: said so.
+              t('reportStep.unusable', {
+                url: central.baseUrl,
+                reason: this.#redact(now.error ?? ''),
+              });
       return;
     }
     try {
@@ -560,6 +573,7 @@ export class Workbench {
           theirs: kept.sha256,
         });
       } else state.recorded = { sha256: kept.sha256, at: kept.recordedAt, by: kept.recordedBy };
+      this.#refusal = null;
     } catch (err) {
       const answered = err instanceof ReachError && err.status !== null;
       state.recordError = answered ? this.#redact(why(err)) : notAnswering(this.#redact(why(err)));

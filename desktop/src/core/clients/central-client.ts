@@ -4,7 +4,9 @@ import {
   configureResponse,
   csrfResponse,
   discoveryNodeList,
+  heartbeatAnswer,
   heartbeatResponse,
+  SERVICE_NAME,
   onlineCount,
   panelRoute,
   type PanelRoute,
@@ -20,7 +22,13 @@ import {
   type SyncTaskOut,
 } from '@svc/shared';
 import { z } from 'zod';
-import { ReachError, UNEXPECTED_ANSWER, describeFetchError, errorOf } from './http.js';
+import {
+  DETAILS_WITHHELD,
+  ReachError,
+  UNEXPECTED_ANSWER,
+  describeFetchError,
+  errorOf,
+} from './http.js';
 import { t } from '../i18n.js';
 import { centralRefusal, knownRefusal, withStatus } from '../texts.js';
 
@@ -188,8 +196,33 @@ export class CentralClient {
   }
 
   /** PROTOCOL §5 heartbeat; a 503 with `state: 0` is an answer, not an error. */
-  heartbeat(timeoutMs?: number): Promise<Timed<HeartbeatResponse>> {
-    return this.#json(heartbeatResponse, 'GET', '/heartbeat', undefined, [200, 503], timeoutMs);
+  async heartbeat(timeoutMs?: number): Promise<Timed<HeartbeatResponse>> {
+    const answer = await this.#json(
+      heartbeatAnswer,
+      'GET',
+      '/heartbeat',
+      undefined,
+      [200, 503],
+      timeoutMs,
+    );
+    const full = heartbeatResponse.safeParse(answer.value);
+    if (full.success) return { ...answer, value: full.data };
+    // The summary alone: an svc central service that keeps its details for its trusted
+    // networks and signed-in administrators. It answers; the console needs a sign-in (or to be
+    // inside TRUSTED_NETWORKS) to read more, never "not an svc central service".
+    if (answer.value.service !== SERVICE_NAME) {
+      throw new ReachError(t('errors.central.shape'), answer.status, UNEXPECTED_ANSWER, {
+        where: new URL(this.baseUrl).host,
+        elapsedMs: answer.elapsedMs,
+        answer: 'shape',
+      });
+    }
+    throw new ReachError(t('errors.central.detailsWithheld'), answer.status, DETAILS_WITHHELD, {
+      where: new URL(this.baseUrl).host,
+      elapsedMs: answer.elapsedMs,
+      answer: 'summary',
+      params: { state: answer.value.state, signedIn: this.user ? 1 : 0 },
+    });
   }
 
   /** The panel route (PROTOCOL §5): where the central service sends recognition events. */

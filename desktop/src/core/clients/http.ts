@@ -12,7 +12,7 @@ export interface ReachFacts {
   /** An answer came after this many ms (whatever it was). */
   elapsedMs?: number;
   /** An answer that is not what an svc service gives: a status, not JSON, or another shape. */
-  answer?: 'status' | 'not_json' | 'shape';
+  answer?: 'status' | 'not_json' | 'shape' | 'summary';
   /** The PROTOCOL §0 `params` of the answer's error, when it had them. */
   params?: Record<string, string | number>;
   /** The failure as a code and values (the central service's `errorDetail` codes), to word it. */
@@ -48,6 +48,12 @@ const CODES = new Set([
 
 /** An answer that came, but not in the shape an svc service gives (another web server). */
 export const UNEXPECTED_ANSWER = 'unexpected_answer';
+
+/**
+ * An svc central service that answered its heartbeat's summary only: it shows its details to
+ * its trusted networks (TRUSTED_NETWORKS) and to signed-in administrators.
+ */
+export const DETAILS_WITHHELD = 'details_withheld';
 
 /** Turns a fetch failure into words: the code of the cause, or the timeout. */
 export function describeFetchError(err: unknown, where: string, timeoutMs: number): ReachError {

@@ -8,6 +8,8 @@ import { closeSocket, openSender, sendTo } from '../testing/udp.js';
 import { openNodeUdpSocket } from '../udp.js';
 import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics.js';
 import { localInterfaces } from '../interfaces.js';
+import { setLanguage } from '../i18n.js';
+import { socketProblemOf, socketProblemWords } from './port-words.js';
 
 /** A separate process holding a UDP port without SO_REUSEADDR; resolves with its port. */
 async function holdPort(): Promise<{ child: ChildProcess; port: number }> {
@@ -34,6 +36,7 @@ const base: DiagnosticFacts = {
   routed: [],
   notHeard: null,
   conflicts: [],
+  gone: [],
   listeningSince: 0,
   lastHeardAt: 0,
   now: 1000,
@@ -63,6 +66,54 @@ describe('diagnostics, each from a condition created here', () => {
       expect(finding?.facts.join('\n')).toContain(`held by pid ${child.pid} (node)`);
     }
     expect(finding?.advice.join('\n')).toMatch(/Close that program/);
+    // The banner says it in words, naming the holder (never the socket's EADDRINUSE).
+    const status = await service.getStatus();
+    expect(status.socketProblem?.code).toBe('port_held');
+    const said = socketProblemWords(status.socketProblem!);
+    expect(said).not.toMatch(/EADDRINUSE/);
+    expect(said).toMatch(new RegExp(`^Another program already uses UDP port ${port}`));
+    if (process.platform === 'linux') expect(said).toContain(`node (process ${child.pid}:`);
+  });
+
+  it('a terminal proven earlier and offline now: named, with offline since, last proof and what to check', () => {
+    const findings = diagnose({
+      ...base,
+      gone: [
+        {
+          id: 'ENR-1',
+          address: '10.1.0.21',
+          lastSeen: '2026-11-22T06:30:00.000Z',
+          proof: { at: '2026-11-22T06:20:00.000Z', ok: true, centralUrl: 'http://10.1.0.2' },
+        },
+      ],
+    });
+    expect(findings).toHaveLength(1);
+    const [gone] = findings;
+    expect(gone?.severity).toBe('problem');
+    expect(gone?.title).toBe('ENR-1 (10.1.0.21) is offline, though its push was proven');
+    expect(gone?.facts[0]).toMatch(/^offline since its last announce at .+ from 10\.1\.0\.21$/);
+    expect(gone?.facts[1]).toMatch(
+      /^last proof: pushed at .+, saved, read back and checked in at http:\/\/10\.1\.0\.2/,
+    );
+    expect(gone?.advice.join(' ')).toMatch(/Run Diagnostics with its address 10\.1\.0\.21/);
+  });
+
+  it('a held port whose holder the system does not show: says how to find it, in both languages', async () => {
+    const problem = socketProblemOf('bind EADDRINUSE 0.0.0.0:20785', 20785, null, 'linux');
+    expect(socketProblemWords(problem)).toMatch(
+      /does not tell the console which program: find it with sudo ss -ulpn 'sport = :20785'/,
+    );
+    expect(socketProblemWords(socketProblemOf('bind EACCES', 85, null, 'win32'))).toMatch(
+      /does not allow the console to open UDP port 85/,
+    );
+    await setLanguage('zh-CN');
+    try {
+      const said = socketProblemWords(problem);
+      expect(said).toContain('另一个程序已占用终端广播所用的 UDP 端口 20785');
+      expect(said).not.toMatch(/EADDRINUSE/);
+    } finally {
+      await setLanguage('en');
+    }
   });
 
   it('terminal on a subnet the laptop lacks: says so and lists every interface with its mask', async () => {

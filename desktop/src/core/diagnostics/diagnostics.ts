@@ -2,6 +2,8 @@ import { t } from '../i18n.js';
 import { interfaceFor, type LocalInterface } from '../interfaces.js';
 import type { PortAnswer } from './management-port.js';
 import type { PortHolder } from './port-holders.js';
+import { portCommand } from './port-words.js';
+import { goneFinding, type GoneTerminal } from './gone.js';
 
 /** Nothing heard for this long, on a listening port, is worth a finding. */
 export const SILENCE_MS = 60_000;
@@ -14,7 +16,8 @@ export interface Finding {
     | 'silence'
     | 'vm_nat'
     | 'not_heard'
-    | 'id_conflict';
+    | 'id_conflict'
+    | 'gone';
   severity: 'problem' | 'warning';
   title: string;
   /** What the console measured. */
@@ -40,6 +43,8 @@ export interface DiagnosticFacts {
    * answered; null when it was heard (or none was typed).
    */
   notHeard: { address: string; answers: PortAnswer[] } | null;
+  /** Terminals of this session not heard now (gone offline, or pushed to and never heard). */
+  gone: GoneTerminal[];
   /** Terminal ids announced from two addresses. */
   conflicts: { id: string; address: string; other: string }[];
   /** When the port was opened, and the last datagram of any kind heard (ms). */
@@ -127,12 +132,6 @@ function firewallAdvice(platform: NodeJS.Platform, port: number): string[] {
   }
 }
 
-function portCommand(platform: NodeJS.Platform, port: number): string {
-  if (platform === 'win32') return `netstat -abno -p udp | findstr :${port}`;
-  if (platform === 'darwin') return `sudo lsof -nP -iUDP:${port}`;
-  return `sudo ss -ulpn 'sport = :${port}'`;
-}
-
 function inNetwork(address: string, cidr: string): boolean {
   const [net, bits] = cidr.split('/');
   const mask = bits === '16' ? '255.255.0.0' : '255.255.255.0';
@@ -191,6 +190,9 @@ export function diagnose(f: DiagnosticFacts): Finding[] {
     }
   }
   if (f.notHeard) findings.push(notHeardFinding(f.notHeard.address, f.notHeard.answers, f.port));
+  // Proven ones first: a site that looked done is the one to hear about first.
+  const gone = [...f.gone].sort((a, b) => Number(b.proof?.ok ?? 0) - Number(a.proof?.ok ?? 0));
+  for (const g of gone) findings.push(goneFinding(g));
   for (const c of f.conflicts) {
     findings.push({
       code: 'id_conflict',

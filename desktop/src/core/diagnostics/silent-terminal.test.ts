@@ -112,6 +112,35 @@ describe('one terminal id announced from two addresses', () => {
   });
 });
 
+describe('a terminal seen earlier that is offline now', () => {
+  it('is named with when it went silent and what to check, never "nothing looks wrong"', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-22T06:30:00.000Z'));
+    const { directory, port } = await listeningDirectory(clock);
+    const service = createConsoleService({
+      directory,
+      clock,
+      askPorts: () => Promise.resolve([]),
+    });
+    const sender = await senderOn('127.0.0.1');
+    const online = nextChange(directory, 'terminal-online');
+    await sendTo(sender, announce({ id: 'ENR-GONE', kind: 'enrollment', port: 8182 }), port);
+    await online;
+    expect((await service.diagnose(null)).findings.filter((f) => f.code === 'gone')).toEqual([]);
+    // Silent for longer than DISCOVERY_TIMEOUT: the directory's sweep marks it offline.
+    const offline = nextChange(directory, 'terminal-offline');
+    clock.advance(46_000);
+    directory.sweep();
+    await offline;
+    const finding = (await service.diagnose(null)).findings.find((f) => f.code === 'gone');
+    expect(finding?.title).toBe('ENR-GONE (127.0.0.1) is offline');
+    expect(finding?.facts.join('\n')).toMatch(
+      /offline since its last announce at .* from 127\.0\.0\.1/,
+    );
+    expect(finding?.facts.join('\n')).toContain('not pushed in this session: no proof');
+    expect(finding?.advice.join('\n')).toMatch(/has power and a network link/);
+  });
+});
+
 describe('listen again', () => {
   it('opens the discovery port once the program that held it lets it go', async () => {
     const holder = spawn(
@@ -150,7 +179,9 @@ describe('listen again', () => {
       clock,
       probeAddresses: () => ['127.0.0.1'],
     });
-    expect((await service.probe()).error).toMatch(/not open/);
+    expect((await service.probe()).error).toMatch(
+      new RegExp(`^Another program already uses UDP port ${port}, where terminals announce`),
+    );
     await closeSocket(holder);
     clock.advance(1000); // past the probe throttle
     const report = await service.probe();

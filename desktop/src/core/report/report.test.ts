@@ -145,6 +145,27 @@ describe('handover report', () => {
     expect(html).toContain('not run');
   });
 
+  it('HTML keeps ids whole and wraps at spaces: no word broken where it fits', () => {
+    const withIds = layers().map((l) =>
+      l.id === 'terminals'
+        ? {
+            ...l,
+            evidence: [{ label: 'DSP-CLONE', value: 'ENR-P and DSP-CLONE checked in', ok: true }],
+          }
+        : l,
+    );
+    const html = reportHtml(buildReport(withIds, meta), 'ab'.repeat(32));
+    expect(html).toContain('<th><span class="id">DSP-CLONE</span></th>');
+    expect(html).toContain('<span class="id">ENR-P</span> and <span class="id">DSP-CLONE</span>');
+    const css = /<style>([\s\S]*)<\/style>/.exec(html)?.[1] ?? '';
+    expect(css).toContain('.id{white-space:nowrap}');
+    // Words break only when one is longer than its line (the digest), never anywhere.
+    expect(css).toMatch(/body\{[^}]*overflow-wrap:break-word/);
+    expect(css).not.toMatch(/body\{[^}]*overflow-wrap:anywhere/);
+    // A phone stacks each check's cells instead of squeezing three columns.
+    expect(css).toMatch(/@media \(max-width:40em\)\{[^@]*table,tbody,tr,th,td\{display:block\}/);
+  });
+
   it('is the same bytes and digest for the same evidence; HTML is self-contained', () => {
     const a = reportJson(buildReport(layers(), meta));
     const b = reportJson(buildReport(layers(), meta));
@@ -378,8 +399,10 @@ describe('handover report', () => {
     expect(reportWords('en').when(at)).toMatch(/^11\/29\/2026, \d{2}:\d{2}:29 \S+$/);
     const html = reportHtml(buildReport(layers(), meta), 'd'.repeat(64));
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    // The 64-character digest and long evidence break instead of widening the page.
-    expect(html).toMatch(/body\{[^}]*overflow-wrap:anywhere/);
+    // The 64-character digest and long evidence break (only where needed) instead of widening
+    // the page.
+    expect(html).toMatch(/body\{[^}]*overflow-wrap:break-word/);
+    expect(html).toMatch(/\.digest\{overflow-wrap:anywhere\}/);
   });
 
   it('prints "[redacted]" in the print’s language; the JSON keeps its marker', () => {

@@ -1,4 +1,4 @@
-import { LAYER_COLOR } from './colors.js';
+import { STEP_LOOK, stepTone, toneKey } from './step-look.js';
 import { ReportStep } from './ReportStep.js';
 import {
   Alert,
@@ -23,7 +23,6 @@ import { confirmRefusal, layerTitle, localTime, redactedSaid } from '../../core/
 import { useT } from '../i18n.js';
 
 type Layer = AcceptanceState['layers'][number];
-const color = LAYER_COLOR;
 
 async function fileBase64(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -32,17 +31,22 @@ async function fileBase64(file: File): Promise<string> {
   return btoa(text);
 }
 
-/** A step's mark: ✔ passed, ✘ failed, its number while pending (never a tick it did not earn). */
-const stepMark = (status: Layer['status'], n: number) =>
-  status === 'passed' ? '✔' : status === 'failed' ? '✘' : String(n);
-
 /** Where a layer stands, in words: a layer never run is not one waiting for a confirmation. */
-const statusKey = (layer: Layer) =>
-  layer.ranAt === null
-    ? 'acceptance.status.notRun'
-    : layer.status === 'pending'
-      ? 'acceptance.status.waiting'
-      : `acceptance.status.${layer.status}`;
+const statusKey = (layer: Layer) => toneKey(stepTone(layer));
+
+/** A step's icon: its tone's fill and mark (its number when never run); the active one ringed. */
+function stepIcon(layer: Layer, n: number, active: boolean) {
+  const look = STEP_LOOK[stepTone(layer)];
+  return {
+    icon: look.mark ?? String(n),
+    style: {
+      backgroundColor: look.fill,
+      borderColor: look.fill,
+      color: look.ink,
+      ...(active && { outline: '2px solid #1c5592', outlineOffset: 2 }),
+    },
+  };
+}
 
 /**
  * The seed's eight layers as a stepper, then the handover report. The active layer's controls
@@ -88,16 +92,21 @@ export function AcceptancePage() {
           // Mantine dims step descriptions below AA contrast; the status is worth reading.
           styles={{ stepDescription: { color: 'var(--mantine-color-text)' } }}
         >
-          {layers.map((layer, i) => (
-            <Stepper.Step
-              key={layer.id}
-              label={layerTitle(layer.id, layer.title)}
-              description={t(statusKey(layer))}
-              color={color[layer.status]}
-              icon={stepMark(layer.status, i + 1)}
-              completedIcon={stepMark(layer.status, i + 1)}
-            />
-          ))}
+          {layers.map((layer, i) => {
+            const look = stepIcon(layer, i + 1, i === active);
+            return (
+              <Stepper.Step
+                key={layer.id}
+                label={layerTitle(layer.id, layer.title)}
+                description={t(statusKey(layer))}
+                data-tone={stepTone(layer)}
+                icon={look.icon}
+                completedIcon={look.icon}
+                progressIcon={look.icon}
+                styles={{ stepIcon: look.style }}
+              />
+            );
+          })}
           <Stepper.Step
             label={t('reportStep.title')}
             description={state.data?.report ? t('reportStep.made') : t('reportStep.notMade')}
@@ -223,7 +232,12 @@ function LayerStep({
           >
             {t('acceptance.run', { title })}
           </Button>
-          <Badge color={color[layer.status]}>{t(statusKey(layer))}</Badge>
+          <Badge
+            color={STEP_LOOK[stepTone(layer)].fill}
+            styles={{ root: { color: STEP_LOOK[stepTone(layer)].ink } }}
+          >
+            {t(statusKey(layer))}
+          </Badge>
         </Group>
         {run.error && <Alert color="red">{run.error.message}</Alert>}
         {layer.error && <Alert color="red">{layer.error}</Alert>}

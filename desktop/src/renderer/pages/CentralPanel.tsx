@@ -38,17 +38,12 @@ export function CentralPanel() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const done = (data: Awaited<ReturnType<typeof consoleApi.getCentral>>) =>
+  const done = async (data: CentralState) => {
+    // A header poll that left before this answer would bring back the state before it (an
+    // old refusal after a successful sign-in): the answer of the latest action wins.
+    await qc.cancelQueries({ queryKey: ['central'] });
     qc.setQueryData(['central'], data);
-  const setCentral = useMutation({
-    mutationFn: (u: string) => consoleApi.setCentral(u),
-    onSuccess: (data) => {
-      done(data);
-      // Another site: its own acceptance and pushes.
-      void qc.invalidateQueries({ queryKey: ['acceptance'] });
-      void qc.invalidateQueries({ queryKey: ['pushes'] });
-    },
-  });
+  };
   const signIn = useMutation({
     mutationFn: () =>
       code.trim() && central.data?.codeRequired
@@ -58,11 +53,27 @@ export function CentralPanel() {
       // Asked for the second factor: the password stays typed until the code goes with it.
       if (!data.codeRequired) setPassword('');
       setCode('');
-      done(data);
+      void done(data);
       void qc.invalidateQueries({ queryKey: ['acceptance'] });
     },
   });
   const signOut = useMutation({ mutationFn: () => consoleApi.signOut(), onSuccess: done });
+  const setCentral = useMutation({
+    mutationFn: (u: string) => consoleApi.setCentral(u),
+    onMutate: () => {
+      // Another address: the previous one's sign-in error and typed secrets do not follow it.
+      signIn.reset();
+      signOut.reset();
+      setPassword('');
+      setCode('');
+    },
+    onSuccess: async (data) => {
+      await done(data);
+      // Another site: its own acceptance and pushes.
+      void qc.invalidateQueries({ queryKey: ['acceptance'] });
+      void qc.invalidateQueries({ queryKey: ['pushes'] });
+    },
+  });
   const c = central.data;
   const health = centralHealth(c);
   const field = { base: '100%', sm: 260 } as const;
@@ -128,7 +139,7 @@ export function CentralPanel() {
           {c.user.limits.join(' ')}
         </Alert>
       )}
-      {c?.user?.mustChangePassword && <PasswordChange onDone={done} />}
+      {c?.user?.mustChangePassword && <PasswordChange onDone={(state) => void done(state)} />}
       {c?.url && !c.user && (
         <form
           onSubmit={(e) => {

@@ -5,6 +5,7 @@ import { Fragment, useMemo, useState } from 'react';
 import type { ConsoleTerminal, PushResult } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
 import { TERMINAL_WORDS, changedSince, localTime } from '../../core/texts.js';
+import { socketProblemWords } from '../../core/diagnostics/port-words.js';
 import { useT } from '../i18n.js';
 import { download } from './download.js';
 import { PushPanel } from './PushPanel.js';
@@ -108,8 +109,8 @@ export function TerminalsPage() {
         <Alert color="red" title={t('terminals.notListening.title')}>
           <Stack gap="xs">
             <Text size="sm">
-              {status.data.lastError
-                ? t('terminals.notListening.why', { error: status.data.lastError })
+              {status.data.socketProblem
+                ? socketProblemWords(status.data.socketProblem)
                 : t('terminals.notListening.text')}
             </Text>
             <Group>

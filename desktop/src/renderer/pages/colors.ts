@@ -6,8 +6,3 @@ export const STATUS_COLOR = {
   /** Warnings and layers not run, as text on white: Mantine's yellow.9 is below 3:1. */
   warn: '#7a4700',
 } as const;
-export const LAYER_COLOR = {
-  passed: STATUS_COLOR.ok,
-  failed: STATUS_COLOR.bad,
-  pending: STATUS_COLOR.neutral,
-} as const;

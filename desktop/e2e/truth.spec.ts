@@ -1,0 +1,180 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  startCentral,
+  testDiscoveryPort,
+  type CentralProcess,
+} from '../src/testing/central-process.js';
+import { buildReport } from '../src/core/report/report.js';
+import { reportHtml } from '../src/core/report/html.js';
+import { ConsolePage } from './support/console-page.js';
+import { startConsole, type ConsoleProcess } from './support/console-process.js';
+
+/**
+ * Issue 31's outside tester: the header and the sign-in say the latest truth, and the stepper
+ * shows each layer's state in colour and mark. Screenshots at 1280 and 390 px.
+ */
+test.describe('a console that never looks better than it is', () => {
+  const discoveryPort = testDiscoveryPort(43100);
+  let central: CentralProcess;
+  let consoleProc: ConsoleProcess;
+  let page: Page;
+
+  test.beforeAll(async ({ browser }) => {
+    central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
+    consoleProc = await startConsole({
+      DISCOVERY_PORT: String(discoveryPort),
+      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+    });
+    // axe needs a page of a context this spec made.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.goto(consoleProc.url);
+  });
+  test.afterAll(async () => {
+    await page?.context().close();
+    await consoleProc?.stop();
+    await central?.stop();
+  });
+
+  const shoot = async (name: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({
+        path: test.info().outputPath(`${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+
+  test('a refusal leaves the header after a later success; another address drops the sign-in error', async () => {
+    const ui = new ConsolePage(page);
+    await ui.useCentral(central.url);
+    await page.getByLabel('User name').fill(central.username);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const error = page.getByRole('alert').filter({ hasText: 'user name or password is wrong' });
+    await expect(error).toBeVisible();
+    await expect(ui.header()).toContainText('refused');
+    await page.getByLabel('Password', { exact: true }).fill(central.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // The latest truth at once, and still after the next heartbeats.
+    await expect(ui.header()).not.toContainText('refused');
+    await page.waitForTimeout(3_500);
+    await expect(ui.header()).not.toContainText('refused');
+    await expect(error).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // A refused sign-in at one address, then another address: its error does not follow.
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(error).toBeVisible();
+    await shoot('sign-in-refused');
+    await ui.useCentral('http://127.0.0.1:9');
+    await expect(error).toHaveCount(0);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await shoot('other-address');
+    await ui.useCentral(central.url);
+  });
+
+  test('the stepper: passed green ✔, warning yellow ⚠, failed red ✘, not run grey; axe agrees', async () => {
+    const ui = new ConsolePage(page);
+    await ui.tab('Acceptance').click();
+    // A loopback central address holds, with a warning.
+    await ui.openLayer('Central service');
+    await ui.runLayer('Central service');
+    // The web layer against the bare central service: its site pages are not there.
+    await ui.openLayer('Web site');
+    await ui.runLayer('Web site');
+    const steps = page.locator('.mantine-Stepper-step[data-tone]');
+    await expect(steps).toHaveCount(8);
+    const seen = await steps.evaluateAll((els) =>
+      els.map((el) => {
+        const e = el as unknown as {
+          dataset: { tone: string };
+          querySelector(s: string): { textContent: string | null } | null;
+        };
+        const icon = e.querySelector('.mantine-Stepper-stepIcon') as unknown as {
+          textContent: string | null;
+        };
+        const style = (
+          globalThis as unknown as {
+            getComputedStyle(x: unknown): { backgroundColor: string };
+          }
+        ).getComputedStyle(icon);
+        return { tone: e.dataset.tone, mark: icon.textContent, fill: style.backgroundColor };
+      }),
+    );
+    const expected: Record<string, { mark: RegExp; fill: string }> = {
+      passed: { mark: /^✔$/, fill: 'rgb(43, 122, 54)' },
+      warning: { mark: /^⚠$/, fill: 'rgb(242, 194, 0)' },
+      failed: { mark: /^✘$/, fill: 'rgb(198, 40, 40)' },
+      waiting: { mark: /^…$/, fill: 'rgb(28, 85, 146)' },
+      notRun: { mark: /^\d$/, fill: 'rgb(95, 102, 109)' },
+    };
+    for (const s of seen) {
+      expect(s.mark, s.tone).toMatch(expected[s.tone]!.mark);
+      expect(s.fill, s.tone).toBe(expected[s.tone]!.fill);
+    }
+    const tones = new Set(seen.map((s) => s.tone));
+    expect(tones.has('notRun')).toBe(true);
+    expect(tones.has('warning') || tones.has('passed')).toBe(true);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual(
+      [],
+    );
+    await shoot('stepper');
+  });
+
+  test('the HTML report keeps ids whole at 1280 px and breaks no word at 390 px', async () => {
+    const { LAYERS } = await import('../src/core/acceptance/layers.js');
+    const layers = LAYERS.map((l) => ({
+      id: l.id,
+      title: l.title,
+      manualPrompt: l.manual,
+      status: 'passed' as const,
+      evidence: [
+        {
+          label: 'terminal DSP-CLONE-NORTH-GATE',
+          value:
+            'DSP-CLONE-NORTH-GATE saved http://192.168.10.20:8080, read back and checked in; ENR-P-0042 too',
+          ok: true,
+        },
+      ],
+      manual: null,
+      ranAt: '2026-11-22T06:30:00.000Z',
+      error: null,
+    }));
+    const report = buildReport(layers, {
+      site: 'North gate',
+      release: '0.1.0',
+      host: 'laptop-field-07',
+      centralUrl: 'http://192.168.10.2',
+      technician: 'Tess Tech 张',
+      createdAt: '2026-11-22T07:00:00.000Z',
+    });
+    // As a downloaded file opens: outside the console's origin and its CSP.
+    await page.goto('about:blank');
+    await page.setContent(reportHtml(report, 'ab'.repeat(32)));
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      // Each id is on one line: its span is one line box tall.
+      const ids = page.locator('span.id');
+      for (const id of await ids.all()) {
+        const rects = await id.evaluate(
+          (el) => (el as unknown as { getClientRects(): unknown[] }).getClientRects().length,
+        );
+        expect(rects, (await id.textContent()) ?? '').toBe(1);
+      }
+      expect(
+        await page.evaluate<number>('document.documentElement.scrollWidth'),
+      ).toBeLessThanOrEqual(width);
+      await page.screenshot({
+        path: test.info().outputPath(`report-${width}.png`),
+        fullPage: true,
+      });
+    }
+  });
+});
