@@ -71,9 +71,36 @@ export function importColumnName(field: string, locale: string): string {
 }
 export type ImportRowError = z.infer<typeof importRowError>;
 
+/** A ZIP entry the import did not read, with why (`entry` is its name as the archive holds it). */
+export const importRefusedEntry = z.object({
+  entry: z.string(),
+  reasons: z.array(importRowReason),
+});
+export type ImportRefusedEntry = z.infer<typeof importRefusedEntry>;
+
+/**
+ * What an import did with its ZIP of photos: rows saved without their photo (the photo refused,
+ * as the person form saves a person without one), entries not read (a path in the name, not a
+ * photo, a second photo for one ID number) and photos whose name matched no row. Each list holds
+ * the first {@link IMPORT_PHOTO_LISTED} (its count counts them all).
+ */
+export const importPhotosReport = z.object({
+  withoutPhoto: z.array(importRowError),
+  withoutPhotoCount: z.number().int(),
+  refusedEntries: z.array(importRefusedEntry),
+  refusedEntryCount: z.number().int(),
+  unmatched: z.array(z.string()),
+  unmatchedCount: z.number().int(),
+});
+export type ImportPhotosReport = z.infer<typeof importPhotosReport>;
+
+/** How many of each list of {@link importPhotosReport} are kept. */
+export const IMPORT_PHOTO_LISTED = 1000;
+
 /**
  * A people import (`POST /api/imports/people`, `GET /api/imports/:id`): `processed` of `total`
- * rows so far; `errors` holds the first 1,000 refused rows (`failed` counts them all).
+ * rows so far; `errors` holds the first 1,000 refused rows (`failed` counts them all); `photos`
+ * what became of the ZIP's photos (null without a ZIP).
  */
 export const importJobOut = z.object({
   id: z.string(),
@@ -83,6 +110,7 @@ export const importJobOut = z.object({
   succeeded: z.number().int(),
   failed: z.number().int(),
   errors: z.array(importRowError),
+  photos: importPhotosReport.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });

@@ -70,20 +70,33 @@ export const messageCatalog = {
   import_date: '{field}: use {expected} (got "{value}").',
   import_not_real_date: '{field}: "{value}" is not a real date.',
   import_yes_no: '{field}: use true or false (got "{value}").',
-  import_no_space: '{field}: there is no space "{space}".',
-  import_ambiguous_space: '{field}: several spaces are named "{space}"; use its id.',
+  import_no_space:
+    '{field}: there is no space "{space}"; write a space’s name, or its path as the site shows it (e.g. HQ Building › Floor 1); separate several with ;.',
+  import_ambiguous_space:
+    '{field}: several spaces are named "{space}" ({paths}); write the path of the one you mean, e.g. "{example}".',
   import_repeated_id: '{field}: also on row {row} of this file; each ID number may appear once.',
   import_no_column: 'The CSV header has no "{field}" column.',
   import_empty_file: 'The CSV file is empty.',
   import_unreadable: 'The CSV file cannot be read (it is not valid CSV).',
-  import_photo_too_large: 'Its photo {file} is larger than {max} MB.',
-  import_photo_unreadable: 'Its photo is not a JPEG or PNG photo the service can read.',
+  import_photo_too_large: 'The photo {file} is larger than {max} MB: choose a smaller JPEG or PNG.',
+  // The same words as the photo upload's `invalid_image` (the person form's).
+  import_photo_unreadable: 'This is not a JPEG or PNG photo the service can read.',
   import_zip_entries: 'The ZIP holds {entries} entries; at most {max} are accepted.',
   import_zip_unreadable:
     'The ZIP of photos cannot be read (it is damaged, or not a ZIP file); make it again and import again.',
   import_interrupted: 'Interrupted by a server restart; import the same files again to finish.',
   import_not_saved:
     'The import stopped: its progress could not be saved. Rows imported so far stay; import the same files again to finish.',
+  // A ZIP entry the import did not read (its name is shown beside the reason).
+  import_entry_parent:
+    'Not read: its name leads out of the folder (".."). Name each photo by ID number, e.g. AB-1001.jpg.',
+  import_entry_absolute:
+    'Not read: its name is an absolute path. Name each photo by ID number, e.g. AB-1001.jpg.',
+  import_entry_backslash:
+    'Not read: its name holds a backslash (\\). Name each photo by ID number, e.g. AB-1001.jpg.',
+  import_entry_name: 'Not read: its name holds control characters.',
+  import_entry_not_photo: 'Not read: only .jpg, .jpeg and .png photos are imported.',
+  import_entry_twice: 'Not used: {other} is already the photo for this ID number.',
   import_row_failed: 'This row could not be saved; try again, and tell the operator if it repeats.',
   // The face check of a photo (problems, each with what to do; `{devices}` names whose need).
   face_refused: 'The photo was refused: {detail}.',

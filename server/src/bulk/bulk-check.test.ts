@@ -44,7 +44,10 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
       [3, 'validFrom: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "31/01/2026").'],
       [4, 'name: Required.'],
       [5, 'enabled: use true or false (got "maybe").'],
-      [6, 'spaces: there is no space "No Such Space".'],
+      [
+        6,
+        'spaces: there is no space "No Such Space"; write a space’s name, or its path as the site shows it (e.g. HQ Building › Floor 1); separate several with ;.',
+      ],
       [7, 'idNumber: also on row 2 of this file; each ID number may appear once.'],
       // Not rolled over to 2026-03-02 or the next day: refused as no day of the calendar.
       [8, 'validFrom: "2026-02-30" is not a real date.'],

@@ -131,7 +131,7 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
       '2,RSN-001,姓名：必填。,import_field',
       '3,RSN-002,有效期自：“2026-02-30”不是真实存在的日期。,import_not_real_date',
       '4,RSN-003,启用：请使用“是”或“否”（也可用 true 或 false；实际为“也许”）。,import_yes_no',
-      '5,RSN-004,空间：不存在名为“无此空间”的空间。,import_no_space',
+      '5,RSN-004,空间：不存在名为“无此空间”的空间；请写空间名称，或按网站显示的路径书写（例如 HQ Building › Floor 1）；多个空间用 ; 分隔。,import_no_space',
     ]);
     // Without `lang`: the browser's language, as a plain link downloads it.
     const en = await admin.get(url, { 'accept-language': 'en-GB,en;q=0.8' });

@@ -3,11 +3,9 @@ import type { Transaction } from 'sequelize';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  instantOfWallClock,
-  issuesToMessages,
-  personCreate,
-  validityInstant,
+  IMPORT_PHOTO_LISTED,
   type ImportCheckOut,
+  type ImportPhotosReport,
   type ImportJobOut,
   type ImportRowError,
   type PersonCreate,
@@ -19,15 +17,9 @@ import type { ImportJobRow } from '../platform/db/business-models.js';
 import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
 import { photoTransaction } from '../photos/intake.js';
 import { HttpError } from '../platform/http/errors.js';
-import {
-  ImportRefusal,
-  countCsv,
-  openPhotoArchive,
-  readCsv,
-  refusal,
-  type CsvRecord,
-  type PhotoArchive,
-} from './sources.js';
+import { ImportRefusal, countCsv, readCsv, refusal } from './sources.js';
+import { openPhotoArchive, type PhotoArchive } from './photo-archive.js';
+import { RowsById, spaceKeys, toInput } from './rows.js';
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 const MAX_ERRORS_KEPT = 1000;
@@ -59,113 +51,10 @@ export function toJobOut(job: ImportJobRow): ImportJobOut {
     succeeded: job.succeeded,
     failed: job.failed,
     errors: JSON.parse(job.errors) as RowError[],
+    photos: job.photos === null ? null : (JSON.parse(job.photos) as ImportPhotosReport),
     createdAt: job.createdAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
   };
-}
-
-const BOOL: Record<string, boolean> = {
-  true: true,
-  false: false,
-  '1': true,
-  '0': false,
-  yes: true,
-  no: false,
-  // As the Chinese template writes them.
-  是: true,
-  否: false,
-};
-
-/** What a date cell may hold (the part after the date optional): `expected` of its reason. */
-const DATE_FORMAT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const DATE_EXPECTED = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM';
-
-/**
- * A date cell as an instant, refusing one that is no day of the calendar (2026-02-30, 25:00):
- * `new Date` would roll it over to another day without a word. A date alone is the whole day in
- * the site's time zone (valid from its start, until its end), as the site's form takes it; a
- * time without an offset is that wall clock in the site's zone, not the server's.
- */
-function dateCell(field: 'validFrom' | 'validUntil', s: string, zone: string): string {
-  const m = DATE_FORMAT.exec(s);
-  if (!m) throw refusal('import_date', { field, value: s, expected: DATE_EXPECTED });
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m
-    .slice(1, 7)
-    .map((p) => (p === undefined ? undefined : Number(p))) as [
-    number,
-    number,
-    number,
-    number?,
-    number?,
-    number?,
-  ];
-  const wall = { year, month, day, hour, minute, second, ms: 0 };
-  const utc = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  const real =
-    utc.getUTCFullYear() === year &&
-    utc.getUTCMonth() === month - 1 &&
-    utc.getUTCDate() === day &&
-    utc.getUTCHours() === hour &&
-    utc.getUTCMinutes() === minute &&
-    utc.getUTCSeconds() === second;
-  const at =
-    m[4] === undefined
-      ? validityInstant(s, field === 'validFrom' ? 'from' : 'until', zone)
-      : m[7] === undefined
-        ? instantOfWallClock(wall, zone)
-        : new Date(s);
-  if (!real || Number.isNaN(at.getTime())) {
-    throw refusal('import_not_real_date', { field, value: s });
-  }
-  return at.toISOString();
-}
-
-/** The CSV column a create-schema field comes from. */
-const columnOf = (path: string) => (path.startsWith('spaceIds') ? 'spaces' : path);
-
-/** Maps a CSV record to the create schema; space names (or ids) resolve within the organization. */
-function toInput(record: CsvRecord, spaces: Map<string, string[]>, zone: string): PersonCreate {
-  const v = record.values;
-  // A column left out (or empty) changes nothing on an update; it is not "no spaces".
-  const spaceIds = v.spaces
-    ?.split(';')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const ids = spaces.get(s.toLowerCase()) ?? [];
-      if (ids.length === 1) return ids[0]!;
-      throw refusal(ids.length ? 'import_ambiguous_space' : 'import_no_space', {
-        field: 'spaces',
-        space: s,
-      });
-    });
-  const enabled = v.enabled === undefined ? undefined : BOOL[v.enabled.toLowerCase()];
-  if (v.enabled !== undefined && enabled === undefined)
-    throw refusal('import_yes_no', { field: 'enabled', value: v.enabled });
-  const date = (field: 'validFrom' | 'validUntil') =>
-    v[field] === undefined ? undefined : dateCell(field, v[field], zone);
-  const parsed = personCreate.safeParse({
-    name: v.name,
-    idNumber: v.idNumber,
-    phone: v.phone,
-    notes: v.notes,
-    validFrom: date('validFrom'),
-    validUntil: date('validUntil'),
-    enabled,
-    spaceIds,
-  });
-  if (!parsed.success) {
-    // Each problem names its column and says what to write there, in the forms' own words.
-    const messages = issuesToMessages(parsed.error.issues, v);
-    throw new ImportRefusal(
-      Object.entries(messages).map(([path, m]) => ({
-        code: 'import_field',
-        params: { ...m.params, field: columnOf(path), problem: m.code },
-      })),
-    );
-  }
-  return parsed.data;
 }
 
 /** A row's refusal by code: the import's own, a photo's (unreadable, a face), or unforeseen. */
@@ -217,23 +106,6 @@ class ProgressNotSaved extends ImportRefusal {
   }
 }
 
-/**
- * The first row of the file that holds each ID number (compared as the people store does,
- * case-insensitively). A later row with the same number is refused, in the check and in the
- * import alike, rather than silently overwriting the earlier one.
- */
-class RowsById {
-  private readonly first = new Map<string, number>();
-
-  /** Throws the row's error when the number was on an earlier row; remembers it otherwise. */
-  claim(idNumber: string, line: number): void {
-    const key = idNumber.toUpperCase();
-    const row = this.first.get(key);
-    if (row !== undefined) throw refusal('import_repeated_id', { field: 'idNumber', row });
-    this.first.set(key, line);
-  }
-}
-
 const exists = (file: string) =>
   access(file).then(
     () => true,
@@ -248,13 +120,7 @@ async function holdWhileExists(file: string): Promise<void> {
 /** Starts an import: the job row exists before this returns, the rows run in the background. */
 export async function startImport(
   ctx: AppContext,
-  deps: {
-    upsert: UpsertPerson;
-    csvFile: string;
-    zipFile?: string;
-    actor: ImportActor;
-    cleanup: () => Promise<void>;
-  },
+  deps: ImportDeps & { cleanup: () => Promise<void> },
 ): Promise<{ job: ImportJobRow; done: Promise<void> }> {
   const now = ctx.clock.now();
   const job = await ctx.models.ImportJob.create({
@@ -267,6 +133,7 @@ export async function startImport(
     succeeded: 0,
     failed: 0,
     errors: '[]',
+    photos: null,
     createdAt: now,
     finishedAt: null,
   });
@@ -274,21 +141,107 @@ export async function startImport(
   return { job, done };
 }
 
-async function runImport(
+type ImportDeps = { upsert: UpsertPerson; csvFile: string; zipFile?: string; actor: ImportActor };
+
+/** A problem of a row's photo alone (its entry, its image, its face): the row goes on without it. */
+const photoProblem = (err: unknown) =>
+  err instanceof ImportRefusal ||
+  (err instanceof HttpError && err.status < 500 && err.status !== 429);
+
+/**
+ * A row's photo from the ZIP, normalized and face-checked, in the uploads' queue (waiting its
+ * turn rather than refused, issue 32). A photo that cannot be used is the row's `problem`: the
+ * person is saved without it, as the person form does (issue 30).
+ */
+async function rowPhoto(
   ctx: AppContext,
-  job: ImportJobRow,
-  deps: { upsert: UpsertPerson; csvFile: string; zipFile?: string; actor: ImportActor },
-): Promise<void> {
+  archive: PhotoArchive | undefined,
+  input: PersonCreate,
+  actor: ImportActor,
+) {
+  try {
+    const bytes = await archive?.photoFor(input.idNumber);
+    if (!bytes) return {};
+    const checked = await ctx.photoWork.checks.run(
+      async () => {
+        const normalized = await ctx.photos.normalize(bytes);
+        return { normalized, face: await checkRowFace(ctx, normalized, actor, input) };
+      },
+      { background: true },
+    );
+    return { checked };
+  } catch (err) {
+    if (!photoProblem(err)) throw err;
+    return { problem: err };
+  }
+}
+
+/** One row imported in its own transaction (a failed row leaves nothing behind). */
+async function importRow(
+  ctx: AppContext,
+  deps: ImportDeps,
+  input: PersonCreate,
+  archive: PhotoArchive | undefined,
+): Promise<{ problem?: unknown }> {
+  const { checked, problem } = await rowPhoto(ctx, archive, input, deps.actor);
+  const store = (t: Transaction) =>
+    (checked ? ctx.photos.save(checked.normalized, t) : Promise.resolve(undefined)).then((photo) =>
+      deps.upsert(input, photo, deps.actor, t, checked?.face),
+    );
+  await (checked
+    ? photoTransaction(ctx, store, { background: true })
+    : ctx.db.sequelize.transaction(store));
+  return { problem };
+}
+
+/** A row saved without its photo, as kept: the photo's problem, worded as the person form does. */
+const withoutPhoto = (row: number, idNumber: string, problem: unknown): RowError => {
+  const kept = rowError(row, idNumber, problem);
+  return { ...kept, error: clip(`Saved without a photo: ${kept.error}`, 1024) };
+};
+
+/** Says in the log why a row was refused (the administrator reads its reasons by code). */
+function logRefusal(ctx: AppContext, importId: string, row: number, err: unknown): void {
+  if (!(err instanceof ImportRefusal || err instanceof HttpError)) {
+    // Said to the administrator as "could not be saved": the log keeps what happened.
+    ctx.logger.warn({ err, importId, row }, 'row failed');
+  } else if (err instanceof ImportRefusal && err.cause !== undefined) {
+    ctx.logger.info({ importId, row, err: err.cause }, 'row refused');
+  } else if (err instanceof HttpError && err.detail) {
+    ctx.logger.info({ importId, row, detail: err.detail }, 'row refused');
+  }
+}
+
+/** What the job keeps about its ZIP while it runs; null without one. */
+function photosReport(archive: PhotoArchive | undefined): ImportPhotosReport | null {
+  if (!archive) return null;
+  return {
+    withoutPhoto: [],
+    withoutPhotoCount: 0,
+    refusedEntries: archive.refused,
+    refusedEntryCount: archive.refusedCount,
+    unmatched: [],
+    unmatchedCount: 0,
+  };
+}
+
+async function runImport(ctx: AppContext, job: ImportJobRow, deps: ImportDeps): Promise<void> {
   const errors: RowError[] = [];
   let archive: PhotoArchive | undefined;
+  let report: ImportPhotosReport | null = null;
   const finish = async (outcome: 'succeeded' | 'failed') => {
     let state = outcome;
     const counts = { processed: job.processed, succeeded: job.succeeded, failed: job.failed };
+    if (report && archive && outcome === 'succeeded') {
+      const unmatched = archive.unmatched();
+      report = { ...report, unmatched: unmatched.names, unmatchedCount: unmatched.count };
+    }
     try {
       await job.update({
         state,
         ...counts,
         errors: JSON.stringify(errors),
+        photos: report && JSON.stringify(report),
         finishedAt: ctx.clock.now(),
       });
     } catch (err) {
@@ -323,7 +276,8 @@ async function runImport(
     // and never held in memory (a 20 MB file can hold millions of rows).
     const total = await countCsv(deps.csvFile);
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
-    await job.update({ total });
+    report = photosReport(archive);
+    await job.update({ total, photos: report && JSON.stringify(report) });
     const spaces = await spaceKeys(ctx, deps.actor.organizationId);
     const { timeZone: zone } = await siteTimeZone(ctx);
     const rowsById = new RowsById();
@@ -335,6 +289,7 @@ async function runImport(
           succeeded: job.succeeded,
           failed: job.failed,
           errors: JSON.stringify(errors),
+          photos: report && JSON.stringify(report),
         });
       } catch (err) {
         throw new ProgressNotSaved(err);
@@ -347,43 +302,23 @@ async function runImport(
         await holdWhileExists(ctx.config.importHoldFile);
       }
       const idNumber = record.values.idNumber ?? null;
+      // Its photo matched a row, whatever becomes of the row.
+      if (idNumber !== null) archive?.seen(idNumber);
       try {
         const input = toInput(record, spaces, zone);
         rowsById.claim(input.idNumber, record.line);
-        const bytes = await archive?.photoFor(input.idNumber);
-        // In the uploads' queue, waiting its turn rather than refused (issue 32).
-        const checked =
-          bytes &&
-          (await ctx.photoWork.checks.run(
-            async () => {
-              const normalized = await ctx.photos.normalize(bytes);
-              // A refused face fails the row with its reasons (no administrator accepts it here).
-              return { normalized, face: await checkRowFace(ctx, normalized, deps.actor, input) };
-            },
-            { background: true },
-          ));
-        // One transaction per row: a failed row leaves nothing behind.
-        const store = (t: Transaction) =>
-          (checked ? ctx.photos.save(checked.normalized, t) : Promise.resolve(undefined)).then(
-            (photo) => deps.upsert(input, photo, deps.actor, t, checked?.face),
-          );
-        await (checked
-          ? photoTransaction(ctx, store, { background: true })
-          : ctx.db.sequelize.transaction(store));
+        const { problem } = await importRow(ctx, deps, input, archive);
         job.succeeded++;
+        if (problem !== undefined && report) {
+          logRefusal(ctx, job.id, record.line, problem);
+          report.withoutPhotoCount++;
+          if (report.withoutPhoto.length < IMPORT_PHOTO_LISTED) {
+            report.withoutPhoto.push(withoutPhoto(record.line, input.idNumber, problem));
+          }
+        }
       } catch (err) {
         job.failed++;
-        if (!(err instanceof ImportRefusal || err instanceof HttpError)) {
-          // Said to the administrator as "could not be saved": the log keeps what happened.
-          ctx.logger.warn({ err, importId: job.id, row: record.line }, 'row failed');
-        } else if (err instanceof ImportRefusal && err.cause !== undefined) {
-          ctx.logger.info({ importId: job.id, row: record.line, err: err.cause }, 'row refused');
-        } else if (err instanceof HttpError && err.detail) {
-          ctx.logger.info(
-            { importId: job.id, row: record.line, detail: err.detail },
-            'row refused',
-          );
-        }
+        logRefusal(ctx, job.id, record.line, err);
         if (errors.length < MAX_ERRORS_KEPT) {
           errors.push(rowError(record.line, idNumber, err));
         }
@@ -420,15 +355,6 @@ export async function failInterruptedImports(ctx: AppContext): Promise<number> {
     });
   }
   return running.length;
-}
-
-async function spaceKeys(ctx: AppContext, organizationId: string): Promise<Map<string, string[]>> {
-  const spaces = new Map<string, string[]>();
-  for (const s of await ctx.models.Space.findAll({ where: { organizationId }, raw: true })) {
-    for (const key of [s.name.toLowerCase(), s.id])
-      spaces.set(key, [...(spaces.get(key) ?? []), s.id]);
-  }
-  return spaces;
 }
 
 /**

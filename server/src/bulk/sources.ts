@@ -36,7 +36,7 @@ export const refusal = (code: string, params?: ImportRowReason['params']) =>
   new ImportRefusal([{ code, ...(params && { params }) }]);
 
 /** A refusal for a file the archive library could not read; its own words kept as the cause. */
-function unreadable(code: string, cause: unknown): ImportRefusal {
+export function unreadable(code: string, cause: unknown): ImportRefusal {
   const problem = refusal(code);
   problem.cause = cause;
   return problem;
@@ -164,14 +164,6 @@ export async function* readCsv(file: string): AsyncGenerator<CsvRecord> {
   if (!columns) headerColumns(undefined);
 }
 
-export interface PhotoArchive {
-  /** The photo for an ID number (`<idNumber>.jpg|.jpeg|.png`, any folder, any case), or undefined. */
-  photoFor(idNumber: string): Promise<Buffer | undefined>;
-  close(): void;
-}
-
-const PHOTO = /(?:^|\/)([^/]+)\.(jpe?g|png)$/i;
-
 /**
  * Entries a ZIP of photos may hold: one photo per person of the largest sites, with room for
  * folders. Each entry is indexed in memory while the import runs, so a ZIP of millions of
@@ -179,9 +171,14 @@ const PHOTO = /(?:^|\/)([^/]+)\.(jpe?g|png)$/i;
  */
 export const MAX_ZIP_ENTRIES = 100_000;
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+/**
+ * Opens a ZIP to read its entries one by one. Names are left undecoded (`decodeStrings: false`):
+ * yauzl would stop at the first entry whose name holds a path it refuses ("../x.jpg"), where the
+ * import refuses that one entry and reads the others (./photo-archive.ts).
+ */
+export function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false, decodeStrings: false }, (err, z) =>
       err ? reject(err) : resolve(z),
     ),
   );
@@ -193,62 +190,4 @@ export async function zipEntryCount(file: string): Promise<number> {
   const n = zip.entryCount;
   zip.close();
   return n;
-}
-
-/** Indexes a ZIP of photos without extracting it; entries are read on demand, size-limited. */
-export async function openPhotoArchive(file: string, maxEntryBytes: number): Promise<PhotoArchive> {
-  const zip = await openZip(file);
-  if (zip.entryCount > MAX_ZIP_ENTRIES) {
-    zip.close();
-    throw refusal('import_zip_entries', { entries: zip.entryCount, max: MAX_ZIP_ENTRIES });
-  }
-  const entries = new Map<string, yauzl.Entry>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      const match = PHOTO.exec(entry.fileName);
-      if (match && !entry.fileName.endsWith('/')) entries.set(match[1]!.toLowerCase(), entry);
-      zip.readEntry();
-    });
-    zip.on('end', () => resolve());
-    zip.on('error', reject);
-    zip.readEntry();
-  }).catch((err: unknown) => {
-    zip.close();
-    throw unreadable('import_zip_unreadable', err);
-  });
-  return {
-    async photoFor(idNumber) {
-      const entry = entries.get(idNumber.toLowerCase());
-      if (!entry) return undefined;
-      if (entry.uncompressedSize > maxEntryBytes) {
-        throw refusal('import_photo_too_large', {
-          file: entry.fileName,
-          max: Math.round(maxEntryBytes / 1024 / 1024),
-        });
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-          zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
-        );
-        for await (const chunk of stream as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          // Guards against an entry whose header lies about its size.
-          if (size > maxEntryBytes) {
-            throw refusal('import_photo_too_large', {
-              file: entry.fileName,
-              max: Math.round(maxEntryBytes / 1024 / 1024),
-            });
-          }
-          chunks.push(chunk);
-        }
-      } catch (err) {
-        // A damaged entry fails its row, by code; the archive's own words go to the log.
-        throw err instanceof ImportRefusal ? err : unreadable('import_photo_unreadable', err);
-      }
-      return Buffer.concat(chunks);
-    },
-    close: () => zip.close(),
-  };
 }

@@ -63,19 +63,29 @@ export const zhCN: SharedTexts = {
     import_date: '{field}：请使用 {expected} 格式（实际为“{value}”）。',
     import_not_real_date: '{field}：“{value}”不是真实存在的日期。',
     import_yes_no: '{field}：请使用“是”或“否”（也可用 true 或 false；实际为“{value}”）。',
-    import_no_space: '{field}：不存在名为“{space}”的空间。',
-    import_ambiguous_space: '{field}：有多个名为“{space}”的空间，请改用其 ID。',
+    import_no_space:
+      '{field}：不存在名为“{space}”的空间；请写空间名称，或按网站显示的路径书写（例如 HQ Building › Floor 1）；多个空间用 ; 分隔。',
+    import_ambiguous_space:
+      '{field}：有多个名为“{space}”的空间（{paths}）；请写出所指空间的路径，例如“{example}”。',
     import_repeated_id: '{field}：本文件第 {row} 行已有此证件号码；每个证件号码只能出现一次。',
     import_no_column: 'CSV 表头中没有“{field}”列。',
     import_empty_file: 'CSV 文件是空的。',
     import_unreadable: '无法读取 CSV 文件（不是有效的 CSV）。',
-    import_photo_too_large: '其照片 {file} 超过 {max} MB。',
-    import_photo_unreadable: '其照片不是服务能读取的 JPEG 或 PNG 照片。',
+    import_photo_too_large: '照片 {file} 超过 {max} MB：请选择更小的 JPEG 或 PNG 照片。',
+    import_photo_unreadable: '这不是服务能读取的 JPEG 或 PNG 照片。',
     import_zip_entries: 'ZIP 压缩包含 {entries} 个条目，最多接受 {max} 个。',
     import_zip_unreadable: '无法读取照片 ZIP 压缩包（已损坏或不是 ZIP 文件）；请重新打包后再导入。',
     import_interrupted: '服务器重启导致导入中断；请再次导入相同的文件以完成。',
     import_not_saved:
       '导入已中止：无法保存导入进度。已导入的行会保留；请再次导入相同的文件以完成。',
+    import_entry_parent:
+      '未读取：其名称指向文件夹之外（“..”）。请以证件号码命名每张照片，例如 AB-1001.jpg。',
+    import_entry_absolute: '未读取：其名称是绝对路径。请以证件号码命名每张照片，例如 AB-1001.jpg。',
+    import_entry_backslash:
+      '未读取：其名称含有反斜杠（\\）。请以证件号码命名每张照片，例如 AB-1001.jpg。',
+    import_entry_name: '未读取：其名称含有控制字符。',
+    import_entry_not_photo: '未读取：只导入 .jpg、.jpeg 和 .png 照片。',
+    import_entry_twice: '未使用：{other} 已是此证件号码的照片。',
     import_row_failed: '此行未能保存；请重试，如果反复出现，请联系运维人员。',
     face_refused: '照片未通过人脸检测：{detail}。',
     face_none: '未找到人脸：请使用本人面部、正视镜头的照片',

@@ -28,6 +28,7 @@ import { ApiError } from '../api';
 import { describeRowError } from '../i18n/errors';
 import { checkImport, errorsUrl, percentDone, recentImports, startImport } from './api';
 import { CheckResult } from './CheckResult';
+import { PhotoReport } from './PhotoReport';
 
 /** How often a running import's progress is read (the server saves it every half second). */
 const PROGRESS_EVERY_MS = 1_000;
@@ -271,6 +272,7 @@ function ImportProgress({ job }: { job: ImportJobOut }) {
             })}
       </Text>
       {job.errors.length > 0 && <RowErrors job={job} />}
+      <PhotoReport job={job} />
     </Stack>
   );
 }

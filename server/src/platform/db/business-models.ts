@@ -105,6 +105,8 @@ export interface ImportJobRow extends Model<
   succeeded: number;
   failed: number;
   errors: string;
+  /** JSON of an ImportPhotosReport (migration 0281); null without a ZIP. */
+  photos: string | null;
   createdAt: Date;
   finishedAt: Date | null;
 }
@@ -274,6 +276,7 @@ export function defineBusinessModels(sequelize: Sequelize): BusinessModels {
       failed: int(),
       // MEDIUMTEXT on MySQL (migration 0280): a thousand refused rows with their reasons.
       errors: { type: DataTypes.TEXT('medium'), allowNull: false },
+      photos: { type: DataTypes.TEXT('medium'), allowNull: true },
       createdAt: time(),
       finishedAt: time(true),
     },

@@ -18,4 +18,16 @@ export const importMessageMigrations: Migration[] = [
       await qi.sequelize.query('ALTER TABLE import_jobs MODIFY errors TEXT NOT NULL');
     },
   },
+  {
+    // What became of an import's ZIP of photos (issue 30): rows saved without their photo,
+    // entries not read, photos that matched no row. JSON; null for an import without a ZIP.
+    name: '0281-import-jobs-photos',
+    up: async ({ qi, dialect }) => {
+      const type = dialect === 'mysql' ? 'MEDIUMTEXT' : 'TEXT';
+      await qi.sequelize.query(`ALTER TABLE import_jobs ADD COLUMN photos ${type} NULL`);
+    },
+    down: async ({ qi }) => {
+      await qi.sequelize.query('ALTER TABLE import_jobs DROP COLUMN photos');
+    },
+  },
 ];
