@@ -9,7 +9,7 @@ import { expect, test } from './data-fixtures';
 import { signIn } from './data-pages';
 import { LoginPage } from './pages';
 import { lanAddress } from './safety-pages';
-import { tag } from './support/admin-api';
+import { postRecognition, tag } from './support/admin-api';
 import { startNginx } from './support/stack';
 import { expectAccessible, expectNoSplitWords } from './support/checks';
 
@@ -52,8 +52,12 @@ test('sign-in over plain HTTP on a LAN address says the connection is not encryp
 test('events: a reversed range says so and asks nothing; the export and retention say their limits', async ({
   page,
   admin,
+  adminApi,
+  site,
 }) => {
   test.setTimeout(90_000);
+  const device = await adminApi.createDevice(`Gate ${tag()}`);
+  await postRecognition(page.request, site.serverURL, device, { personId: null });
   await signIn(page, admin, '/events');
   await expect(page.getByRole('heading', { name: 'Events', level: 1 })).toBeVisible();
   await expect(page.getByTestId('events-export-size')).toContainText('no size limit');
@@ -123,9 +127,11 @@ for (const lang of ['en', 'zh'] as const) {
     page,
     admin,
     adminApi,
+    site,
   }) => {
     test.setTimeout(180_000);
-    await adminApi.createDevice(`Door ${tag()}`);
+    const device = await adminApi.createDevice(`Door ${tag()}`);
+    await postRecognition(page.request, site.serverURL, device, { personId: null });
     await signIn(page, admin, '/');
     if (lang === 'zh') {
       await page.getByRole('button', { name: '简体中文' }).click();

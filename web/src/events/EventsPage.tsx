@@ -141,12 +141,12 @@ export function EventsPage() {
           <Text size="sm" c="dimmed" data-testid="events-total">
             {t('events.total', { count: rows.total })}
           </Text>
-          {canExport && (
+          {canExport && rows.total > 0 && (
             <Text size="xs" c="dimmed" id="events-export-size" data-testid="events-export-size">
               {t('events.exportSize', { count: rows.total })}
             </Text>
           )}
-          <ScrollHint />
+          {rows.items.length > 0 && <ScrollHint />}
           <EventTable items={rows.items} />
           <Pages
             total={pages}
