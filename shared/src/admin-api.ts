@@ -268,6 +268,8 @@ export const administratorUpdate = z.object({
   displayName: name.optional(),
   role: adminRole.optional(),
   disabled: z.boolean().optional(),
+  /** Moves the account to another organization: a superadmin's change only. */
+  organizationId: uuid.optional(),
 });
 export const administratorOut = z.object({
   id: z.string(),

@@ -150,6 +150,35 @@ describe.each(DIALECTS)('administrators on %s', (dialect) => {
     expect(audit!.summary).toContain('role operator → admin');
   });
 
+  test('a superadmin moves an account to another organization (audited, If-Match); an admin cannot', async () => {
+    const target = created(await create(admin, { role: 'operator', displayName: 'Mover' }));
+    const byAdmin = await patch(admin, target.id, { organizationId: otherOrgId });
+    expect(byAdmin.status).toBe(403);
+    const unknown = await patch(superadmin, target.id, { organizationId: randomUUID() });
+    expect([unknown.status, errorCode(unknown)]).toEqual([400, 'invalid_input']);
+    const stale = await superadmin.request('PATCH', `/api/administrators/${target.id}`, {
+      body: { organizationId: otherOrgId },
+      csrf: true,
+      headers: { 'If-Match': '"not-the-current-tag"' },
+    });
+    expect(stale.status).toBe(412);
+    const moved = await superadmin.request('PATCH', `/api/administrators/${target.id}`, {
+      body: { organizationId: otherOrgId, displayName: 'Moved' },
+      csrf: true,
+      headers: { 'If-Match': target.etag },
+    });
+    expect(moved.status).toBe(200);
+    const out = administratorOut.parse(moved.body);
+    expect([out.organizationId, out.displayName]).toEqual([otherOrgId, 'Moved']);
+    expect(out.etag).not.toBe(target.etag);
+    const audit = await server.ctx.models.Audit.findOne({
+      where: { action: 'admin.update', targetId: target.id },
+    });
+    expect(audit!.summary).toContain('moved to another organization');
+    const message = JSON.parse(audit!.summaryMessage!) as { params: Record<string, string> };
+    expect(message.params.organization).toBe('moved');
+  });
+
   test('the last enabled superadmin can be neither demoted nor disabled (409)', async () => {
     const lone = await signedIn(server, 'superadmin');
     const loneId = await idOf(lone);

@@ -13,11 +13,11 @@ type Target = Pick<AdministratorRow, 'id' | 'role' | 'organizationId'>;
 export function assertMayGrant(actor: Actor, role: AdminRole, organizationId: string): void {
   if (actor.role === 'superadmin') return;
   if (role === 'superadmin') {
-    throw httpErrors.forbidden('Only a superadmin can give the superadmin role.');
+    throw httpErrors.forbidden('Only a super administrator can give the super administrator role.');
   }
   if (organizationId !== actor.organizationId) {
     throw httpErrors.forbidden(
-      'Only a superadmin can manage administrators of another organization.',
+      'Only a super administrator can manage administrators of another organization.',
     );
   }
 }
@@ -26,11 +26,13 @@ export function assertMayGrant(actor: Actor, role: AdminRole, organizationId: st
 export function assertMayManage(actor: Actor, target: Target): void {
   if (actor.role === 'superadmin') return;
   if (target.role === 'superadmin') {
-    throw httpErrors.forbidden('Only a superadmin can change a superadmin’s account.');
+    throw httpErrors.forbidden(
+      'Only a super administrator can change a super administrator’s account.',
+    );
   }
   if (target.organizationId !== actor.organizationId) {
     throw httpErrors.forbidden(
-      'Only a superadmin can manage administrators of another organization.',
+      'Only a super administrator can manage administrators of another organization.',
     );
   }
 }

@@ -37,7 +37,7 @@ export function toAdministratorOut(a: AdministratorRow): Out {
     mustChangePassword: a.mustChangePassword,
     lastLoginAt: a.lastLoginAt?.toISOString() ?? null,
     createdAt: a.createdAt.toISOString(),
-    etag: editTagOf('administrator', [a.displayName, a.role, a.disabled]),
+    etag: editTagOf('administrator', [a.displayName, a.role, a.disabled, a.organizationId]),
   };
 }
 
@@ -168,7 +168,17 @@ export async function updateAdministrator(
     body.displayName !== undefined && body.displayName !== target.displayName
       ? body.displayName
       : undefined;
-  if (role) assertMayGrant(actor, role, target.organizationId);
+  const organizationId =
+    body.organizationId !== undefined && body.organizationId !== target.organizationId
+      ? body.organizationId
+      : undefined;
+  if (role) assertMayGrant(actor, role, organizationId ?? target.organizationId);
+  if (organizationId) {
+    assertMayGrant(actor, role ?? target.role, organizationId);
+    if (!(await deps.models.Organization.findByPk(organizationId))) {
+      throw httpErrors.invalidInput({ organizationId: 'no such organization' });
+    }
+  }
 
   const updated = await deps.db.sequelize.transaction(async (transaction) => {
     // Locks the enabled superadmins (FOR UPDATE on MySQL; SQLite's write lock is taken at
@@ -181,7 +191,7 @@ export async function updateAdministrator(
       });
       if (!enabled.some((a) => a.id !== target.id)) {
         throw httpErrors.conflict(
-          `${target.username} is the last enabled superadmin; make another superadmin first.`,
+          `${target.username} is the last enabled super administrator; make another super administrator first.`,
           { reason: 'last_superadmin', username: target.username },
         );
       }
@@ -200,6 +210,7 @@ export async function updateAdministrator(
     assertUnchanged(ifMatch, toAdministratorOut(fresh).etag, 'administrator');
     const described: string[] = [];
     if (displayName !== undefined) described.push('display name changed');
+    if (organizationId) described.push('moved to another organization');
     if (role) described.push(`role ${fresh.role} → ${role}`);
     if (disabled === true) described.push('disabled; sessions ended');
     if (disabled === false) described.push('enabled');
@@ -209,6 +220,7 @@ export async function updateAdministrator(
         ...(displayName !== undefined && { displayName }),
         ...(role && { role }),
         ...(disabled !== undefined && { disabled }),
+        ...(organizationId && { organizationId }),
         updatedAt: deps.clock.now(),
       },
       { transaction },
@@ -227,6 +239,7 @@ export async function updateAdministrator(
             previousRole: fresh.role,
             role: role ?? 'unchanged',
             state: disabled === undefined ? 'unchanged' : disabled ? 'disabled' : 'enabled',
+            organization: organizationId ? 'moved' : 'unchanged',
           },
         },
         ...by,

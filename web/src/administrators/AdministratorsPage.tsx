@@ -32,6 +32,8 @@ import {
   type WithPassword,
 } from './api';
 import { CreateAdministratorForm } from './CreateAdministratorForm';
+import { EditAdministratorForm } from './EditAdministratorForm';
+import { useDiscardGuard } from '../components/DiscardGuard';
 import { displayName, organizationName } from '../i18n/seeded';
 
 /** Accounts with role and state; create, disable, reset password; sign-in lockouts cleared. */
@@ -47,6 +49,7 @@ export function AdministratorsPage() {
   return (
     <Administrators
       actorRole={role}
+      actorId={user.id}
       workingIn={user.workingOrganizationId ?? user.organizationId}
     />
   );
@@ -54,9 +57,12 @@ export function AdministratorsPage() {
 
 function Administrators({
   actorRole,
+  actorId,
   workingIn,
 }: {
   actorRole: 'admin' | 'superadmin';
+  /** The signed-in administrator: their own row offers no Disable, no reset, no role change. */
+  actorId: string;
   /** Where a new account goes unless a superadmin picks another organization. */
   workingIn: string;
 }) {
@@ -75,8 +81,11 @@ function Administrators({
     listLockouts(signal),
   );
   const [creating, setCreating] = useState(false);
+  const discard = useDiscardGuard(() => setCreating(false));
   const [shown, setShown] = useState<WithPassword | null>(null);
   const [disabling, setDisabling] = useState<Administrator | null>(null);
+  const [editing, setEditing] = useState<Administrator | null>(null);
+  const editDiscard = useDiscardGuard(() => setEditing(null));
   const [resetting, setResetting] = useState<Administrator | null>(null);
   const { problem, act } = useAction(keys.administrators);
   const locked = new Set(
@@ -121,6 +130,7 @@ function Administrators({
                 <Table.Tr key={a.id} data-testid="administrator-row" data-username={a.username}>
                   <Table.Td>
                     {a.username}
+                    {a.id === actorId && ` ${t('administrators.you')}`}
                     {a.displayName !== '' && a.displayName !== a.username && (
                       <Text size="xs" c="dimmed">
                         {displayName(a.displayName)}
@@ -165,20 +175,29 @@ function Administrators({
                         </Button>
                       </Menu.Target>
                       <Menu.Dropdown>
-                        <Menu.Item
-                          onClick={() =>
-                            a.disabled
-                              ? void act(() => setDisabled(a.id, false, a.etag))
-                              : setDisabling(a)
-                          }
-                        >
-                          {a.disabled
-                            ? t('administrators.enable')
-                            : t('administrators.disableMenu')}
-                        </Menu.Item>
-                        <Menu.Item onClick={() => setResetting(a)}>
-                          {t('administrators.resetPassword')}
-                        </Menu.Item>
+                        {(superadmin || a.role !== 'superadmin') && (
+                          <Menu.Item onClick={() => setEditing(a)}>
+                            {t('administrators.edit')}
+                          </Menu.Item>
+                        )}
+                        {a.id !== actorId && (
+                          <Menu.Item
+                            onClick={() =>
+                              a.disabled
+                                ? void act(() => setDisabled(a.id, false, a.etag))
+                                : setDisabling(a)
+                            }
+                          >
+                            {a.disabled
+                              ? t('administrators.enable')
+                              : t('administrators.disableMenu')}
+                          </Menu.Item>
+                        )}
+                        {a.id !== actorId && (
+                          <Menu.Item onClick={() => setResetting(a)}>
+                            {t('administrators.resetPassword')}
+                          </Menu.Item>
+                        )}
                         {locked.has(a.username) && (
                           <Menu.Item onClick={() => void act(() => clearLockout(a.username))}>
                             {t('administrators.clearLockout')}
@@ -193,8 +212,9 @@ function Administrators({
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={creating} onClose={() => setCreating(false)} title={t('administrators.new')}>
+      <Modal opened={creating} onClose={discard.requestClose} title={t('administrators.new')}>
         <CreateAdministratorForm
+          onDirty={discard.setDirty}
           actorRole={actorRole}
           {...(superadmin && { organizations: orgOptions, organizationId: workingIn })}
           onSubmit={async (body) => {
@@ -205,6 +225,27 @@ function Administrators({
           }}
         />
       </Modal>
+      {discard.question}
+      <Modal
+        opened={editing !== null}
+        onClose={editDiscard.requestClose}
+        title={t('administrators.editTitle', { username: editing?.username ?? '' })}
+      >
+        {editing !== null && (
+          <EditAdministratorForm
+            administrator={editing}
+            actorRole={actorRole}
+            self={editing.id === actorId}
+            {...(superadmin && { organizations: orgOptions })}
+            onDirty={editDiscard.setDirty}
+            onSaved={async () => {
+              await queryClient.invalidateQueries({ queryKey: keys.administrators });
+              setEditing(null);
+            }}
+          />
+        )}
+      </Modal>
+      {editDiscard.question}
       <SecretShownOnce
         opened={shown !== null}
         title={t('administrators.oneTime')}

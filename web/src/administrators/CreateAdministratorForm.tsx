@@ -4,7 +4,8 @@ import { administratorCreate, type SessionUser } from '@svc/shared';
 import { useState } from 'react';
 import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
-import { useT } from '../i18n';
+import { t as translate, useT } from '../i18n';
+import { useReportDirty } from '../components/DiscardGuard';
 import { describeError } from '../messages';
 import type { AdministratorCreate } from './api';
 
@@ -22,6 +23,13 @@ const roles: { value: SessionUser['role']; label: string }[] = [
   { value: 'admin', label: 'roles.admin' },
   { value: 'superadmin', label: 'roles.superadmin' },
 ];
+
+/** The roles `actorRole` may give: only a super administrator gives that role. */
+export function roleOptions(actorRole: SessionUser['role']) {
+  return roles
+    .filter((r) => actorRole === 'superadmin' || r.value !== 'superadmin')
+    .map((r) => ({ value: r.value, label: translate(r.label) }));
+}
 
 function toBody(values: Values): AdministratorCreate {
   return {
@@ -42,12 +50,15 @@ export function CreateAdministratorForm({
   organizations,
   organizationId = '',
   onSubmit,
+  onDirty,
 }: {
   actorRole: SessionUser['role'];
   organizations?: { value: string; label: string }[];
   /** The organization chosen at first. */
   organizationId?: string;
   onSubmit: (body: AdministratorCreate) => Promise<void>;
+  /** Whether anything was typed, for the dialog's question on closing. */
+  onDirty?: (dirty: boolean) => void;
 }) {
   const t = useT();
   const form = useForm<Values>({
@@ -56,6 +67,7 @@ export function CreateAdministratorForm({
     validate: schemaResolver<Values>(administratorCreate, toBody),
     validateInputOnChange: true,
   });
+  useReportDirty(form.isDirty(), onDirty);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -102,9 +114,7 @@ export function CreateAdministratorForm({
         )}
         <Select
           label={t('administrators.role')}
-          data={roles
-            .filter((r) => actorRole === 'superadmin' || r.value !== 'superadmin')
-            .map((r) => ({ value: r.value, label: t(r.label) }))}
+          data={roleOptions(actorRole)}
           allowDeselect={false}
           {...form.getInputProps('role')}
         />

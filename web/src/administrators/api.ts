@@ -1,4 +1,4 @@
-import type { administratorCreate } from '@svc/shared';
+import type { administratorCreate, administratorUpdate } from '@svc/shared';
 import {
   administratorOut,
   administratorWithPassword,
@@ -49,4 +49,26 @@ export async function listLockouts(signal?: AbortSignal): Promise<LoginLockout[]
 
 export function clearLockout(username: string): Promise<undefined> {
   return request('DELETE', `/api/auth/lockouts/${encodeURIComponent(username)}`);
+}
+
+export type AdministratorUpdate = z.infer<typeof administratorUpdate>;
+
+export function getAdministrator(id: string, signal?: AbortSignal): Promise<Administrator> {
+  return request('GET', `/api/administrators/${encodeURIComponent(id)}`, {
+    schema: administratorOut,
+    signal,
+  });
+}
+
+/** Display name, role, organization; saved over the state the form was opened with. */
+export function updateAdministrator(
+  id: string,
+  body: AdministratorUpdate,
+  ifMatch: string,
+): Promise<Administrator> {
+  return request('PATCH', `/api/administrators/${encodeURIComponent(id)}`, {
+    body,
+    schema: administratorOut,
+    ifMatch,
+  });
 }

@@ -55,6 +55,7 @@ function wordParams(code: string, params: Readonly<Params>): Params {
         }),
       params.state === 'disabled' && t('audit.change.disabled'),
       params.state === 'enabled' && t('audit.change.enabled'),
+      params.organization === 'moved' && t('audit.change.organization'),
     ]);
   }
   if (code === 'space_updated') {

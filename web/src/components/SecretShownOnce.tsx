@@ -2,11 +2,13 @@ import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { copyText, type CopyOutcome } from '../clipboard';
 import { useT } from '../i18n';
+import { LeaveGuard } from './LeaveGuard';
 
 /**
  * A secret shown only now (a device key, a one-time password), in a dialog that closes only
  * through "I have stored it": not on Esc, ×, or a click beside it, where the secret would be
- * gone for good by accident.
+ * gone for good by accident. Leaving the page while it is shown (a menu link, Back, a reload, a
+ * closed tab) asks first too.
  */
 export function SecretShownOnce({
   opened,
@@ -31,28 +33,40 @@ export function SecretShownOnce({
   children: ReactNode;
   onStored: () => void;
 }) {
+  const t = useT();
   return (
-    <Modal
-      opened={opened}
-      onClose={() => {}}
-      closeOnEscape={false}
-      closeOnClickOutside={false}
-      withCloseButton={false}
-      title={title}
-    >
-      {opened && (
-        <SecretBody
-          label={label}
-          secret={secret}
-          copyLabel={copyLabel}
-          storedLabel={storedLabel}
-          testId={testId}
-          onStored={onStored}
-        >
-          {children}
-        </SecretBody>
-      )}
-    </Modal>
+    <>
+      <LeaveGuard
+        when={() => opened}
+        words={{
+          title: t('secret.leaveTitle'),
+          text: t('secret.leaveText', { what: label }),
+          stay: t('secret.leaveStay'),
+          leave: t('secret.leaveAnyway'),
+        }}
+      />
+      <Modal
+        opened={opened}
+        onClose={() => {}}
+        closeOnEscape={false}
+        closeOnClickOutside={false}
+        withCloseButton={false}
+        title={title}
+      >
+        {opened && (
+          <SecretBody
+            label={label}
+            secret={secret}
+            copyLabel={copyLabel}
+            storedLabel={storedLabel}
+            testId={testId}
+            onStored={onStored}
+          >
+            {children}
+          </SecretBody>
+        )}
+      </Modal>
+    </>
   );
 }
 

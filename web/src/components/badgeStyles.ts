@@ -4,12 +4,13 @@
  */
 export const wholeTextBadge = {
   root: { height: 'auto', minWidth: 0, maxWidth: '100%', paddingBlock: 2 },
-  label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textTransform: 'none' },
+  label: { whiteSpace: 'normal', overflowWrap: 'break-word', textTransform: 'none' },
 } as const;
 
 /**
- * A free-form value (a 128-character name, a 64-character ID number) breaks anywhere when it
- * has no space to break at, inside its own cell or card, instead of running over its neighbour.
- * Only on such values: on every cell it would let tables squeeze ordinary words apart.
+ * A free-form value (a 128-character name, a 64-character ID number) breaks inside a word only
+ * when that word alone is longer than its line, inside its own cell or card, instead of running
+ * over its neighbour. `break-word`, not `anywhere`: with `anywhere` a table squeezed onto a
+ * phone splits ordinary words ("Adminis-trator") to make its columns narrower.
  */
-export const wrapAnywhere = { overflowWrap: 'anywhere' } as const;
+export const wrapAnywhere = { overflowWrap: 'break-word', minWidth: 0 } as const;

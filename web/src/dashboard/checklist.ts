@@ -8,6 +8,7 @@ import { listAdministrators } from '../administrators/api';
 import { listOrganizations } from '../organizations/api';
 import { listAllDevices, withQuery } from '../resources';
 import { listNodes } from '../system/api';
+import { centralState } from '../system/central';
 
 export type StepPath =
   | '/'
@@ -82,7 +83,7 @@ export async function loadChecklist(superadmin: boolean, signal?: AbortSignal): 
     },
     {
       id: 'central',
-      done: nodes.length > 0 && nodes.every((n) => n.lastCheckin !== null),
+      done: centralState(nodes).done,
       to: '/system',
     },
     panelTests && {

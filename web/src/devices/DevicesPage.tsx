@@ -31,6 +31,7 @@ import { EditDeviceForm, RemoveDevice } from './EditDeviceForm';
 import { KeyRefused, RotateKeyDialog } from './KeyRefused';
 import { KeyShownOnce } from './KeyShownOnce';
 import { RegisterDeviceForm } from './RegisterDeviceForm';
+import { useDiscardGuard } from '../components/DiscardGuard';
 import { Serial } from '../components/Serial';
 
 type Dialog =
@@ -53,6 +54,7 @@ export function DevicesPage() {
   // Under keys.sync: the stream's sync messages refresh the counts.
   const sync = useApiQuery([...keys.sync, 'devices', ids], (signal) => getDevicesSync(ids, signal));
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const discard = useDiscardGuard(() => setDialog(null));
   const [shownKey, setShownKey] = useState<{ sn: string; key: string } | null>(null);
   const [rotating, setRotating] = useState<DeviceOut | null>(null);
   const { problem, act } = useAction(keys.devices);
@@ -191,7 +193,7 @@ export function DevicesPage() {
       )}
       <Modal
         opened={dialog !== null}
-        onClose={() => setDialog(null)}
+        onClose={discard.requestClose}
         title={
           dialog?.kind === 'register'
             ? t('devices.register')
@@ -207,6 +209,7 @@ export function DevicesPage() {
         {dialog?.kind === 'register' && (
           <RegisterDeviceForm
             spaces={spaces.data ?? []}
+            onDirty={discard.setDirty}
             onSubmit={async (body) => {
               const device = await registerDevice(body);
               await queryClient.invalidateQueries({ queryKey: keys.devices });
@@ -245,6 +248,7 @@ export function DevicesPage() {
           />
         )}
       </Modal>
+      {discard.question}
       <KeyShownOnce shown={shownKey} onDone={() => setShownKey(null)} />
       <RotateKeyDialog
         device={rotating}

@@ -5,6 +5,7 @@ import { schemaResolver } from '../forms';
 import { useState } from 'react';
 import { ApiError } from '../api';
 import { useT } from '../i18n';
+import { useReportDirty } from '../components/DiscardGuard';
 import { describeError } from '../messages';
 import { spaceOptions } from '../spaces/tree';
 
@@ -20,9 +21,12 @@ interface Values {
 export function RegisterDeviceForm({
   spaces,
   onSubmit,
+  onDirty,
 }: {
   spaces: readonly SpaceOut[];
   onSubmit: (body: DeviceCreate) => Promise<void>;
+  /** Whether anything was typed, for the dialog's question on closing. */
+  onDirty?: (dirty: boolean) => void;
 }) {
   const t = useT();
   const form = useForm<Values>({
@@ -31,6 +35,7 @@ export function RegisterDeviceForm({
     validate: schemaResolver<Values>(deviceCreate),
     validateInputOnChange: true,
   });
+  useReportDirty(form.isDirty(), onDirty);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 

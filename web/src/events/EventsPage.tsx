@@ -4,7 +4,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useCanEdit } from '../access';
 import { useT } from '../i18n';
 import { LiveBadge } from '../components/LiveBadge';
-import { localInputToIso } from '../people/datetime';
+import { localInputToIso, timeInputHelp } from '../people/datetime';
 import { keys, useApiQuery } from '../query';
 import { exportEventsUrl, listAllDevices, listEvents, type EventSearch } from '../resources';
 import type { EventsSearchParams } from '../routes';
@@ -12,6 +12,10 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { EventTable } from './EventTable';
 import { PersonPicker } from './PersonPicker';
 import { Pages } from '../components/Pages';
+import { ScrollHint } from '../components/ScrollHint';
+
+/** The instant of a datetime-local value, comparable as text (ISO UTC); undefined when none. */
+const search0 = (value: string) => localInputToIso(value) ?? undefined;
 
 export const EVENTS_PAGE_SIZE = 50;
 
@@ -29,6 +33,11 @@ export function EventsPage() {
   const navigate = route.useNavigate();
   const from = params.from ?? '';
   const to = params.to ?? '';
+  // A range that ends before it starts finds nothing: said in words, and not asked for.
+  const reversed =
+    search0(from) !== undefined &&
+    search0(to) !== undefined &&
+    (search0(from) ?? '') > (search0(to) ?? '');
   const search: EventSearch = {
     personId: params.person,
     deviceId: params.device,
@@ -59,6 +68,7 @@ export function EventsPage() {
   const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
   const events = useApiQuery([...keys.events, search], (signal) => listEvents(search, signal), {
     keepPrevious: true,
+    enabled: !reversed,
   });
   const rows: { items: RecognitionEventOut[]; total: number } | null = events.data;
   // The export is for administrators (the API refuses operators).
@@ -72,8 +82,14 @@ export function EventsPage() {
         <Title order={1}>{t('nav.events')}</Title>
         <Group gap="sm">
           <LiveBadge />
-          {canExport && (
-            <Button component="a" href={exportEventsUrl(search)} download variant="default">
+          {canExport && !reversed && (
+            <Button
+              component="a"
+              href={exportEventsUrl(search)}
+              download
+              variant="default"
+              aria-describedby="events-export-size"
+            >
               {t('events.exportCsv')}
             </Button>
           )}
@@ -97,27 +113,40 @@ export function EventsPage() {
         <TextInput
           type="datetime-local"
           label={t('events.from')}
+          description={timeInputHelp()}
           value={from}
           onChange={(e) => go({ from: e.currentTarget.value }, true)}
         />
         <TextInput
           type="datetime-local"
           label={t('events.until')}
+          description={timeInputHelp()}
           value={to}
           onChange={(e) => go({ to: e.currentTarget.value }, true)}
         />
         {events.loading && <Loader size="sm" role="status" aria-label={t('events.loading')} />}
       </Group>
-      {events.error !== null && (
+      {reversed && (
+        <Alert color="yellow" role="alert" data-testid="events-reversed">
+          {t('events.reversed')}
+        </Alert>
+      )}
+      {!reversed && events.error !== null && (
         <Alert color="red" title={t('events.notLoaded')} data-testid="events-error">
           {events.error}
         </Alert>
       )}
-      {rows !== null && (
+      {rows !== null && !reversed && (
         <>
           <Text size="sm" c="dimmed" data-testid="events-total">
             {t('events.total', { count: rows.total })}
           </Text>
+          {canExport && rows.total > 0 && (
+            <Text size="xs" c="dimmed" id="events-export-size" data-testid="events-export-size">
+              {t('events.exportSize', { count: rows.total })}
+            </Text>
+          )}
+          {rows.items.length > 0 && <ScrollHint />}
           <EventTable items={rows.items} />
           <Pages
             total={pages}

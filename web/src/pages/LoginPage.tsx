@@ -68,6 +68,13 @@ export function LoginPage({ notice }: { notice?: string }) {
                 {t('login.subtitle')}
               </Text>
             </div>
+            {!window.isSecureContext && (
+              // Plain HTTP on a network address (a loopback address counts as secure): a quiet
+              // word, not a block; the normal LAN deployment works this way.
+              <Alert color="yellow" variant="light" data-testid="login-insecure">
+                {t('login.notEncrypted')}
+              </Alert>
+            )}
             {notice !== undefined && error === null && (
               <Alert color="blue" data-testid="login-notice">
                 {notice}

@@ -36,7 +36,7 @@ import { RequireEdit } from '../access';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { isoToLocalInput, localInputToIso } from './datetime';
+import { isoToLocalInput, localInputToIso, timeInputHelp } from './datetime';
 import {
   isEditConflict,
   mergeTheirChanges,
@@ -376,11 +376,13 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
           <TextInput
             type="datetime-local"
             label={t('people.validFrom')}
+            description={timeInputHelp()}
             {...form.getInputProps('validFrom')}
           />
           <TextInput
             type="datetime-local"
             label={t('people.validUntil')}
+            description={timeInputHelp()}
             {...form.getInputProps('validUntil')}
           />
         </Group>

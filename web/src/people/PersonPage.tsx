@@ -132,6 +132,9 @@ function PersonDetails({ person, spaces }: { person: PersonOut; spaces: string }
           <Field label={t('people.phone')} testId="person-phone">
             {person.phone ?? '—'}
           </Field>
+          <Field label={t('people.notes')} testId="person-notes">
+            <span style={{ whiteSpace: 'pre-wrap' }}>{person.notes ?? '—'}</span>
+          </Field>
           <Field label={t('people.lastChanged')} testId="person-updated">
             {formatTime(person.updatedAt)}
           </Field>

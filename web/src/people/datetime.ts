@@ -1,5 +1,6 @@
 import { instantOfWallClock, wallClockIn } from '@svc/shared';
-import { shownTimeZone } from '../i18n/format';
+import { formatDateTime, shownTimeZone } from '../i18n/format';
+import { t } from '../i18n';
 
 /**
  * `<input type="datetime-local">` speaks wall-clock time ("2026-11-22T09:30"); the API speaks
@@ -28,4 +29,16 @@ export function localInputToIso(value: string): string | null | undefined {
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day));
   if (check.getUTCDate() !== wall.day || wall.hour > 23 || wall.minute > 59) return undefined;
   return instantOfWallClock({ ...wall, ms }, shownTimeZone()).toISOString();
+}
+
+/**
+ * Under a date-and-time box: the zone it speaks and how the site writes such a time (the
+ * browser draws the box in its own format, which can differ from the site's).
+ */
+export function timeInputHelp(): string {
+  const example = instantOfWallClock(
+    { year: 2026, month: 12, day: 31, hour: 17, minute: 30, second: 0, ms: 0 },
+    shownTimeZone(),
+  );
+  return t('people.form.timeHelp', { zone: shownTimeZone(), example: formatDateTime(example) });
 }

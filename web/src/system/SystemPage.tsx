@@ -7,7 +7,8 @@ import { warningText, warningTexts } from '../i18n/warnings';
 import { heartbeat } from '../api';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { getPanelRoute } from './api';
+import { getPanelRoute, listKnownTerminals } from './api';
+import { centralState } from './central';
 import { PanelRouteSection, PanelRouteShared } from './PanelRouteSection';
 import { TerminalsSection } from './TerminalsSection';
 
@@ -41,6 +42,9 @@ export function SystemPage() {
     enabled: superadmin,
   });
   const info = discoveryInfo(beat.data?.discovery);
+  // The same query (and state) as the terminals' table below.
+  const known = useApiQuery([...keys.discovery, 'known'], (signal) => listKnownTerminals(signal));
+  const central = centralState(known.data?.items ?? []);
   const warnings = [...info.problems, ...(beat.data ? warningTexts(beat.data) : [])];
 
   return (
@@ -58,11 +62,29 @@ export function SystemPage() {
               {t('system.central')}
             </Title>
             <Text>
-              <Tx
-                k={info.enabled ? 'system.toldToCall' : 'system.toldToCallNoDiscovery'}
-                values={{ url: info.advertised ?? t('system.notKnown') }}
-                components={{ code: <Code data-testid="advertised-url" /> }}
-              />
+              {info.advertised !== null ? (
+                <Tx
+                  k={info.enabled ? 'system.toldToCall' : 'system.toldToCallNoDiscovery'}
+                  values={{ url: info.advertised }}
+                  components={{ code: <Code data-testid="advertised-url" /> }}
+                />
+              ) : central.announced.length > 0 ? (
+                <Tx
+                  k="system.perNetworkPushed"
+                  values={{ urls: central.announced.join(t('conflict.listSeparator')) }}
+                  components={{ code: <Code data-testid="advertised-url" /> }}
+                />
+              ) : (
+                t('system.perNetwork')
+              )}
+            </Text>
+            <Text size="sm" data-testid="central-state">
+              {central.total === 0
+                ? t('system.centralNoTerminals')
+                : t(central.done ? 'system.centralDone' : 'system.centralPartly', {
+                    checkedIn: central.checkedIn,
+                    total: central.total,
+                  })}
             </Text>
             {warnings.length > 0 && (
               <Alert color="yellow" title={t('status.warnings')} data-testid="system-warnings">

@@ -67,3 +67,33 @@ export async function expectPhoneLayout(page: Page): Promise<void> {
   });
   expect(problems).toEqual([]);
 }
+
+/**
+ * No ordinary word is split across two lines in the page's headings, table cells and badges
+ * (a phone's narrow columns must not read "Adminis / trator"). Latin words only (Chinese breaks
+ * between characters by design, and a hyphen is a break of its own); letters next to digits are
+ * part of a value (a serial, an ID), which may break since it cannot always fit.
+ */
+export async function expectNoSplitWords(page: Page, what = page.url()): Promise<void> {
+  const split = await page.evaluate(() => {
+    const out: string[] = [];
+    const holders = document.querySelectorAll<HTMLElement>(
+      'main h1, main h2, main h3, main th, main td, main .mantine-Badge-label, header',
+    );
+    for (const holder of holders) {
+      const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const m of text.matchAll(/(?<![A-Za-z0-9])[A-Za-z][A-Za-z'’]{3,23}(?![A-Za-z0-9])/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  });
+  expect(split, `words split across lines on ${what}`).toEqual([]);
+}

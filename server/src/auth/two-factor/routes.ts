@@ -80,7 +80,7 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       const started = await ctx.twoFactor.begin(admin, actorOf(req));
       if (started.kind === 'already_enabled') {
         throw httpErrors.conflict(
-          'Two-factor sign-in is on already; a superadmin resets it when the app is lost.',
+          'Two-factor sign-in is on already; a super administrator resets it when the app is lost.',
         );
       }
       res.json({ secret: started.secret, uri: started.uri, qrSvg: started.qrSvg });
