@@ -366,15 +366,40 @@ test.describe('proofs that are true, through the browser shell', () => {
       await expect(alert).toContainText(`Another program already uses UDP port ${held}`);
       await expect(alert).toContainText(`(process ${process.pid}:`);
       await expect(alert).not.toContainText('EADDRINUSE');
+      const ui = new ProofsPage(other);
       for (const width of [1280, 390]) {
         await other.setViewportSize({ width, height: 800 });
+        // The holder's long command line wraps inside the banner: nothing is cut.
+        expect(await ui.cutInside(alert)).toEqual([]);
         await other.screenshot({ path: test.info().outputPath(`port-held-${width}.png`) });
       }
       await other.setViewportSize({ width: 1280, height: 800 });
+      // Diagnostics says the same in words: the holder named, no socket error code.
+      const diagnosed = await ui.diagnose('');
+      const heldFinding = diagnosed
+        .getByRole('alert')
+        .filter({ hasText: `UDP port ${held} is held by another program` });
+      await expect(heldFinding).toContainText(`this console could not open UDP ${held}`);
+      await expect(heldFinding).toContainText(`(process ${process.pid}:`);
+      await expect(diagnosed).not.toContainText('EADDRINUSE');
+      for (const width of [1280, 390]) {
+        await other.setViewportSize({ width, height: 800 });
+        expect(await ui.cutInside(heldFinding)).toEqual([]);
+        expect(
+          await other.evaluate<number>('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(width);
+        await other.screenshot({
+          path: test.info().outputPath(`port-held-diagnostics-${width}.png`),
+          fullPage: true,
+        });
+      }
+      await other.setViewportSize({ width: 1280, height: 800 });
       await new Promise<void>((resolve) => holder.close(() => resolve()));
+      // The banner is the Terminals tab's.
+      await ui.tab('Terminals').click();
       await alert.getByRole('button', { name: 'Listen again' }).click();
       await expect(alert).toHaveCount(0);
-      const findings = await new ProofsPage(other).diagnose('127.0.0.1');
+      const findings = await ui.diagnose('127.0.0.1');
       await expect(findings).toContainText(`UDP ${held}: listening`);
     } finally {
       await second.stop();
@@ -400,14 +425,15 @@ test.describe('proofs that are true, through the browser shell', () => {
       const running = page.getByRole('table', { name: 'Push in progress' });
       const row = (id: string) => running.getByRole('row').filter({ hasText: id });
       await expect(row('DSP-B')).toContainText('1/3 saving through the central service');
-      await page.screenshot({
-        path: test.info().outputPath('push-running-1280.png'),
-        fullPage: true,
-      });
+      // While DSP-B is still saving (its push lasts seconds): a slow screenshot comes after.
       await expect(row('ENR-P')).toContainText(/✔ done|3\/3 waiting for check-in/);
       await expect(
         page.getByRole('status').filter({ hasText: /^Pushing to 2 terminals: [01] done$/ }),
       ).toBeVisible();
+      await page.screenshot({
+        path: test.info().outputPath('push-running-1280.png'),
+        fullPage: true,
+      });
       await expect(row('DSP-B')).toContainText('2/3 reading back', { timeout: 20_000 });
       // Then the proofs, as before.
       await expect(ui.pushRow('DSP-B')).toContainText('✔ checked in', { timeout: 60_000 });
@@ -417,6 +443,39 @@ test.describe('proofs that are true, through the browser shell', () => {
       await slow.setFaults({});
     }
     await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  test('a terminal proven earlier and then stopped is named offline in Diagnostics, in words', async () => {
+    const ui = new ProofsPage(page);
+    // DSP-B's push was proven (saved, read back, checked in) by the test before; now it stops.
+    const gone = terminals['DSP-B@127.0.0.1']!;
+    delete terminals['DSP-B@127.0.0.1'];
+    await gone.stop();
+    await ui.tab('Terminals').click();
+    // Offline once silent for DISCOVERY_TIMEOUT (45 s by default).
+    await expect(ui.terminalRow('DSP-B')).toContainText('offline', { timeout: 120_000 });
+    const findings = await ui.diagnose('');
+    const finding = findings
+      .getByRole('alert')
+      .filter({ hasText: 'DSP-B (127.0.0.1) is offline, though its push was proven' });
+    await expect(finding).toContainText('offline since its last announce at');
+    await expect(finding).toContainText(`saved, read back and checked in at ${central.url}`);
+    await expect(finding).toContainText('Check that the terminal has power');
+    await expect(findings).not.toContainText('Nothing looks wrong');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await finding.scrollIntoViewIfNeeded();
+      // Nothing cut: each line of the finding lies within it.
+      expect(await ui.cutInside(finding)).toEqual([]);
+      expect(
+        await page.evaluate<number>('document.documentElement.scrollWidth'),
+      ).toBeLessThanOrEqual(width);
+      await page.screenshot({
+        path: test.info().outputPath(`offline-proven-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   // Last: it stops the central service.

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { startTerminal, type TerminalHandle } from '@svc/sim';
 import {
   startCentral,
   testDiscoveryPort,
@@ -10,6 +11,25 @@ import { reportHtml } from '../src/core/report/html.js';
 import { ConsolePage } from './support/console-page.js';
 import { startConsole, type ConsoleProcess } from './support/console-process.js';
 
+/** Each tone's mark and fill in the stepper, and its badge beside Run (mark and words). */
+const TONES: Record<string, { mark: RegExp; fill: string; badge: RegExp; words: string }> = {
+  passed: { mark: /^✔$/, fill: 'rgb(43, 122, 54)', badge: /^✔ passed$/i, words: 'passed' },
+  warning: {
+    mark: /^⚠$/,
+    fill: 'rgb(242, 194, 0)',
+    badge: /^⚠ passed with a warning$/i,
+    words: 'passed with a warning',
+  },
+  failed: { mark: /^✘$/, fill: 'rgb(198, 40, 40)', badge: /^✘ failed$/i, words: 'failed' },
+  waiting: {
+    mark: /^…$/,
+    fill: 'rgb(28, 85, 146)',
+    badge: /^… waiting/i,
+    words: 'waiting for a hand confirmation',
+  },
+  notRun: { mark: /^\d$/, fill: 'rgb(95, 102, 109)', badge: /^not run$/i, words: 'not run' },
+};
+
 /**
  * Issue 31's outside tester: the header and the sign-in say the latest truth, and the stepper
  * shows each layer's state in colour and mark. Screenshots at 1280 and 390 px.
@@ -19,6 +39,7 @@ test.describe('a console that never looks better than it is', () => {
   let central: CentralProcess;
   let consoleProc: ConsoleProcess;
   let page: Page;
+  let terminal: TerminalHandle | undefined;
 
   test.beforeAll(async ({ browser }) => {
     central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
@@ -34,6 +55,7 @@ test.describe('a console that never looks better than it is', () => {
   test.afterAll(async () => {
     await page?.context().close();
     await consoleProc?.stop();
+    await terminal?.stop();
     await central?.stop();
   });
 
@@ -81,13 +103,33 @@ test.describe('a console that never looks better than it is', () => {
 
   test('the stepper: passed green ✔, warning yellow ⚠, failed red ✘, not run grey; axe agrees', async () => {
     const ui = new ConsolePage(page);
+    // A terminal on this laptop, heard by the console and listed at central, never pushed to.
+    terminal = await startTerminal({
+      id: 'ENR-T',
+      kind: 'enrollment',
+      httpPort: 0,
+      discoveryPort,
+      bindAddress: '127.0.0.1',
+      broadcastAddresses: ['127.255.255.255'],
+      announceIntervalMs: 2000,
+      checkinIntervalMs: 0,
+    });
+    await ui.tab('Terminals').click();
+    await expect(ui.terminalRow('ENR-T')).toBeVisible();
+    await ui.signIn(central.username, central.password);
     await ui.tab('Acceptance').click();
-    // A loopback central address holds, with a warning.
+    // Passed: the central service answers.
     await ui.openLayer('Central service');
     await ui.runLayer('Central service');
-    // The web layer against the bare central service: its site pages are not there.
-    await ui.openLayer('Web site');
-    await ui.runLayer('Web site');
+    // A warning: the terminal is heard and listed, but the central address is loopback.
+    await ui.openLayer('Discovery');
+    await ui.runLayer('Discovery');
+    // Failed: the terminal was never pushed to, so nothing proves its configuration.
+    await ui.openLayer('Terminal configuration');
+    const failed = await ui.runLayer('Terminal configuration');
+    await expect(failed.getByLabel('Terminal configuration evidence')).toContainText(
+      '✘ ENR-T: not pushed yet',
+    );
     const steps = page.locator('.mantine-Stepper-step[data-tone]');
     await expect(steps).toHaveCount(8);
     const seen = await steps.evaluateAll((els) =>
@@ -107,25 +149,60 @@ test.describe('a console that never looks better than it is', () => {
         return { tone: e.dataset.tone, mark: icon.textContent, fill: style.backgroundColor };
       }),
     );
-    const expected: Record<string, { mark: RegExp; fill: string }> = {
-      passed: { mark: /^✔$/, fill: 'rgb(43, 122, 54)' },
-      warning: { mark: /^⚠$/, fill: 'rgb(242, 194, 0)' },
-      failed: { mark: /^✘$/, fill: 'rgb(198, 40, 40)' },
-      waiting: { mark: /^…$/, fill: 'rgb(28, 85, 146)' },
-      notRun: { mark: /^\d$/, fill: 'rgb(95, 102, 109)' },
-    };
     for (const s of seen) {
-      expect(s.mark, s.tone).toMatch(expected[s.tone]!.mark);
-      expect(s.fill, s.tone).toBe(expected[s.tone]!.fill);
+      expect(s.mark, s.tone).toMatch(TONES[s.tone]!.mark);
+      expect(s.fill, s.tone).toBe(TONES[s.tone]!.fill);
     }
-    const tones = new Set(seen.map((s) => s.tone));
-    expect(tones.has('notRun')).toBe(true);
-    expect(tones.has('warning') || tones.has('passed')).toBe(true);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual(
-      [],
-    );
-    await shoot('stepper');
+    // Steps 3, 5 and 6: the layers run above; the others never ran.
+    expect(seen.map((s) => s.tone)).toEqual([
+      'notRun',
+      'notRun',
+      'passed',
+      'notRun',
+      'warning',
+      'failed',
+      'notRun',
+      'notRun',
+    ]);
+    const shown = {
+      'Central service': 'passed',
+      Discovery: 'warning',
+      'Terminal configuration': 'failed',
+    } as const;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [title, tone] of Object.entries(shown)) {
+        // At 390 px a picker stands for the stepper; it names each layer's state in words.
+        if (width === 390) {
+          const picker = page.getByLabel('Step', { exact: true });
+          const option = picker.locator('option').filter({ hasText: `. ${title}: ` });
+          await expect(option).toHaveText(new RegExp(`^\\d\\. ${title}: ${TONES[tone]!.words}$`));
+          await picker.selectOption((await option.getAttribute('value')) ?? '');
+        } else {
+          await ui.openLayer(title);
+        }
+        const badge = ui.layer(title).locator('.mantine-Badge-root');
+        await expect(badge).toHaveText(TONES[tone]!.badge);
+        await expect(badge).toHaveCSS('background-color', TONES[tone]!.fill);
+        await expect(badge).toBeInViewport();
+        await page.screenshot({
+          path: test.info().outputPath(`stepper-${tone}-${width}.png`),
+          fullPage: true,
+        });
+      }
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''));
+      expect(
+        serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)),
+        `axe at ${width} px`,
+      ).toEqual([]);
+      if (width === 390) {
+        expect(
+          await page.evaluate<number>('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(390);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('the HTML report keeps ids whole at 1280 px and breaks no word at 390 px', async () => {

@@ -52,6 +52,19 @@ export class ProofsPage extends ConsolePage {
       );
   }
 
+  /** The texts inside `box` that reach past its right edge (cut off by its overflow). */
+  async cutInside(box: Locator): Promise<string[]> {
+    return box.evaluate((el: unknown) => {
+      type Box = { right: number };
+      type Node = { textContent: string | null; getBoundingClientRect(): Box };
+      const root = el as Node & { querySelectorAll(s: string): Iterable<Node> };
+      const right = root.getBoundingClientRect().right;
+      return [...root.querySelectorAll('*')]
+        .filter((c) => c.getBoundingClientRect().right > right + 0.5)
+        .map((c) => c.textContent ?? '');
+    });
+  }
+
   async diagnose(address: string): Promise<Locator> {
     await this.tab('Diagnostics').click();
     await this.page.getByLabel('Terminal address (optional, from its label)').fill(address);

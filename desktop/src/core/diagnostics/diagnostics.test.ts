@@ -63,8 +63,11 @@ describe('diagnostics, each from a condition created here', () => {
     const finding = report.findings.find((f) => f.code === 'port_held');
     expect(finding?.title).toContain(`UDP port ${port}`);
     if (process.platform === 'linux') {
-      expect(finding?.facts.join('\n')).toContain(`held by pid ${child.pid} (node)`);
+      expect(finding?.facts.join('\n')).toContain(`held by node (process ${child.pid}:`);
     }
+    // Diagnostics says it in words too: no socket error code in its facts.
+    expect(finding?.facts.join('\n')).toContain(`could not open UDP ${port}`);
+    expect(finding?.facts.join('\n')).not.toMatch(/EADDRINUSE|bind /);
     expect(finding?.advice.join('\n')).toMatch(/Close that program/);
     // The banner says it in words, naming the holder (never the socket's EADDRINUSE).
     const status = await service.getStatus();

@@ -160,7 +160,8 @@ export function diagnose(f: DiagnosticFacts): Finding[] {
       severity: 'problem',
       title: t('diagnostics.portHeld.title', { port: f.port }),
       facts: [
-        t('diagnostics.portHeld.bindFailed', { port: f.port, error: f.lastError }),
+        // In words: the socket's EADDRINUSE is the system's code, not the technician's.
+        t('diagnostics.portHeld.inUse', { port: f.port }),
         ...(f.holders === null
           ? [t('diagnostics.portHeld.hidden')]
           : others.length > 0

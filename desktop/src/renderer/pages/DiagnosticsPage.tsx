@@ -71,6 +71,8 @@ export function DiagnosticsPage() {
               color={f.severity === 'problem' ? 'red' : 'yellow'}
               title={f.title}
               mt="sm"
+              // A holder's command line or a path is one long word: it wraps, never is cut.
+              styles={{ body: { minWidth: 0 }, root: { overflowWrap: 'anywhere' } }}
             >
               <List size="sm">
                 {f.facts.map((x) => (

@@ -106,7 +106,12 @@ export function TerminalsPage() {
   return (
     <Stack>
       {status.data && !status.data.listening && (
-        <Alert color="red" title={t('terminals.notListening.title')}>
+        <Alert
+          color="red"
+          title={t('terminals.notListening.title')}
+          // The holder's command line is one long word: it wraps, never is cut on a phone.
+          styles={{ body: { minWidth: 0 }, root: { overflowWrap: 'anywhere' } }}
+        >
           <Stack gap="xs">
             <Text size="sm">
               {status.data.socketProblem
