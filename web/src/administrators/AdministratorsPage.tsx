@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { NotAllowed } from '../access';
 import { useT } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ScrollHint } from '../components/ScrollHint';
 import { SecretShownOnce } from '../components/SecretShownOnce';
 import { useAction } from '../useAction';
 import { formatTime } from '../people/format';
@@ -112,6 +113,7 @@ function Administrators({
       {admins.data === null && admins.loading && (
         <Loader role="status" aria-label={t('administrators.loading')} />
       )}
+      {admins.data !== null && <ScrollHint />}
       {admins.data !== null && (
         <Table.ScrollContainer minWidth={640}>
           <Table aria-label={t('nav.administrators')} striped>
@@ -129,8 +131,10 @@ function Administrators({
               {admins.data.map((a) => (
                 <Table.Tr key={a.id} data-testid="administrator-row" data-username={a.username}>
                   <Table.Td>
-                    {a.username}
-                    {a.id === actorId && ` ${t('administrators.you')}`}
+                    {/* The catalog places the marker: "admin (you)", "admin（您）" with no space. */}
+                    {a.id === actorId
+                      ? t('administrators.you', { username: a.username })
+                      : a.username}
                     {a.displayName !== '' && a.displayName !== a.username && (
                       <Text size="xs" c="dimmed">
                         {displayName(a.displayName)}

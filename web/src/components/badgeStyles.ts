@@ -14,3 +14,11 @@ export const wholeTextBadge = {
  * phone splits ordinary words ("Adminis-trator") to make its columns narrower.
  */
 export const wrapAnywhere = { overflowWrap: 'break-word', minWidth: 0 } as const;
+
+/**
+ * The same free-form value in a table cell. `break-word` alone leaves the cell as wide as the
+ * unbroken value (table layout sizes columns by their longest word), so the table ran off the
+ * page and the columns after it out of view. A max-width caps what the cell asks of the table:
+ * the value wraps inside it and ordinary words stay whole.
+ */
+export const wrapInCell = { overflowWrap: 'break-word', maxWidth: '20rem' } as const;

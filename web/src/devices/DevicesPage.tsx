@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { ScrollHint } from '../components/ScrollHint';
-import { wrapAnywhere } from '../components/badgeStyles';
+import { wrapInCell } from '../components/badgeStyles';
 import type { DeviceOut } from '@svc/shared';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
@@ -106,7 +106,7 @@ export function DevicesPage() {
               <Table.Tbody>
                 {devices.data.map((device) => (
                   <Table.Tr key={device.id} data-testid="device-row" data-sn={device.sn}>
-                    <Table.Td style={wrapAnywhere}>
+                    <Table.Td style={wrapInCell}>
                       <Link to="/devices/$id" params={{ id: device.id }}>
                         {device.name}
                       </Link>

@@ -12,7 +12,7 @@ import {
   Button,
 } from '@mantine/core';
 import { ScrollHint } from '../components/ScrollHint';
-import { wrapAnywhere } from '../components/badgeStyles';
+import { wrapInCell } from '../components/badgeStyles';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { PEOPLE_EXPORT_URL, listAllSpaces, listPeople } from '../resources';
@@ -179,12 +179,12 @@ export function PeoplePage() {
               <Table.Tbody>
                 {rows.map((person) => (
                   <Table.Tr key={person.id} data-testid="person-row">
-                    <Table.Td style={wrapAnywhere}>
+                    <Table.Td style={wrapInCell}>
                       <Link to="/people/$id" params={{ id: person.id }}>
                         {person.name}
                       </Link>
                     </Table.Td>
-                    <Table.Td style={wrapAnywhere}>{person.idNumber}</Table.Td>
+                    <Table.Td style={wrapInCell}>{person.idNumber}</Table.Td>
                     <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>
                     <Table.Td>{formatValidity(person)}</Table.Td>
                     <Table.Td>
