@@ -3,6 +3,13 @@ import { startTestServer, type TestServer } from './harness.js';
 
 export type SuiteServerOptions = Omit<Parameters<typeof startTestServer>[0], 'db' | 'dataDir'>;
 
+/**
+ * How long a suite's server may take to start or stop: a fresh database through every migration
+ * and a server start, which on a loaded two-core machine (MariaDB especially) outlasts jest's
+ * 30 s for a test.
+ */
+export const SUITE_SETUP_TIMEOUT_MS = 120_000;
+
 export interface SuiteServer {
   /** The running server; read it in hooks and tests, never while the suite is being defined. */
   readonly server: TestServer;
@@ -20,11 +27,11 @@ export function suiteServer(dialect: DialectName, options: SuiteServerOptions = 
   beforeAll(async () => {
     scratch = await scratchDb(dialect);
     server = await startTestServer({ ...options, db: scratch.db, dataDir: scratch.dataDir });
-  });
+  }, SUITE_SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await server?.stop();
     await scratch?.drop();
-  });
+  }, SUITE_SETUP_TIMEOUT_MS);
   const started = <T>(value: T | undefined): T => {
     if (value === undefined)
       throw new Error('the suite server starts in beforeAll: read it in a hook or a test');
