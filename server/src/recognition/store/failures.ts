@@ -1,6 +1,7 @@
 import { DELIVERY_FAILURES_KEPT, type DeliveryFailure } from '@svc/shared';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { fromSqlDate, sqlDate } from '../../platform/db/sql-dates.js';
+import { failureFields } from '../events/records.js';
 import { EVENT_TABLE, selectRows } from './events.js';
 
 /**
@@ -55,5 +56,6 @@ export async function failedTries(
     attempt: Number(r.attempt),
     at: fromSqlDate(r.failedAt)!.toISOString(),
     error: r.error,
+    ...failureFields(r.error),
   }));
 }
