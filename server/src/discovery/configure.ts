@@ -99,7 +99,17 @@ export async function configureTerminals(
         // A failure's words are the terminal's or the network's (kept as they came).
         message: result.ok
           ? { code: 'central_address_saved', params: { url: result.saved.centralUrl } }
-          : { code: 'central_address_not_saved', params: { error: result.error } },
+          : {
+              code: 'central_address_not_saved',
+              // The English stays for older readers; `reason` and its values word it.
+              params: {
+                error: result.error,
+                ...(result.errorDetail && {
+                  ...result.errorDetail.params,
+                  reason: result.errorDetail.code,
+                }),
+              },
+            },
       });
     }
   };
