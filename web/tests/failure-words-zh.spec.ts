@@ -1,6 +1,7 @@
 /**
- * Issue #34: in a zh-CN session the site words a sync task's failure and a field the server
- * refused after its schema check from their codes and values, never the server's English.
+ * Issue #34: in a zh-CN session the site words a sync task's failure, a field the server
+ * refused after its schema check, a 409's reason and an audit row the service wrote itself
+ * from their codes and values, never the server's English.
  */
 import { startDevice } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
@@ -85,6 +86,24 @@ test('a failed push on the person page and /sync, and a refused device address, 
       '请输入 http(s)://主机[:端口][/路径]，不要包含用户名、查询参数或片段。',
     );
     await expect(dialog).not.toContainText(ENGLISH);
+
+    // A device with synchronization history cannot be deleted: the 409's reason, in Chinese.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: `Door ${t} 的操作`, exact: true }).click();
+    await page.getByRole('menuitem', { name: '删除设备', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '删除设备', exact: true }).click();
+    const refused = page.getByTestId('devices-error');
+    await expect(refused).toContainText(`设备 ${sn} 仍有引用它的记录（同步或识别历史）`);
+    await expect(refused).not.toContainText(/records|disable it|conflicts/);
+
+    // The row the service wrote itself at first start names its actor in Chinese.
+    await page.goto('/audit?action=system.initialize');
+    const initialized = page.locator('[data-testid="audit-row"][data-action="system.initialize"]');
+    await expect(initialized.getByTestId('audit-actor')).toHaveText('服务自身', {
+      timeout: 30_000,
+    });
+    await expect(initialized).not.toContainText(/initialized release|seeded administrator/);
   } finally {
     await sim.stop();
   }
