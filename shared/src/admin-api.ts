@@ -162,11 +162,17 @@ export const photoBase64 = z.object({ photo: z.string().min(1) });
  * A device that will receive the person but cannot take this photo (shorter than its minimum
  * side, or cannot be made small enough): told when the photo is provided, not when a push fails.
  */
+export const photoFitCodes = ['photo_fit_small', 'photo_fit_shape', 'photo_fit_bytes'] as const;
+export type PhotoFitCode = (typeof photoFitCodes)[number];
 export const photoUnfitDevice = z.object({
   deviceId: z.string(),
   sn: z.string(),
   name: z.string(),
+  /** In English (logs, API users). */
   message: z.string(),
+  /** The same as a code with the device's limits as values, for a client to word (issue 34). */
+  code: z.enum(photoFitCodes),
+  params: z.record(z.string(), z.number()),
 });
 export type PhotoUnfitDevice = z.infer<typeof photoUnfitDevice>;
 export const photoStored = z.object({

@@ -32,10 +32,47 @@ export type AuditFilter = z.infer<typeof auditFilter>;
 export const auditQuery = pageQuery.extend(auditFilter.shape);
 export type AuditQuery = z.infer<typeof auditQuery>;
 
+/** Who wrote an audit row when it was not an administrator (see `actorCode`). */
+export const auditActorCodes = [
+  'service',
+  'operator_command',
+  'terminal',
+  'announce',
+  'other_org_admin',
+] as const;
+export type AuditActorCode = (typeof auditActorCodes)[number];
+
+/** The code of an actor recorded by name alone (no administrator id); null: a person's name. */
+export function auditActorOf(
+  actorId: string | null,
+  actorName: string | null,
+): { actorCode: AuditActorCode | null; actorParams: Record<string, string> } {
+  const none = { actorCode: null, actorParams: {} };
+  if (actorId !== null) return none;
+  if (actorName === null || actorName === 'system')
+    return { actorCode: 'service', actorParams: {} };
+  if (actorName === 'operator command') return { actorCode: 'operator_command', actorParams: {} };
+  if (actorName === 'an administrator of another organization') {
+    return { actorCode: 'other_org_admin', actorParams: {} };
+  }
+  const terminal = /^terminal (\S+)$/.exec(actorName);
+  if (terminal) return { actorCode: 'terminal', actorParams: { id: terminal[1]! } };
+  const announce = /^announce from (\S+)$/.exec(actorName);
+  if (announce) return { actorCode: 'announce', actorParams: { from: announce[1]! } };
+  return none;
+}
+
 export const auditEntryOut = z.object({
   id: z.string(),
   at: z.string(),
   actor: z.string().nullable(),
+  /**
+   * An actor that is not an administrator (the service's own jobs, an operator command, a
+   * terminal, an announce) as a stable code with its values, for a client to name in its own
+   * language (issue 34); null for an administrator's (or a signing-in user's) own name.
+   */
+  actorCode: z.enum(auditActorCodes).nullable(),
+  actorParams: z.record(z.string(), z.string()),
   action: z.string(),
   outcome: z.string(),
   target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),

@@ -9,6 +9,7 @@ export * from './errors.js';
 export * from './discovery.js';
 export * from './terminal.js';
 export * from './panel.js';
+export * from './panel-failure.js';
 export * from './device.js';
 export * from './central.js';
 export * from './auth.js';

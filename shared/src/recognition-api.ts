@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoTime } from './common.js';
 import { deviceSn } from './device.js';
 import { listOf, pageQuery } from './admin-api.js';
+import { panelFailureCodes } from './panel-failure.js';
 
 const uuid = z.uuid();
 
@@ -16,8 +17,11 @@ export const deliveryOut = z.object({
   deliveredAt: z.union([isoTime, z.null()]),
   /** When a pending event is tried next (it may also wait for an older one). */
   nextAttemptAt: z.union([isoTime, z.null()]),
-  /** The last failure, in plain words. */
+  /** The last failure, in plain words (English, for logs and API users). */
   error: z.union([z.string(), z.null()]),
+  /** The last failure's code and values, for a client to word it (null when none). */
+  errorCode: z.union([z.enum(panelFailureCodes), z.null()]),
+  errorParams: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 export type Delivery = z.infer<typeof deliveryOut>;
 
@@ -29,8 +33,11 @@ export const deliveryFailureOut = z.object({
   /** The try's number, from 1 (the event's `attempts` counted at that try). */
   attempt: z.number().int().min(1),
   at: isoTime,
-  /** Why it failed, in plain words. */
+  /** Why it failed, in plain words (English). */
   error: z.string(),
+  /** Why it failed, as its code and values (a client words it from these). */
+  errorCode: z.enum(panelFailureCodes),
+  errorParams: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 export type DeliveryFailure = z.infer<typeof deliveryFailureOut>;
 

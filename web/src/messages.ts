@@ -1,6 +1,7 @@
 import { ErrorCode } from '@svc/shared';
 import { ApiError } from './api';
-import { t as translate } from './i18n';
+import { currentLocale, t as translate } from './i18n';
+import { translateError } from './i18n/errors';
 
 /** "30 seconds", "1 minute", "3 minutes" — a wait a person can act on. */
 export function formatWait(seconds: number): string {
@@ -50,7 +51,11 @@ export function describeError(error: unknown, context: 'login' | 'password' | 'o
   if (error.status === 503 && error.code !== ErrorCode.serviceBusy) {
     return t('errors.database_unavailable');
   }
-  return error.message;
+  // Worded now, from the code, in the language the site shows now (issue 34).
+  // An answer without a body of ours was worded by its status when it came.
+  return currentLocale() === 'en' || error.code.startsWith('http_')
+    ? error.message
+    : translateError(error.code, error.params, error.message);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Issue #34: in a zh-CN session the site words a sync task's failure and a field the server
- * refused after its schema check from their codes and values, never the server's English.
+ * Issue #34: in a zh-CN session the site words a sync task's failure, a field the server
+ * refused after its schema check and an audit row the service wrote itself
+ * from their codes and values, never the server's English.
  */
 import { startDevice } from '@svc/sim';
 import { deviceWithKey } from '@svc/shared';
@@ -85,6 +86,17 @@ test('a failed push on the person page and /sync, and a refused device address, 
       '请输入 http(s)://主机[:端口][/路径]，不要包含用户名、查询参数或片段。',
     );
     await expect(dialog).not.toContainText(ENGLISH);
+
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    // The row the service wrote itself at first start names its actor in Chinese.
+    await page.goto('/audit?action=system.initialize');
+    const initialized = page.locator('[data-testid="audit-row"][data-action="system.initialize"]');
+    await expect(initialized.getByTestId('audit-actor')).toHaveText('服务自身', {
+      timeout: 30_000,
+    });
+    await expect(initialized).not.toContainText(/initialized release|seeded administrator/);
   } finally {
     await sim.stop();
   }

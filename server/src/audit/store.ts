@@ -1,4 +1,4 @@
-import type { AuditEntryOut, AuditFilter } from '@svc/shared';
+import { auditActorOf, type AuditEntryOut, type AuditFilter } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
 import type { AuditRow, Models } from '../platform/db/models.js';
 import { prefixUpperBound } from '../people/keys.js';
@@ -53,6 +53,7 @@ export function toAuditOut(r: AuditRow): AuditEntryOut {
     id: String(r.id),
     at: r.at.toISOString(),
     actor: r.actorName,
+    ...auditActorOf(r.actorId, r.actorName),
     action: r.action,
     outcome: r.outcome,
     target: r.targetType ? { type: r.targetType, id: r.targetId } : null,

@@ -243,6 +243,7 @@ export function registerDeviceRoutes(api: Api, ctx: AppContext): void {
         if (err instanceof ForeignKeyConstraintError) {
           throw httpErrors.conflict(
             `Device ${device.sn} still has records that refer to it (synchronization or recognition history); disable it instead.`,
+            { reason: 'device_has_records', sn: device.sn },
           );
         }
         throw err;

@@ -55,7 +55,15 @@ export async function configureTerminals(
   const plan = choosePushTargets(found, request.addresses ?? {}, {
     since: deps.clock.now().getTime() - deps.config.timeoutS * 1000,
   });
-  if (plan.refusals.length > 0) throw httpErrors.conflict(plan.refusals.join(' '));
+  const [first] = plan.refusals;
+  if (first) {
+    // The first refusal by code (the others in the English, and counted for the client).
+    throw httpErrors.conflict(plan.refusals.map((r) => r.text).join(' '), {
+      reason: first.reason,
+      ...first.params,
+      others: plan.refusals.length - 1,
+    });
+  }
   const online = new Map<string, PushTarget>();
   for (const target of plan.targets) {
     if (target.moveFrom && !(await moveToChosen(deps, target, actor))) continue;
@@ -91,7 +99,17 @@ export async function configureTerminals(
         // A failure's words are the terminal's or the network's (kept as they came).
         message: result.ok
           ? { code: 'central_address_saved', params: { url: result.saved.centralUrl } }
-          : { code: 'central_address_not_saved', params: { error: result.error } },
+          : {
+              code: 'central_address_not_saved',
+              // The English stays for older readers; `reason` and its values word it.
+              params: {
+                error: result.error,
+                ...(result.errorDetail && {
+                  ...result.errorDetail.params,
+                  reason: result.errorDetail.code,
+                }),
+              },
+            },
       });
     }
   };

@@ -93,6 +93,7 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
       if (online || !(await ctx.discovery.store.forget(params.id, silentBefore))) {
         throw httpErrors.conflict(
           `Terminal ${params.id} is still heard on the network; it can be removed once it has been silent for ${ctx.config.discovery.timeoutS} s.`,
+          { reason: 'terminal_still_heard', id: params.id, seconds: ctx.config.discovery.timeoutS },
         );
       }
       const actor = actorOf(req);
@@ -164,6 +165,12 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
         }
         throw httpErrors.conflict(
           `Terminal ${params.id} is not claimed from ${body.address}: it is at ${moved.node!.address}:${moved.node!.port}${moved.node!.conflict ? ` and claimed from ${moved.node!.conflict.address}:${moved.node!.conflict.port}` : ' and no other address claims it'}.`,
+          {
+            reason: 'terminal_not_claimed_from',
+            id: params.id,
+            address: body.address,
+            at: `${moved.node!.address}:${moved.node!.port}`,
+          },
         );
       }
       await auditMove(ctx.audit, params.id, moved.from, moved.node, actorOf(req));

@@ -154,6 +154,7 @@ export async function decideChange(
     if (row.state !== 'pending') {
       throw httpErrors.conflict(
         `This change was already ${row.state}${row.decidedAt ? ` at ${row.decidedAt.toISOString()}` : ''}; only a pending change can be decided.`,
+        { reason: 'change_already_decided', state: row.state },
       );
     }
     if (decision === 'approved') {

@@ -161,6 +161,7 @@ export async function updateSpace(
             parentId === row.id
               ? 'A space cannot be its own parent.'
               : 'A space cannot be moved under one of its own descendants; that would make a cycle.',
+            { reason: parentId === row.id ? 'space_own_parent' : 'space_cycle' },
           );
         }
       }

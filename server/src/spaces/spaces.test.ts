@@ -101,9 +101,12 @@ describe.each(DIALECTS)('spaces on %s', (dialect) => {
     expect(self.status).toBe(409);
     expect(errorCode(self)).toBe('conflict');
     expect(message(self)).toMatch(/own parent/);
+    // Issue 34: the reason a client words the refusal from.
+    expect(self.body).toMatchObject({ error: { params: { reason: 'space_own_parent' } } });
     const under = await patch(admin, a.id, { parentId: c.id });
     expect(under.status).toBe(409);
     expect(message(under)).toMatch(/descendants.*cycle/);
+    expect(under.body).toMatchObject({ error: { params: { reason: 'space_cycle' } } });
     expect((await admin.get(`/api/spaces/${a.id}`)).body).toMatchObject({ parentId: null });
     // Moving a leaf under its grandparent's sibling is fine.
     const other = await create(admin, 'Other');

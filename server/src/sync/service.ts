@@ -153,7 +153,9 @@ export async function retryTask(
 ): Promise<z.infer<typeof syncTaskOut>> {
   const task = found(await findTask(ctx, org, taskId), 'Sync task');
   if (ctx.sync.inFlight.shown(task) === 'running') {
-    throw httpErrors.conflict('The task is being pushed right now; look again in a moment.');
+    throw httpErrors.conflict('The task is being pushed right now; look again in a moment.', {
+      reason: 'sync_task_running',
+    });
   }
   const now = ctx.clock.now();
   await ctx.db.sequelize.transaction(async (transaction) => {

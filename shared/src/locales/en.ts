@@ -51,6 +51,29 @@ export const en: SharedTexts = {
       'This space cannot be deleted: something started depending on it. Reload and try again.',
     last_superadmin:
       '{username} is the last enabled super administrator: make another super administrator first.',
+    two_factor_already_on:
+      'Two-factor sign-in is on already; a super administrator resets it when the app is lost.',
+    two_factor_not_started: 'Start the two-factor set-up first, then enter the code.',
+    two_factor_own_first: 'Set up your own two-factor sign-in first, then require it of everyone.',
+    change_already_decided:
+      'This change was already {state, select, approved {approved} rejected {rejected} other {decided}}; only a pending change can be decided.',
+    terminal_two_addresses:
+      'Terminal {id} is heard from two addresses: {accepted} (accepted) and {claimant}. Choose the real terminal’s address (nothing was sent).{others, plural, =0 {} one { # more terminal was refused too.} other { # more terminals were refused too.}}',
+    terminal_not_heard_from:
+      'Terminal {id} was not heard from {choice}: it is at {at} (nothing was sent).{others, plural, =0 {} one { # more terminal was refused too.} other { # more terminals were refused too.}}',
+    terminal_two_ports:
+      'Terminal {id} is heard from two ports of {choice}: name the port too ({at}; nothing was sent).{others, plural, =0 {} one { # more terminal was refused too.} other { # more terminals were refused too.}}',
+    terminal_still_heard:
+      'Terminal {id} is still heard on the network; it can be removed once it has been silent for {seconds} s.',
+    terminal_not_claimed_from:
+      'Terminal {id} is not claimed from {address}: it is at {at}. Reload the list and choose again.',
+    sync_task_running: 'The task is being sent right now; look again in a moment.',
+    space_own_parent: 'A space cannot be its own parent.',
+    space_cycle:
+      'A space cannot be moved under one of its own child spaces: that would make a cycle.',
+    event_id_used: 'This event id was already used by another device.',
+    device_has_records:
+      'Device {sn} still has records that refer to it (synchronization or recognition history); disable it instead.',
     panel_route_superadmin_only:
       'Only a super administrator can see or change the panel route: it is shared by every organization.',
   },

@@ -140,6 +140,24 @@ export const zhCN: SharedTexts = {
       '无法删除此空间：{people, plural, =0 {} other {仍有 # 名人员可访问此空间；}}{devices, plural, =0 {} other {仍有 # 台设备可访问此空间；}}{children, plural, =0 {} other {其下还有 # 个子空间；}}请先移除或移走它们。',
     space_in_use_now: '无法删除此空间：刚有其他内容开始依赖它。请刷新后重试。',
     last_superadmin: '{username} 是最后一个已启用的超级管理员：请先设置另一位超级管理员。',
+    two_factor_already_on: '双重验证登录已开启；如果丢失了应用，请由超级管理员重置。',
+    two_factor_not_started: '请先开始设置双重验证，再输入验证码。',
+    two_factor_own_first: '请先为自己设置双重验证登录，再要求所有人使用。',
+    change_already_decided:
+      '此变更已{state, select, approved {批准} rejected {拒绝} other {处理}}；只能处理待审核的变更。',
+    terminal_two_addresses:
+      '终端 {id} 同时出现在两个地址：{accepted}（已接受）和 {claimant}。请选择真实终端的地址（未发送任何内容）。{others, plural, =0 {} other {另有 # 台终端也被拒绝。}}',
+    terminal_not_heard_from:
+      '未从 {choice} 收到终端 {id} 的广播：它位于 {at}（未发送任何内容）。{others, plural, =0 {} other {另有 # 台终端也被拒绝。}}',
+    terminal_two_ports:
+      '终端 {id} 出现在 {choice} 的两个端口：请同时指定端口（{at}；未发送任何内容）。{others, plural, =0 {} other {另有 # 台终端也被拒绝。}}',
+    terminal_still_heard: '网络上仍能收到终端 {id} 的广播；静默 {seconds} 秒后才能移除。',
+    terminal_not_claimed_from: '终端 {id} 不在 {address}：它位于 {at}。请刷新列表后重新选择。',
+    sync_task_running: '此任务正在同步，请稍后再看。',
+    space_own_parent: '空间不能作为自己的上级空间。',
+    space_cycle: '空间不能移到自己的下级空间之下：那样会形成循环。',
+    event_id_used: '此记录编号已被其他设备使用。',
+    device_has_records: '设备 {sn} 仍有引用它的记录（同步或识别历史）；请改为停用。',
     panel_route_superadmin_only: '只有超级管理员可以查看或更改面板路由：它由所有组织共用。',
   },
   seeded: { organization: '默认组织', administrator: '管理员' },

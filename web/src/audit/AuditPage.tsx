@@ -25,7 +25,7 @@ import { keys, useApiQuery } from '../query';
 import type { AuditSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { auditFormSchema, exportUrl, searchAudit, toFilter, type AuditFormValues } from './api';
-import { auditSummary, settingName } from './summary';
+import { auditActor, auditSummary, settingName } from './summary';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -269,8 +269,12 @@ function AuditTable({ items }: { items: AuditEntryOut[] }) {
           {items.map((entry) => (
             <Table.Tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
               <Table.Td>{formatTime(entry.at)}</Table.Td>
-              {/* A username, or "system" for the service itself, as recorded. */}
-              <Table.Td data-server-text>{entry.actor ?? '—'}</Table.Td>
+              {/* A username as recorded; the service, a terminal, … in the site's language. */}
+              {entry.actorCode === null ? (
+                <Table.Td data-server-text>{entry.actor ?? '—'}</Table.Td>
+              ) : (
+                <Table.Td data-testid="audit-actor">{auditActor(entry)}</Table.Td>
+              )}
               <Table.Td>{entry.action}</Table.Td>
               <Table.Td>
                 <Badge color={outcomeColor[entry.outcome] ?? 'gray'} variant="light">

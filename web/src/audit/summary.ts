@@ -85,6 +85,14 @@ function wordParams(code: string, params: Readonly<Params>): Params {
   if (code === 'photo_face_accepted' && typeof params.reasons === 'string') {
     out.problems = faceProblems(params);
   }
+  // The terminal's or the network's reason by its own code (the English `error` otherwise).
+  if (
+    code === 'central_address_not_saved' &&
+    typeof params.reason === 'string' &&
+    exists(`status.warning.${params.reason}`)
+  ) {
+    out.error = t(`status.warning.${params.reason}`, params);
+  }
   if (code === 'device_updated') {
     const requeued = Number(params.requeued);
     out.photos = requeued >= 0 ? 'true' : 'false';
@@ -104,6 +112,12 @@ export function auditSummary(entry: AuditEntryOut): { text: string; coded: boole
     return { text: entry.summary, coded: false };
   }
   return { text: t(`audit.summary.${code}`, wordParams(code, params)), coded: true };
+}
+
+/** Who wrote the row: the service, a terminal, … in the site's language; else the name. */
+export function auditActor(entry: AuditEntryOut): string {
+  if (entry.actorCode === null) return entry.actor ?? '—';
+  return t(`audit.actorKind.${entry.actorCode}`, entry.actorParams);
 }
 
 /** A setting named as an audit object: its label when the site knows it. */

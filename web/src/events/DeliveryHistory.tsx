@@ -9,7 +9,7 @@ import { request } from '../api';
 import { useT } from '../i18n';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
-import { deliverySteps } from './delivery';
+import { deliverySteps, failureText } from './delivery';
 
 function getHistory(id: string, signal?: AbortSignal): Promise<History> {
   return request('GET', `/api/recognition/events/${encodeURIComponent(id)}/deliveries`, {
@@ -68,7 +68,7 @@ function FailedTries({ tries }: { tries: DeliveryFailure[] }) {
             <Table.Td>{failure.attempt}</Table.Td>
             <Table.Td>{formatTime(failure.at)}</Table.Td>
             <Table.Td c="red.8" style={{ overflowWrap: 'anywhere' }}>
-              {failure.error}
+              {failureText(failure)}
             </Table.Td>
           </Table.Tr>
         ))}

@@ -3,7 +3,7 @@ import type { RecognitionEventOut as RecognitionEvent } from '@svc/shared';
 import { formatTime } from '../people/format';
 import { useT } from '../i18n';
 import { Link } from '../nav';
-import { deliveryLabel } from './delivery';
+import { deliveryLabel, failureText } from './delivery';
 import { ReportedTime } from './ReportedTime';
 import { Serial } from '../components/Serial';
 
@@ -77,7 +77,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                   </Badge>
                   {event.delivery.error !== null && event.delivery.state !== 'delivered' && (
                     <Text size="xs" c="red.8" data-testid="event-delivery-error">
-                      {event.delivery.error}
+                      {failureText(event.delivery)}
                     </Text>
                   )}
                 </Table.Td>

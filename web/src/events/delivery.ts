@@ -7,6 +7,14 @@ import {
 import { t } from '../i18n';
 import { formatTime } from '../people/format';
 
+/** A delivery failure in the site's language, from its code and values (never the English). */
+export function failureText(failure: {
+  errorCode: string | null;
+  errorParams: Readonly<Record<string, string | number>>;
+}): string {
+  return t(`delivery.failure.${failure.errorCode ?? 'panel_failed'}`, failure.errorParams);
+}
+
 /** `text`: the catalog key of the state's name. */
 export const deliveryLabel: Record<DeliveryStateName, { text: string; color: string }> = {
   pending: { text: 'delivery.state.pending', color: 'yellow' },
@@ -62,7 +70,7 @@ export function deliverySteps(
         tries.length === 0
           ? delivery.error === null
             ? null
-            : t('delivery.lastReason', { reason: delivery.error })
+            : t('delivery.lastReason', { reason: failureText(delivery) })
           : unlisted > 0
             ? t('delivery.unlisted', { count: unlisted, kept: DELIVERY_FAILURES_KEPT })
             : null,
@@ -90,7 +98,7 @@ export function deliverySteps(
   } else {
     steps.push({
       title: t('delivery.expired'),
-      detail: failed === 0 && delivery.error !== null ? delivery.error : null,
+      detail: failed === 0 && delivery.error !== null ? failureText(delivery) : null,
       failed: true,
       tries: [],
     });

@@ -26,7 +26,11 @@ export function describeShared(code: string, params: Params = {}): string {
   return describeMessage({ code, params }, sharedText, (field) => importColumnName(field, locale));
 }
 
-/** The server's answer in the site's language: by code and params, never its English text. */
+/**
+ * The server's answer in the site's language: by code and params, never its English text.
+ * `fallback` (the server's English) only in an English session; a code this site has no
+ * words for (a newer server's) is said generically in any other language.
+ */
 export function translateError(code: string, params: Params, fallback: string): string {
   const reason = params.reason;
   // A generic code made specific: a conflict's rule, or a field message's own code.
@@ -34,7 +38,7 @@ export function translateError(code: string, params: Params, fallback: string): 
   if (exists(`errors.${code}`, { ns: 'shared' })) {
     return t(`errors.${code}`, { ns: 'shared', ...params });
   }
-  return fallback;
+  return currentLocale() === 'en' ? fallback : t('errors.unknown', { ns: 'shared' });
 }
 
 /** A field's message by its shared code (the server's `fieldCodes`, or a form's own check). */

@@ -81,6 +81,7 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       if (started.kind === 'already_enabled') {
         throw httpErrors.conflict(
           'Two-factor sign-in is on already; a super administrator resets it when the app is lost.',
+          { reason: 'two_factor_already_on' },
         );
       }
       res.json({ secret: started.secret, uri: started.uri, qrSvg: started.qrSvg });
@@ -102,7 +103,9 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
     async ({ body }, req, res) => {
       const result = await ctx.twoFactor.confirm(req.auth!.admin, body.code, actorOf(req));
       if (result.kind === 'no_enrolment') {
-        throw httpErrors.conflict('Start the set-up first (POST /api/auth/2fa/setup).');
+        throw httpErrors.conflict('Start the set-up first (POST /api/auth/2fa/setup).', {
+          reason: 'two_factor_not_started',
+        });
       }
       if (result.kind === 'invalid') {
         throw new HttpError(
@@ -166,6 +169,7 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       if (body.required && !(await ctx.twoFactor.enabled(req.auth!.admin.id))) {
         throw httpErrors.conflict(
           'Set up your own two-factor sign-in first, then require it of everyone.',
+          { reason: 'two_factor_own_first' },
         );
       }
       await ctx.twoFactor.setRequired(body.required, req.auth!.admin, actorOf(req));

@@ -28,6 +28,13 @@ export function matching(candidates: Endpoint[], chosen: string): Endpoint[] {
   return candidates.filter((e) => e.address === ip && (port === undefined || e.port === port));
 }
 
+/** A node that cannot be decided: the English sentence, and its reason code with values. */
+export interface PushRefusal {
+  text: string;
+  reason: 'terminal_two_addresses' | 'terminal_not_heard_from' | 'terminal_two_ports';
+  params: Record<string, string>;
+}
+
 /**
  * Decides, per online node, the one endpoint its config and token may go to: its accepted
  * endpoint, unless another claims its id; then only the endpoint the administrator chose.
@@ -37,9 +44,9 @@ export function choosePushTargets(
   nodes: DiscoveredNodeRow[],
   chosen: Record<string, string>,
   opts: { since: number },
-): { targets: PushTarget[]; refusals: string[] } {
+): { targets: PushTarget[]; refusals: PushRefusal[] } {
   const targets: PushTarget[] = [];
-  const refusals: string[] = [];
+  const refusals: PushRefusal[] = [];
   for (const node of nodes) {
     const accepted = { address: node.address, port: node.port };
     const claimant = liveClaimant(node, opts.since);
@@ -48,9 +55,11 @@ export function choosePushTargets(
     if (choice === undefined) {
       if (!claimant) targets.push({ node, to: accepted });
       else {
-        refusals.push(
-          `Terminal ${node.id} is claimed from two addresses: ${show(accepted)} (accepted, last heard ${node.lastSeen.toISOString()}) and ${show(claimant)} (last heard ${node.conflictLastHeard!.toISOString()}). Choose the real terminal's address in "addresses" (nothing was sent).`,
-        );
+        refusals.push({
+          text: `Terminal ${node.id} is claimed from two addresses: ${show(accepted)} (accepted, last heard ${node.lastSeen.toISOString()}) and ${show(claimant)} (last heard ${node.conflictLastHeard!.toISOString()}). Choose the real terminal's address in "addresses" (nothing was sent).`,
+          reason: 'terminal_two_addresses',
+          params: { id: node.id, accepted: show(accepted), claimant: show(claimant) },
+        });
       }
       continue;
     }
@@ -59,13 +68,17 @@ export function choosePushTargets(
       const to = found[0]!;
       targets.push(to === claimant ? { node, to, moveFrom: accepted } : { node, to });
     } else if (found.length === 0) {
-      refusals.push(
-        `Terminal ${node.id} was not heard from ${choice}: it is at ${candidates.map(show).join(' and ')} (nothing was sent).`,
-      );
+      refusals.push({
+        text: `Terminal ${node.id} was not heard from ${choice}: it is at ${candidates.map(show).join(' and ')} (nothing was sent).`,
+        reason: 'terminal_not_heard_from',
+        params: { id: node.id, choice, at: candidates.map(show).join(', ') },
+      });
     } else {
-      refusals.push(
-        `Terminal ${node.id} is claimed from two ports of ${choice}: name the port too (${candidates.map(show).join(' or ')}; nothing was sent).`,
-      );
+      refusals.push({
+        text: `Terminal ${node.id} is claimed from two ports of ${choice}: name the port too (${candidates.map(show).join(' or ')}; nothing was sent).`,
+        reason: 'terminal_two_ports',
+        params: { id: node.id, choice, at: candidates.map(show).join(', ') },
+      });
     }
   }
   return { targets, refusals };

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { limiter, type NormalizedPhoto } from '../normalize.js';
-import { sizeProblem, type Dimensions, type PhotoProfile } from './profile.js';
+import { sizeFit, type Dimensions, type FitProblem, type PhotoProfile } from './profile.js';
 
 /** Qualities tried at one size, best first; below the last the photo is made smaller instead. */
 const QUALITIES = [85, 75, 65, 55, 45] as const;
@@ -8,7 +8,7 @@ const QUALITIES = [85, 75, 65, 55, 45] as const;
 const SHRINK_MARGIN = 0.9;
 const MAX_SIZES = 6;
 
-export type Made = { photo: NormalizedPhoto } | { problem: string };
+export type Made = { photo: NormalizedPhoto } | { problem: string; fit: FitProblem };
 
 /**
  * A variant of a stored photo fitted to a profile: longest side at most `maxSide` (never
@@ -21,8 +21,8 @@ export function makeVariant(
   stored: Dimensions,
   profile: PhotoProfile,
 ): Promise<Made> {
-  const problem = sizeProblem(stored, profile);
-  if (problem) return Promise.resolve({ problem });
+  const problem = sizeFit(stored, profile);
+  if (problem) return Promise.resolve({ problem: problem.text, fit: problem });
   return limiter.run(() => fit(data, stored, profile));
 }
 
@@ -48,7 +48,11 @@ async function fit(data: Buffer, stored: Dimensions, profile: PhotoProfile): Pro
     const next = Math.floor(side * Math.sqrt(profile.maxBytes! / smallestBytes) * SHRINK_MARGIN);
     side = Math.max(smallest, Math.min(next, side - 1));
   }
-  return {
-    problem: `The photo cannot be made smaller than ${smallestBytes} bytes for a device that accepts at most ${profile.maxBytes}${profile.minSide === null ? '' : ` with a shorter side of at least ${profile.minSide} pixels`}: provide a simpler photo (plain background) or raise the device's limit.`,
+  const text = `The photo cannot be made smaller than ${smallestBytes} bytes for a device that accepts at most ${profile.maxBytes}${profile.minSide === null ? '' : ` with a shorter side of at least ${profile.minSide} pixels`}: provide a simpler photo (plain background) or raise the device's limit.`;
+  const fitProblem: FitProblem = {
+    text,
+    code: 'photo_fit_bytes',
+    params: { smallestBytes, maxBytes: profile.maxBytes!, minSide: profile.minSide ?? 0 },
   };
+  return { problem: text, fit: fitProblem };
 }

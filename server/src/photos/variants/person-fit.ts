@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.js';
 import { loadSpaceTree } from '../../spaces/tree.js';
 import { deviceSpaces } from '../../sync/planning/diff.js';
 import { profileKey, profileOf } from './profile.js';
+import type { DevicePhoto } from './service.js';
 
 type Deps = Pick<AppContext, 'models' | 'photoVariants'>;
 
@@ -44,7 +45,7 @@ export async function unfitDevices(
     ).map((a) => a.spaceId),
   );
   const tree = await loadSpaceTree(deps, person.organizationId);
-  const answers = new Map<string, Promise<string | undefined>>();
+  const answers = new Map<string, Promise<Extract<DevicePhoto, { problem: string }> | undefined>>();
   const unfit: PhotoUnfitDevice[] = [];
   for (const device of devices) {
     if (!deviceSpaces(device, tree).some((s) => access.has(s))) continue;
@@ -54,7 +55,7 @@ export async function unfitDevices(
     if (!answer) {
       answer = deps.photoVariants
         .photoFor(sha256, profile)
-        .then((p) => (p && 'problem' in p ? p.problem : undefined));
+        .then((p) => (p && 'problem' in p ? p : undefined));
       answers.set(key, answer);
     }
     const problem = await answer;
@@ -63,7 +64,9 @@ export async function unfitDevices(
         deviceId: device.id,
         sn: device.sn,
         name: device.name,
-        message: `Device ${device.sn} "${device.name}": ${problem}`,
+        message: `Device ${device.sn} "${device.name}": ${problem.problem}`,
+        code: problem.fit.code,
+        params: problem.fit.params,
       });
     }
   }

@@ -1,3 +1,4 @@
+import type { PhotoFitCode } from '@svc/shared';
 import { jpegFrame } from '@svc/shared';
 import type { DeviceRow } from '../../platform/db/business-models.js';
 
@@ -54,20 +55,44 @@ export function profileKey(profile: PhotoProfile): string {
  * Undefined when its dimensions can fit (its bytes are only known once encoded).
  */
 export function sizeProblem(photo: Dimensions, profile: PhotoProfile): string | undefined {
+  return sizeFit(photo, profile)?.text;
+}
+
+/** {@link sizeProblem} with its code and the device's limits as values (issue 34). */
+export function sizeFit(photo: Dimensions, profile: PhotoProfile): FitProblem | undefined {
   const { minSide, maxSide } = profile;
   if (minSide === null) return undefined;
-  const short = Math.min(photo.width, photo.height);
-  const long = Math.max(photo.width, photo.height);
+  const { width, height } = photo;
+  const short = Math.min(width, height);
+  const long = Math.max(width, height);
   if (short < minSide) {
-    return `The photo is ${photo.width}×${photo.height} pixels; the device needs at least ${minSide} on the shorter side and photos are never enlarged: provide a larger photo.`;
+    return {
+      text: `The photo is ${width}×${height} pixels; the device needs at least ${minSide} on the shorter side and photos are never enlarged: provide a larger photo.`,
+      code: 'photo_fit_small',
+      params: { width, height, minSide },
+    };
   }
   if (maxSide !== null && long > maxSide) {
     const resized = Math.floor((short * maxSide) / long);
     if (resized < minSide) {
-      return `The photo is ${photo.width}×${photo.height} pixels; fitted to the device's longest side of ${maxSide} its shorter side would be ${resized}, under the device's minimum of ${minSide}: crop it closer to a square.`;
+      return {
+        text: `The photo is ${width}×${height} pixels; fitted to the device's longest side of ${maxSide} its shorter side would be ${resized}, under the device's minimum of ${minSide}: crop it closer to a square.`,
+        code: 'photo_fit_shape',
+        params: { width, height, maxSide, resized, minSide },
+      };
     }
   }
   return undefined;
+}
+
+/**
+ * Why a device cannot take a photo: the English (logs, a failed push) and the same as a code
+ * with the device's limits as values (shared `PhotoFitCode`), stored beside it.
+ */
+export interface FitProblem {
+  text: string;
+  code: PhotoFitCode;
+  params: Record<string, number>;
 }
 
 /** Whether the stored photo can be sent as it is. */

@@ -8,7 +8,8 @@ import { fitsAsStored, profileKey, type PhotoProfile } from './profile.js';
 import { VariantRows, type VariantRow } from './store.js';
 
 /** What a device is sent of a photo: the bytes and their hash, or why it cannot take it. */
-export type DevicePhoto = { sha256: string; data: Buffer } | { problem: string };
+export type DevicePhoto =
+  { sha256: string; data: Buffer } | { problem: string; fit: NonNullable<VariantRow['fit']> };
 
 export interface PhotoVariantsDeps {
   sequelize: Sequelize;
@@ -58,7 +59,8 @@ export class PhotoVariants {
   }
 
   private async fromRow(source: string, row: VariantRow): Promise<DevicePhoto | undefined> {
-    if (row.problem !== null) return { problem: row.problem };
+    // A refusal written before its code and values: judged again, so it gets them.
+    if (row.problem !== null) return row.fit ? { problem: row.problem, fit: row.fit } : undefined;
     if (row.variant === null) return this.original(source);
     const data = await this.deps.photos.read(row.variant);
     return data && { sha256: row.variant, data };
@@ -74,20 +76,21 @@ export class PhotoVariants {
     if (!data || !frame) return undefined;
     const now = this.deps.clock.now();
     if (fitsAsStored(data, frame, profile)) {
-      await this.rows.insert(source, key, { variant: null, problem: null }, now);
+      await this.rows.insert(source, key, { variant: null, problem: null, fit: null }, now);
       return { sha256: source, data };
     }
     const made = await makeVariant(data, frame, profile);
     if ('problem' in made) {
-      await this.rows.insert(source, key, { variant: null, problem: made.problem }, now);
-      return made;
+      const fit = { code: made.fit.code, params: made.fit.params };
+      await this.rows.insert(source, key, { variant: null, problem: made.problem, fit }, now);
+      return { problem: made.problem, fit };
     }
     const stored = await this.deps.sequelize.transaction(async (transaction) => {
       const file = await this.deps.photos.save(made.photo, transaction);
       await this.rows.insert(
         source,
         key,
-        { variant: file.sha256, problem: null },
+        { variant: file.sha256, problem: null, fit: null },
         now,
         transaction,
       );

@@ -151,6 +151,9 @@ describe.each(DIALECTS)('per-device photo variants on %s', (dialect) => {
         message: expect.stringMatching(
           /800×600 pixels; the device needs at least 900 on the shorter side/,
         ),
+        // Issue 34: the same as a code with the device's limits, for the site to word.
+        code: 'photo_fit_small',
+        params: { width: 800, height: 600, minSide: 900 },
       },
     ];
     expect(stored.unfitDevices).toEqual(expected);

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   formatMessage,
   issuesToMessages,
+  type ConflictReason,
   type ErrorBody,
   type Message,
   type MessageParams,
@@ -18,7 +19,7 @@ export class HttpError extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string>,
     readonly headers?: Record<string, string>,
@@ -60,9 +61,12 @@ export const httpErrors = {
   forbidden: (message = 'You are not allowed to do this.') =>
     new HttpError(403, ErrorCode.forbidden, message),
   notFound: (message = 'Not found.') => new HttpError(404, ErrorCode.notFound, message),
-  /** `params.reason` (shared `ConflictReason`) lets a client say it in its own language. */
-  conflict: (message: string, params?: MessageParams) =>
-    new HttpError(409, ErrorCode.conflict, message, undefined, undefined, params && { params }),
+  /**
+   * `params.reason` (shared `ConflictReason`, with a text in every catalog) lets a client say
+   * it in its own language: every 409 names its reason, never only the generic sentence.
+   */
+  conflict: (message: string, params: MessageParams & { reason: ConflictReason }) =>
+    new HttpError(409, ErrorCode.conflict, message, undefined, undefined, { params }),
   databaseUnavailable: () =>
     new HttpError(
       503,

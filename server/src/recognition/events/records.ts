@@ -1,4 +1,4 @@
-import type { PanelEvent } from '@svc/shared';
+import { panelFailureOf, type PanelEvent } from '@svc/shared';
 import { Op, type WhereOptions } from 'sequelize';
 import type { RecognitionEventRow } from '../../platform/db/business-models.js';
 import type { RecognitionEventOut, RecognitionFilter } from '../schemas.js';
@@ -24,8 +24,17 @@ export function toEventOut(row: EventRecord): RecognitionEventOut {
       deliveredAt: iso(row.deliveredAt),
       nextAttemptAt: row.deliveryState === 'pending' ? iso(row.nextDeliveryAt) : null,
       error: row.deliveryError,
+      ...(row.deliveryError === null
+        ? { errorCode: null, errorParams: {} }
+        : failureFields(row.deliveryError)),
     },
   };
+}
+
+/** A stored failure sentence's code and values, beside it in the API. */
+export function failureFields(error: string) {
+  const { code, params } = panelFailureOf(error);
+  return { errorCode: code, errorParams: params };
 }
 
 /** The PROTOCOL §4 body: built only from what was stored at intake, so it never changes. */

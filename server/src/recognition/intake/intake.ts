@@ -127,7 +127,9 @@ function recordOf(row: { id: string; deviceSn: string } | undefined, sn: string)
   if (row.deviceSn !== sn) {
     // Event ids are the device's uuids; one from another device is a collision or a probe,
     // never a resend, and must not reveal the other record.
-    throw httpErrors.conflict('This eventId was already used by another device.');
+    throw httpErrors.conflict('This eventId was already used by another device.', {
+      reason: 'event_id_used',
+    });
   }
   return row.id;
 }

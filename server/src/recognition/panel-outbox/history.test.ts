@@ -75,7 +75,15 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
     }
     const failing = await history(id);
     expect(failing.map((f) => f.attempt)).toEqual([1, 2, 3]);
-    for (const f of failing) expect(f.error).toBe('the panel answered HTTP 500');
+    for (const f of failing) {
+      expect(f.error).toBe('the panel answered HTTP 500');
+      // Issue 34: the code and values a client words the reason from.
+      expect(f).toMatchObject({ errorCode: 'panel_http_status', errorParams: { status: 500 } });
+    }
+    expect((await event(id)).delivery).toMatchObject({
+      errorCode: 'panel_http_status',
+      errorParams: { status: 500 },
+    });
     // Each try at the (manual) time it failed: one backoff jump apart.
     const times = failing.map((f) => Date.parse(f.at));
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(DELIVERY_MAX_DELAY_MS);
@@ -89,7 +97,7 @@ describe.each(DIALECTS)('delivery history on %s', (dialect) => {
       (e) => e.delivery.state === 'delivered',
     );
     expect(shown).toContain(eventId);
-    expect(delivered.delivery).toMatchObject({ attempts: 4, error: null });
+    expect(delivered.delivery).toMatchObject({ attempts: 4, error: null, errorCode: null });
     expect(Date.parse(delivered.delivery.deliveredAt!)).toBeGreaterThan(times[2]!);
     // The delivery adds no line: the failed tries stay as they were.
     expect(await history(id)).toEqual(failing);

@@ -1,4 +1,4 @@
-import { panelRoute } from '@svc/shared';
+import { panelFailureText, panelRoute } from '@svc/shared';
 import type { AppContext } from '../../platform/context.js';
 import type { Job } from '../../platform/jobs/registry.js';
 import { SettingKey } from '../../settings/runtime-settings.js';
@@ -217,7 +217,7 @@ export class PanelDelivery implements Job {
       await this.settle([row], {
         deliveryState: 'expired',
         nextDeliveryAt: null,
-        deliveryError: row.deliveryError ?? 'never sent: no panel route was reachable in time',
+        deliveryError: row.deliveryError ?? panelFailureText.neverSent,
       });
     }
     if (due.length === 0) return blocked || expired.length === 0;

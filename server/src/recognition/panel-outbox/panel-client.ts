@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { ANSWER_TOO_LARGE, MAX_PEER_ANSWER_BYTES } from '../../platform/http/peer-answer.js';
+import { panelFailureText, type AnswerPart } from '@svc/shared';
+import { MAX_PEER_ANSWER_BYTES } from '../../platform/http/peer-answer.js';
 
 /**
  * Sends panel events (PROTOCOL §4, one JSON body per POST) several at a time without giving up
@@ -25,8 +26,8 @@ const MAX_BODY = MAX_PEER_ANSWER_BYTES;
 
 /** An answer over the limit: the connection ends with the reason `answer_too_large`. */
 class TooLarge extends Error {
-  constructor(what: string) {
-    super(`${ANSWER_TOO_LARGE}: the panel's ${what} is larger than ${MAX_BODY / 1024} KiB`);
+  constructor(what: AnswerPart) {
+    super(panelFailureText.answerTooLarge(what, MAX_BODY / 1024));
   }
 }
 /** A kept-alive connection idle this long is replaced, not reused: the panel may be closing it. */
@@ -46,7 +47,7 @@ export function pipelinedPanelTransport(opts: { timeoutMs: number }): PanelTrans
       let retriedStale = false;
       while (results.length < bodies.length) {
         const window = oneAtATime ? 1 : bodies.length;
-        if (closed) return fill(results, bodies.length, 'interrupted by a shutdown');
+        if (closed) return fill(results, bodies.length, panelFailureText.interrupted);
         if (!conn || !conn.usable(target.origin)) {
           conn?.destroy();
           conn = new Connection(target, opts.timeoutMs);
@@ -62,7 +63,7 @@ export function pipelinedPanelTransport(opts: { timeoutMs: number }): PanelTrans
         // it without answering them: from now on it gets one request per connection.
         oneAtATime ||= current.closedByPanel;
         if (error === undefined) continue;
-        if (closed) return fill(results, bodies.length, 'interrupted by a shutdown');
+        if (closed) return fill(results, bodies.length, panelFailureText.interrupted);
         // Nothing answered on a connection that had served before: most likely the panel
         // closed it while idle. Once, the rest goes again on a fresh one (delivery is at least
         // once anyway). Progress (the panel closing after some answers) also earns a new one;
@@ -77,7 +78,7 @@ export function pipelinedPanelTransport(opts: { timeoutMs: number }): PanelTrans
     },
     close() {
       closed = true;
-      conn?.destroy('interrupted by a shutdown');
+      conn?.destroy(panelFailureText.interrupted);
       conn = undefined;
     },
   };
@@ -120,12 +121,12 @@ class Connection {
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err: NodeJS.ErrnoException) =>
-      this.end(`the panel could not be reached: ${err.code ?? err.message}`),
+      this.end(panelFailureText.unreachable(err.code ?? err.message)),
     );
-    this.socket.on('close', () => this.end('the panel closed the connection'));
+    this.socket.on('close', () => this.end(panelFailureText.closed));
     this.socket.on('end', () => {
       if (this.head?.length === 'close') this.complete(this.buf.length);
-      this.end('the panel closed the connection');
+      this.end(panelFailureText.closed);
     });
   }
 
@@ -155,7 +156,7 @@ class Connection {
       );
       this.waiting = bodies.map(() => (status: number) => {
         answers.push(
-          status >= 200 && status < 300 ? undefined : `the panel answered HTTP ${status}`,
+          status >= 200 && status < 300 ? undefined : panelFailureText.httpStatus(status),
         );
         if (answers.length === bodies.length) {
           this.failWaiting = undefined;
@@ -172,7 +173,7 @@ class Connection {
     });
   }
 
-  destroy(reason = 'the connection was replaced'): void {
+  destroy(reason: string = panelFailureText.connectionReplaced): void {
     this.end(reason);
     this.socket.destroy();
   }
@@ -182,7 +183,7 @@ class Connection {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.end(`the panel did not answer within ${this.timeoutMs} ms`);
+      this.end(panelFailureText.timeout(this.timeoutMs));
       this.socket.destroy();
     }, this.timeoutMs);
   }
@@ -202,9 +203,7 @@ class Connection {
       while (this.ended === undefined && this.step());
     } catch (err) {
       this.destroy(
-        err instanceof TooLarge
-          ? err.message
-          : `the panel sent an unreadable answer: ${(err as Error).message}`,
+        err instanceof TooLarge ? err.message : panelFailureText.unreadable((err as Error).message),
       );
     }
   }
@@ -290,7 +289,7 @@ class Connection {
     next?.(head.status);
     if (head.close) {
       this.closedByPanel = true;
-      this.destroy('the panel closed the connection');
+      this.destroy(panelFailureText.closed);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { DELIVERY_FAILURES_KEPT, type DeliveryFailure } from '@svc/shared';
+import { DELIVERY_FAILURES_KEPT, panelFailureOf, type DeliveryFailure } from '@svc/shared';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { fromSqlDate, sqlDate } from '../../platform/db/sql-dates.js';
 import { EVENT_TABLE, selectRows } from './events.js';
@@ -51,9 +51,14 @@ export async function failedTries(
        WHERE event_id = ? ORDER BY attempt ASC, id ASC`,
     [eventId],
   );
-  return rows.map((r) => ({
-    attempt: Number(r.attempt),
-    at: fromSqlDate(r.failedAt)!.toISOString(),
-    error: r.error,
-  }));
+  return rows.map((r) => {
+    const { code, params } = panelFailureOf(r.error);
+    return {
+      attempt: Number(r.attempt),
+      at: fromSqlDate(r.failedAt)!.toISOString(),
+      error: r.error,
+      errorCode: code,
+      errorParams: params,
+    };
+  });
 }

@@ -15,4 +15,15 @@ export const syncMessageMigrations: Migration[] = [
     down: ({ qi }) =>
       qi.sequelize.query('ALTER TABLE sync_tasks DROP COLUMN error_params').then(() => undefined),
   },
+  {
+    // A device's photo refusal as a code with the device's limits as values (JSON); rows
+    // written before it are judged again when read, so they get one.
+    name: '0291-add-photo-variants-problem-params',
+    up: ({ qi }) =>
+      qi.addColumn('photo_variants', 'problem_params', { type: DataTypes.TEXT, allowNull: true }),
+    down: ({ qi }) =>
+      qi.sequelize
+        .query('ALTER TABLE photo_variants DROP COLUMN problem_params')
+        .then(() => undefined),
+  },
 ];
