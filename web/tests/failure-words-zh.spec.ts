@@ -75,7 +75,7 @@ test('a failed push on the person page and /sync, and a refused device address, 
     // A device address the schema takes but the server refuses (a query): said beside it.
     await page.goto('/devices');
     await page.getByRole('button', { name: '注册设备', exact: true }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = page.getByRole('dialog', { name: '注册设备' });
     await dialog.getByRole('textbox', { name: '序列号', exact: true }).fill(`Q-${sn}`);
     await dialog.getByRole('textbox', { name: '名称', exact: true }).fill(`Gate ${t}`);
     const address = dialog.getByRole('textbox', { name: '地址', exact: true });
@@ -87,7 +87,10 @@ test('a failed push on the person page and /sync, and a refused device address, 
     );
     await expect(dialog).not.toContainText(ENGLISH);
 
+    // Typed values: closing asks first.
     await page.keyboard.press('Escape');
+    const ask = page.getByRole('dialog', { name: '放弃已填写的内容？' });
+    await ask.getByRole('button', { name: '放弃', exact: true }).click();
     await expect(dialog).toBeHidden();
 
     // The row the service wrote itself at first start names its actor in Chinese.
