@@ -155,7 +155,7 @@ test('an import of 1,000 rows with 3 bad ones: held and reloaded, then 100 %, er
   await page.setViewportSize({ width: 1280, height: 800 });
   await audit.goto();
   await audit.search({ Action: 'person.import' });
-  await expect(audit.rows.first()).toContainText('997 of 1000 rows imported, 3 failed');
+  await expect(audit.rows.first()).toContainText('997 of 1,000 rows imported, 3 refused');
   await expect(audit.rows.first()).toContainText(imports.admin.username);
 });
 

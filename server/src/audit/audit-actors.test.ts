@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { auditActorCodes, auditList } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
+import { suiteServer } from '../test/suite.js';
 
 /** The site's names of non-administrator actors, in one language (web/src/locales). */
 function siteActors(language: 'en' | 'zh-CN'): Record<string, string> {
@@ -19,16 +20,11 @@ function siteActors(language: 'en' | 'zh-CN'): Record<string, string> {
  * language; an administrator's own name stays as recorded.
  */
 describe.each(DIALECTS)('audit actors by code on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
+  const suite = suiteServer(dialect);
+  beforeAll(() => {
+    server = suite.server;
   });
 
   test('the service, a terminal and an operator command by code; a username as is', async () => {

@@ -1,11 +1,12 @@
 import type { ImportJobOut, PersonOut } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { finished, upload, zip } from '../test/imports.js';
 import { putPhoto } from '../test/images.js';
 import { blankPhoto, FACES, faceCrop } from '../test/faces.js';
+import { suiteServer } from '../test/suite.js';
 
 type Refusal = { error: { code: string; message: string; params: Record<string, unknown> } };
 
@@ -16,23 +17,16 @@ type Refusal = { error: { code: string; message: string; params: Record<string, 
  * the form shows.
  */
 describe.each(DIALECTS)('a refused face in the form and the import on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
 
+  const suite = suiteServer(dialect, {
+    env: { FACE_CHECK: 'on' },
+  });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { FACE_CHECK: 'on' },
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
   }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
-  });
 
   const personBy = async (idNumber: string) =>
     ((await admin.get(`/api/people?q=${idNumber}`)).body as { items: PersonOut[] }).items.find(

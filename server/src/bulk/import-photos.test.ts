@@ -2,11 +2,12 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportCheckOut, ImportJobOut, PersonOut } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { finished, rawZip, upload } from '../test/imports.js';
 import { plainJpeg } from '../test/images.js';
+import { suiteServer } from '../test/suite.js';
 
 /** Every file name under `dir`, recursively. */
 async function namesUnder(dir: string): Promise<string[]> {
@@ -20,18 +21,13 @@ async function namesUnder(dir: string): Promise<string[]> {
  * is imported, and nothing is ever written where an entry's name points.
  */
 describe.each(DIALECTS)('an import’s ZIP entries on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const personBy = async (idNumber: string) =>
@@ -95,9 +91,9 @@ describe.each(DIALECTS)('an import’s ZIP entries on %s', (dialect) => {
 
     // No path traversal: nothing named after an entry exists around the data directory.
     const around = [
-      ...(await namesUnder(scratch.dataDir)),
-      ...(await readdir(path.dirname(scratch.dataDir))),
-      ...(await readdir(path.dirname(path.dirname(scratch.dataDir)))),
+      ...(await namesUnder(suite.scratch.dataDir)),
+      ...(await readdir(path.dirname(suite.scratch.dataDir))),
+      ...(await readdir(path.dirname(path.dirname(suite.scratch.dataDir)))),
     ];
     expect(around.filter((n) => /evil|STRAY|ZP-/.test(n))).toEqual([]);
   });

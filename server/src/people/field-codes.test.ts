@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, type ErrorBody, type PersonOut, type SpaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import type { Reply, TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
+import { suiteServer } from '../test/suite.js';
 
 /**
  * Issue 34: a field refused after the schema check (the database decided it) carries its code
@@ -14,19 +15,15 @@ const codes = (reply: Reply) => refusal(reply).fieldCodes ?? {};
 const newId = () => `F-${randomUUID().slice(0, 8).toUpperCase()}`;
 
 describe.each(DIALECTS)('field refusals by code on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
   });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  afterAll(async () => {});
 
   test('people: a taken ID number, an unknown space, control characters', async () => {
     const idNumber = newId();

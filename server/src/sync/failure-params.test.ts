@@ -2,8 +2,8 @@ import { syncTaskList, personSyncOut } from '@svc/shared';
 import { ManualClock } from '../platform/clock.js';
 import { createDeviceClient } from '../devices/client.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { MAX_ATTEMPTS } from './knobs.js';
 import {
@@ -15,34 +15,30 @@ import {
   type SimDevice,
 } from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
+import { suiteServer } from '../test/suite.js';
 
 /**
  * Issue 34: a failed push keeps its detail code and values beside the English sentence, so the
  * site words it in the reader's language; a success clears them with the code.
  */
 describe.each(DIALECTS)('a sync task failure by code and values (%s)', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let worker: SyncWorker;
   const clock = new ManualClock();
   const devices: SimDevice[] = [];
 
+  const suite = suiteServer(dialect, {
+    clock,
+    env: { HEARTBEAT_TIMEOUT: '30' },
+  });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: '30' },
-    });
+    server = suite.server;
     worker = new SyncWorker(server.ctx, { client: createDeviceClient({ timeoutMs: 2_000 }) });
     admin = await signedIn(server, 'admin');
   });
   afterAll(async () => {
     for (const d of devices) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   const device = async (name: string) => {
