@@ -99,6 +99,8 @@ test('person: create with errors from the server, photo, then edit', async ({
   adminApi,
   admin,
 }) => {
+  // Create with refusals, a photo, and an edit with its axe checks: over 30 s on a busy machine.
+  test.slow();
   const t = tag();
   const space = await adminApi.createSpace(`Wing ${t}`);
   const room = spaceOut.parse(
