@@ -193,7 +193,9 @@ test.describe('a console that never looks better than it is', () => {
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''));
       expect(
-        serious.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)),
+        serious.flatMap((v) =>
+          v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+        ),
         `axe at ${width} px`,
       ).toEqual([]);
       if (width === 390) {

@@ -309,8 +309,8 @@ function LayerStep({
           </form>
         )}
         <Group>
-          {/* blue.9: the hovered subtle button keeps 4.5:1 on its tinted background. */}
-          <Button variant="subtle" color="blue.9" onClick={onNext}>
+          {/* c, not color (a subtle button's text ignores its shade); dark.9 keeps 4.5:1 on blue.2. */}
+          <Button variant="subtle" c="dark.9" onClick={onNext}>
             {t('acceptance.next')}
           </Button>
         </Group>
