@@ -9,6 +9,8 @@ test('first sign-in forces a password change, then home, sign-out, and the old p
   request,
   site,
 }) => {
+  // Five axe passes and three refusals: past 30 s when the machine is busy.
+  test.slow();
   const login = new LoginPage(page);
   const change = new ChangePasswordPage(page);
   const home = new HomePage(page);

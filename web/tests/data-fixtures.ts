@@ -45,7 +45,10 @@ export const test = base.extend<DataTestFixtures, DataWorkerFixtures>({
   adminApi: async ({ adminSession }, use) => {
     await use(adminSession.api);
   },
+  // The language an administrator chooses is stored with the account, which every test of the
+  // worker shares: each test starts from the browser's language, whatever the one before chose.
   admin: async ({ adminSession }, use) => {
+    await adminSession.api.put('/api/auth/me/language', { language: null });
     await use(adminSession.account);
   },
 });

@@ -31,7 +31,7 @@ test('import: choosing another CSV or ZIP after a check clears the verdict until
   await expect(start).toBeDisabled();
   await expect(again).toHaveText('Another file was chosen: check it before you import it.');
   await check.click();
-  await expect(importing.checkResult()).toContainText('1 of 1 rows would be refused');
+  await expect(importing.checkResult()).toContainText('1 of 1 row would be refused');
   await expect(again).toHaveCount(0);
   await expect(start).toBeEnabled();
 

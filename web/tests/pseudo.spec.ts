@@ -82,7 +82,7 @@ test('every page, dialog and menu shows only catalog texts (pseudo-locale)', asy
     ['/', 'dashboard', page.getByTestId('checklist-progress')],
     ['/organizations', 'organizations', page.getByTestId('own-permissions')],
     [`/spaces?space=${door.id}`, 'spaces', page.getByRole('region', { name: /Zephyr/ })],
-    ['/system', 'system', page.getByTestId('advertised-url')],
+    ['/system', 'system', page.getByTestId('central-state')],
     ['/devices', 'devices', page.getByTestId('device-row').first()],
     [`/devices/${gate.id}`, 'device', page.getByTestId('device-reconciliation')],
     ['/people', 'people', page.getByTestId('person-row').first()],
