@@ -6,13 +6,15 @@ import type { TestClient } from '../../test/http-client.js';
 import { finished, upload, zip } from '../../test/imports.js';
 import { blankPhoto, FACES, faceCrop, groupPhoto } from '../../test/faces.js';
 
-const ROWS = 1000;
-
 /**
  * Issue 26: an import of 1,000 people with photos applies the face check to every row and
  * reports each refused row with its reason. Ten distinct photos, cycled: the model sees each
  * once (the detector caches by content), every row is still checked against its own spaces.
+ * The 1,000 rows run on MySQL, the production database; SQLite's `npm start` gets the same
+ * rules on 200, which cover every photo and the Gate B rule alike (the suite took 270 s of
+ * CI's time with 1,000 on both).
  */
+const rowsOn = (dialect: string) => (dialect === 'mysql' ? 1000 : 200);
 describe.each(DIALECTS)('import with the face check on %s', (dialect) => {
   let scratch: ScratchDb;
   let server: TestServer;
@@ -41,7 +43,8 @@ describe.each(DIALECTS)('import with the face check on %s', (dialect) => {
     await scratch.drop();
   });
 
-  test('1,000 rows with photos: good faces imported, each refused photo with its reason', async () => {
+  const ROWS = rowsOn(dialect);
+  test(`${ROWS} rows with photos: good faces imported, each refused photo with its reason`, async () => {
     const photos: { image: Buffer; reason?: RegExp }[] = [
       { image: await faceCrop(FACES.sample1Right) },
       { image: await faceCrop(FACES.sample4Right) },
