@@ -300,4 +300,39 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     const row = await server.ctx.models.Person.findByPk((reply.body as { id: string }).id);
     expect(row!.organizationId).toBe(otherOrgId);
   });
+
+  // Issue 32, item 1: a terminal token runs the same photo check as an upload, so a burst
+  // through it is refused at once (503 with Retry-After) once the check is full, and creates
+  // nobody, rather than waiting into a timeout that answers 500.
+  test('with the photo check full, an enrollment is refused busy and creates nobody', async () => {
+    const enr = await terminal('enrollment', orgId);
+    const queue = server.ctx.photoWork.checks;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holders: Promise<void>[] = [];
+    while (queue.size < queue.capacity) {
+      holders.push(queue.run(() => held, { background: true }));
+    }
+    const before = await people();
+    try {
+      const reply = await enrollAs(enr.token, {
+        name: 'Busy Enrollee',
+        idNumber: 'BUSY-1',
+        photo: await photo(21),
+      });
+      expect(reply.status).toBe(503);
+      expect(errorCode(reply)).toBe('service_busy');
+      expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await people()).toBe(before);
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    const after = await enrollAs(enr.token, {
+      name: 'Busy Enrollee',
+      idNumber: 'BUSY-1',
+      photo: await photo(21),
+    });
+    expect(after.status).toBe(201);
+  });
 });

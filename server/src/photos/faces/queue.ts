@@ -74,6 +74,11 @@ export class PhotoQueue {
 
   constructor(private readonly opts: PhotoQueueOptions) {}
 
+  /** Photos it holds at most, running or waiting. */
+  get capacity(): number {
+    return this.opts.capacity;
+  }
+
   /** Photos in the queue, running or waiting. */
   get size(): number {
     return this.running + this.waiting.length;
