@@ -116,12 +116,17 @@ export const importJobOut = z.object({
 });
 export type ImportJobOut = z.infer<typeof importJobOut>;
 
-/** `POST /api/imports/people/check`: every row read and judged, nothing written. */
+/**
+ * `POST /api/imports/people/check`: every row read and judged, nothing written. With a ZIP,
+ * `photos` lists the entries that would not be read and the photos that match no row (the face
+ * check runs at the import itself, so `withoutPhoto` stays empty); null without one.
+ */
 export const importCheckOut = z.object({
   total: z.number().int(),
   /** Rows that would be refused; `errors` holds the first 1,000 of them. */
   failed: z.number().int(),
   errors: z.array(importRowError),
+  photos: importPhotosReport.nullable(),
 });
 export type ImportCheckOut = z.infer<typeof importCheckOut>;
 

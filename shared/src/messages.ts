@@ -98,6 +98,8 @@ export const messageCatalog = {
   import_entry_not_photo: 'Not read: only .jpg, .jpeg and .png photos are imported.',
   import_entry_twice: 'Not used: {other} is already the photo for this ID number.',
   import_row_failed: 'This row could not be saved; try again, and tell the operator if it repeats.',
+  // A row imported while its photo was refused (`{problem}` is the photo's reason, said).
+  import_saved_without_photo: 'Saved without a photo: {problem}',
   // The face check of a photo (problems, each with what to do; `{devices}` names whose need).
   face_refused: 'The photo was refused: {detail}.',
   face_none: 'no face found: use a photo of the person’s face, looking at the camera',

@@ -74,6 +74,12 @@ test('import result: entries not read, saved without a photo as in the form, pho
   await expect(without.getByRole('row').nth(1)).toContainText(`ROW${t}`);
   // The same words as the person form's page.
   await expect(without.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText(formWords);
+  // No row was refused, yet the rows to fix as CSV hold the one saved without its photo.
+  const download = page.getByRole('link', { name: 'Download errors (CSV)' });
+  const rowsToFix = await page.request.get((await download.getAttribute('href'))!);
+  expect(await rowsToFix.text()).toContain(
+    `ROW${t},"Saved without a photo: The photo was refused: `,
+  );
 
   const entries = page.getByRole('table', { name: '3 files in the ZIP were not read' });
   await expect(entries.getByRole('row')).toHaveCount(4);
@@ -157,5 +163,42 @@ plainTest(
       `spaces: several spaces are named "Lobby" (Annex ${t} › Lobby; Tower ${t} › Lobby); write the path of the one you mean, e.g. "Annex ${t} › Lobby".`,
     );
     await expectAccessible(page);
+  },
+);
+
+plainTest(
+  'the check before an import lists the ZIP entries it would not read and the photos left over',
+  async ({ page, admin, adminApi }) => {
+    const t = tag();
+    const blank = await blankJpeg();
+    const before = await adminApi.get('/api/imports');
+    await signIn(page, admin, '/import');
+    const importing = new ImportPage(page);
+    await importing.chooseCsv({
+      name: 'people.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(['name,idNumber', `Row ${t},ROW${t}`].join('\n')),
+    });
+    await importing.choose('Photos (ZIP, optional)', {
+      name: 'photos.zip',
+      mimeType: 'application/zip',
+      buffer: storedZip({
+        [`ROW${t}.jpg`]: blank,
+        '../../evil.jpg': blank,
+        [`STRAY${t}.jpg`]: blank,
+      }),
+    });
+    await importing.form.getByRole('button', { name: 'Check file' }).click();
+    await expect(importing.checkResult()).toContainText('The file is fine');
+    const entries = page.getByRole('table', { name: '1 file in the ZIP was not read' });
+    await expect(entries.getByRole('row')).toHaveCount(2);
+    await expect(entries.getByRole('row').nth(1)).toContainText('../../evil.jpg');
+    await expect(page.getByTestId('import-unmatched')).toContainText(
+      `1 photo matched no row: STRAY${t}.jpg.`,
+    );
+    await expectAccessible(page, 'the check with a ZIP');
+    // Nothing was written: no import started, nobody created.
+    expect(await adminApi.get('/api/imports')).toEqual(before);
+    expect(await adminApi.get(`/api/people?q=ROW${t}`)).toMatchObject({ items: [] });
   },
 );

@@ -39,7 +39,7 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
     const reply = await upload(admin, { csv }, '/api/imports/people/check');
     expect(reply.status).toBe(200);
     const check = reply.body as unknown as ImportCheckOut;
-    expect(check).toMatchObject({ total: 8, failed: 7 });
+    expect(check).toMatchObject({ total: 8, failed: 7, photos: null });
     expect(check.errors.map((e) => [e.row, e.error])).toEqual([
       [3, 'validFrom: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "31/01/2026").'],
       [4, 'name: Required.'],

@@ -105,7 +105,8 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     ]);
     expect(job.errors[1]!.error).toMatch(/no space "No Such Space"/);
 
-    // The refused rows as a CSV to correct: one line each, with the reason.
+    // The rows to correct as a CSV, one line each with the reason: the refused ones, and the
+    // one saved without its photo (issue 30: the list of what to fix is whole).
     const errorsCsv = await admin.get(`/api/imports/${started.body.id}/errors.csv`);
     expect(errorsCsv.status).toBe(200);
     expect(errorsCsv.headers.get('content-type')).toMatch(/text\/csv/);
@@ -114,8 +115,20 @@ describe.each(DIALECTS)('bulk import and export on %s', (dialect) => {
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
       '4,IMP-003',
       '5,IMP-004',
+      '6,IMP-005',
     ]);
     expect(lines[2]).toMatch(/no space ""No Such Space""/);
+    expect(lines[3]).toBe(
+      '6,IMP-005,Saved without a photo: This is not a JPEG or PNG photo the service can read.,import_saved_without_photo import_photo_unreadable',
+    );
+    const zh = String(
+      (await admin.get(`/api/imports/${started.body.id}/errors.csv?lang=zh-CN`)).body,
+    )
+      .trim()
+      .split('\r\n');
+    expect(zh[3]).toBe(
+      '6,IMP-005,已保存，但没有照片：这不是服务能读取的 JPEG 或 PNG 照片。,import_saved_without_photo import_photo_unreadable',
+    );
 
     const { Person } = server.ctx.models;
     const one = await Person.findOne({ where: { idNumber: 'IMP-001' } });

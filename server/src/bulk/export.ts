@@ -123,29 +123,34 @@ async function formatIn(locale: Locale): Promise<FormatText> {
 
 /**
  * An import's refused rows (the ones it keeps: the first 1,000) as a CSV to correct and retry,
- * in the downloader's language: each reason said from its code, the codes in the last column
- * for a program; a row kept before reasons were coded keeps its English.
+ * in the downloader's language, with the rows saved without their photo among them (row order):
+ * each reason said from its code, the codes in the last column for a program; a row kept before
+ * reasons were coded keeps its English.
  */
 export async function exportImportErrors(
   res: Response,
   id: string,
-  errors: RowError[],
+  rows: { refused: RowError[]; withoutPhoto: RowError[] },
   locale: Locale,
 ): Promise<void> {
   const format = await formatIn(locale);
   const column = (field: string) => importColumnName(field, locale);
+  const said = (e: RowError) =>
+    e.reasons ? e.reasons.map((r) => describeMessage(r, format, column)).join(' ') : e.error;
+  const codes = (e: RowError) => e.reasons?.map((r) => r.code).join(' ') ?? '';
+  const lines = [
+    ...rows.refused.map((e) => ({ row: e.row, cells: [e.row, e.idNumber, said(e), codes(e)] })),
+    ...rows.withoutPhoto.map((e) => ({
+      row: e.row,
+      cells: [
+        e.row,
+        e.idNumber,
+        e.reasons ? format('import_saved_without_photo', { problem: said(e) }) : e.error,
+        ['import_saved_without_photo', codes(e)].filter(Boolean).join(' '),
+      ],
+    })),
+  ].sort((a, b) => a.row - b.row);
   startCsv(res, `import-${id.slice(0, 8)}-errors.csv`);
   res.write(csvRow([...IMPORT_ERRORS_HEADER[locale]]));
-  res.end(
-    errors
-      .map((e) =>
-        csvRow([
-          e.row,
-          e.idNumber,
-          e.reasons ? e.reasons.map((r) => describeMessage(r, format, column)).join(' ') : e.error,
-          e.reasons?.map((r) => r.code).join(' ') ?? '',
-        ]),
-      )
-      .join(''),
-  );
+  res.end(lines.map((l) => csvRow(l.cells)).join(''));
 }

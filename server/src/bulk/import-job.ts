@@ -365,7 +365,29 @@ export async function checkImport(
   ctx: AppContext,
   csvFile: string,
   organizationId: string,
+  zipFile?: string,
 ): Promise<ImportCheckOut> {
+  const archive = zipFile ? await openPhotoArchive(zipFile, MAX_PHOTO_BYTES) : undefined;
+  try {
+    const rows = await checkRows(ctx, csvFile, organizationId, archive);
+    const report = photosReport(archive);
+    if (!report || !archive) return { ...rows, photos: null };
+    const unmatched = archive.unmatched();
+    return {
+      ...rows,
+      photos: { ...report, unmatched: unmatched.names, unmatchedCount: unmatched.count },
+    };
+  } finally {
+    archive?.close();
+  }
+}
+
+async function checkRows(
+  ctx: AppContext,
+  csvFile: string,
+  organizationId: string,
+  archive: PhotoArchive | undefined,
+): Promise<Omit<ImportCheckOut, 'photos'>> {
   const spaces = await spaceKeys(ctx, organizationId);
   const { timeZone: zone } = await siteTimeZone(ctx);
   const rowsById = new RowsById();
@@ -375,6 +397,7 @@ export async function checkImport(
   for await (const record of readCsv(csvFile)) {
     total++;
     const idNumber = record.values.idNumber ?? null;
+    if (idNumber !== null) archive?.seen(idNumber);
     let problem: unknown = null;
     try {
       rowsById.claim(toInput(record, spaces, zone).idNumber, record.line);

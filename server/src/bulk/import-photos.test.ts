@@ -59,6 +59,12 @@ describe.each(DIALECTS)('an import’s ZIP entries on %s', (dialect) => {
       'Zip Three,ZP-003,',
       'Zip Bad,ZP-BAD,31/01/2026',
     ].join('\n');
+    // The check before the import reads the ZIP too, and writes nothing (issue 30).
+    const checked = await upload(admin, { csv, photos }, '/api/imports/people/check');
+    expect(checked.status).toBe(200);
+    const check = checked.body as unknown as ImportCheckOut;
+    expect(check).toMatchObject({ total: 4, failed: 1 });
+    expect(await personBy('ZP-001')).toBeUndefined();
     const started = await upload(admin, { csv, photos });
     expect(started.status).toBe(202);
     const job = (await finished(admin, started.body.id)) as unknown as ImportJobOut;
@@ -85,6 +91,7 @@ describe.each(DIALECTS)('an import’s ZIP entries on %s', (dialect) => {
       unmatched: ['STRAY-1.jpg', 'folder/STRAY-2.JPG'],
       unmatchedCount: 2,
     });
+    expect(check.photos).toEqual(job.photos);
     expect((await personBy('ZP-001'))?.photoSha256).toEqual(expect.any(String));
     expect((await personBy('ZP-002'))?.photoSha256).toBeNull();
     expect((await personBy('ZP-003'))?.photoSha256).toEqual(expect.any(String));

@@ -7,6 +7,7 @@ import {
   importCheckOut,
   importJobOut,
   listOf,
+  type ImportPhotosReport,
   type MessageCode,
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
@@ -133,7 +134,7 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       method: 'post',
       path: '/imports/people/check',
       summary:
-        'Check an import CSV (field "csv") whole before importing: every row judged as the import would, nothing written',
+        'Check an import CSV (field "csv") whole before importing, with its ZIP of photos if any (field "photos"): every row judged as the import would, entries not read and photos matching no row listed, nothing written',
       tags,
       access: { kind: 'session', minRole: 'admin' },
       responses: { 200: importCheckOut },
@@ -142,11 +143,14 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async (_input, req, res) => {
       const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
-        fields: { csv: IMPORT_LIMITS.csvBytes },
+        fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
       });
       await checkCsv(upload);
+      if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
       try {
-        res.json(await checkImport(ctx, upload.files.csv!, actingOrganization(req)));
+        res.json(
+          await checkImport(ctx, upload.files.csv!, actingOrganization(req), upload.files.photos),
+        );
       } catch (err) {
         // The file itself is unusable (no header, no name column): that is the answer, by code.
         if (!(err instanceof ImportRefusal) || err.reasons[0] === undefined) throw err;
@@ -215,10 +219,11 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params }, req, res) => {
       const job = visible(req, await ctx.models.ImportJob.findByPk(params.id), 'Import');
+      const photos = job.photos === null ? null : (JSON.parse(job.photos) as ImportPhotosReport);
       await exportImportErrors(
         res,
         job.id,
-        JSON.parse(job.errors) as RowError[],
+        { refused: JSON.parse(job.errors) as RowError[], withoutPhoto: photos?.withoutPhoto ?? [] },
         exportLocale(req),
       );
     },

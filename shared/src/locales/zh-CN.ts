@@ -87,6 +87,7 @@ export const zhCN: SharedTexts = {
     import_entry_not_photo: '未读取：只导入 .jpg、.jpeg 和 .png 照片。',
     import_entry_twice: '未使用：{other} 已是此证件号码的照片。',
     import_row_failed: '此行未能保存；请重试，如果反复出现，请联系运维人员。',
+    import_saved_without_photo: '已保存，但没有照片：{problem}',
     face_refused: '照片未通过人脸检测：{detail}。',
     face_none: '未找到人脸：请使用本人面部、正视镜头的照片',
     face_several: '找到 {count} 张人脸：请裁剪为只有一人',

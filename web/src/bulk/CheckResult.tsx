@@ -1,10 +1,23 @@
-import { Alert, Table } from '@mantine/core';
+import { Alert, Stack, Table } from '@mantine/core';
 import type { ImportCheckOut } from '@svc/shared';
 import { useT } from '../i18n';
 import { describeRowError } from '../i18n/errors';
+import { PhotoReport } from './PhotoReport';
 
-/** What the check of a whole file found: every row fine, or the rows that would be refused. */
+/**
+ * What the check of a whole file found: every row fine, or the rows that would be refused; then
+ * what of the ZIP would not be read and the photos that match no row.
+ */
 export function CheckResult({ check }: { check: ImportCheckOut }) {
+  return (
+    <Stack gap="sm">
+      <RowsVerdict check={check} />
+      <PhotoReport report={check.photos} />
+    </Stack>
+  );
+}
+
+function RowsVerdict({ check }: { check: ImportCheckOut }) {
   const t = useT();
   if (check.failed === 0) {
     return (

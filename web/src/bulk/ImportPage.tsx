@@ -134,7 +134,7 @@ function UploadForm({ busy }: { busy: boolean }) {
     const csv = form.values.csv;
     setChecking(true);
     try {
-      setCheck(await checkImport(csv));
+      setCheck(await checkImport(csv, form.values.photos));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       form.setErrors(error.fields);
@@ -272,7 +272,15 @@ function ImportProgress({ job }: { job: ImportJobOut }) {
             })}
       </Text>
       {job.errors.length > 0 && <RowErrors job={job} />}
-      <PhotoReport job={job} />
+      <PhotoReport report={job.photos} />
+      {job.errors.length === 0 && (job.photos?.withoutPhotoCount ?? 0) > 0 && (
+        // The errors CSV lists the rows saved without their photo too: still something to fix.
+        <Group>
+          <Button component="a" href={errorsUrl(job.id)} download variant="default">
+            {t('import.downloadErrors')}
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
-import type { ImportJobOut, ImportPhotosReport } from '@svc/shared';
+import type { ImportPhotosReport } from '@svc/shared';
 import { useT } from '../i18n';
 import { describeRowError, describeShared } from '../i18n/errors';
 
@@ -12,8 +12,7 @@ const wrap = { overflowWrap: 'anywhere' } as const;
  * What became of an import's ZIP of photos (issue 30): rows saved without their photo, in the
  * person form's words; entries that were not read, each with why; photos that matched no row.
  */
-export function PhotoReport({ job }: { job: ImportJobOut }) {
-  const report = job.photos;
+export function PhotoReport({ report }: { report: ImportPhotosReport | null }) {
   if (report === null) return null;
   return (
     <>

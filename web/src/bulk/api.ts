@@ -36,9 +36,10 @@ export function percentDone(job: ImportJobOut): number {
   return job.state === 'running' ? Math.min(99, percent) : percent;
 }
 
-/** Every row of the CSV judged as the import would, nothing written. */
-export function checkImport(csv: Blob): Promise<ImportCheckOut> {
+/** Every row of the CSV judged as the import would, and the ZIP's entries; nothing written. */
+export function checkImport(csv: Blob, photos: Blob | null): Promise<ImportCheckOut> {
   const form = new FormData();
   form.append('csv', csv);
+  if (photos !== null) form.append('photos', photos);
   return request('POST', '/api/imports/people/check', { body: form, schema: importCheckOut });
 }
