@@ -51,6 +51,48 @@ test('while a one-time password is shown, Back and a reload ask first', async ({
   expect(asked).toEqual(['beforeunload']);
 });
 
+test('while a rotated device key is shown, Back asks first, in the page or the browser', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const t = tag();
+  const name = `Key Gate ${t}`;
+  await adminApi.createDevice(name);
+  await signIn(page, admin, '/');
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Devices' })
+    .click();
+  const devices = new DevicesPage(page);
+  await expect(devices.heading).toBeVisible();
+  await devices.action(name, 'Rotate key');
+  await devices.confirmRotate(name);
+  await expect(devices.key).toBeVisible();
+
+  // Back within the site: asked in the page; staying keeps the key.
+  await page.goBack();
+  const ask = page.getByRole('dialog', { name: 'Leave before storing it?' });
+  await expect(ask).toContainText('Device key');
+  await ask.getByRole('button', { name: 'Stay and store it' }).click();
+  await expect(page).toHaveURL(/\/devices$/);
+  await expect(devices.key).toBeVisible();
+
+  // Opened straight at /devices, where Back would leave the site: asked in the page too.
+  await devices.goto();
+  await devices.action(name, 'Rotate key');
+  await devices.confirmRotate(name);
+  await expect(devices.key).toBeVisible();
+  await page.goBack();
+  await expect(ask).toContainText('Device key');
+  await ask.getByRole('button', { name: 'Stay and store it' }).click();
+  await expect(page).toHaveURL(/\/devices$/);
+  await expect(devices.key).toBeVisible();
+  // Once stored, Back goes where it went before.
+  await page.getByRole('button', { name: 'I have stored the key' }).click();
+  await expect(devices.key).toHaveCount(0);
+});
+
 test('Esc and × on a dirty Register device or New administrator dialog ask first', async ({
   page,
   admin,

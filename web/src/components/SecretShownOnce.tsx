@@ -1,5 +1,6 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { copyText, type CopyOutcome } from '../clipboard';
 import { useT } from '../i18n';
 import { LeaveGuard } from './LeaveGuard';
@@ -34,6 +35,15 @@ export function SecretShownOnce({
   onStored: () => void;
 }) {
   const t = useT();
+  const router = useRouter();
+  useEffect(() => {
+    // On a page opened straight by its address, Back leaves the site, and a browser asks
+    // before that only sometimes (not at all without a recent click on the page): an entry of
+    // the same page makes Back stay in the site, where the guard below asks.
+    if (opened && !router.history.canGoBack()) {
+      router.history.push(router.history.location.href, {}, { ignoreBlocker: true });
+    }
+  }, [opened, router]);
   return (
     <>
       <LeaveGuard
