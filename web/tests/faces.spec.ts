@@ -88,6 +88,8 @@ test.describe('in a zh-CN browser', () => {
     const error = page.getByTestId('form-error');
     await expect(error).toContainText('照片未通过人脸检测：找到 3 张人脸：请裁剪为只有一人。');
     await expect(error).not.toContainText('faces found');
+    // The person's own fields were saved: the box's title says so, not "not saved".
+    await expect(error.locator('.mantine-Alert-title')).toHaveText('已保存，但没有照片');
   });
 
   test('a photo kept despite the face check says why in Chinese, on its page and in the audit log', async ({

@@ -226,6 +226,8 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
   // A file refused in the browser is not previewed (it is no photo, or too large to decode).
   const preview = usePreview(photoError === null ? photo : null);
   const [problem, setProblem] = useState<string | null>(null);
+  // The person saved, the photo refused: the box says "saved without the photo", not "not saved".
+  const [photoOnly, setPhotoOnly] = useState(false);
   const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
   const [saving, setSaving] = useState(false);
   // The photo is on its way and the server's face check runs: it can take seconds.
@@ -253,6 +255,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
 
   const submit = async (draft: Draft) => {
     setProblem(null);
+    setPhotoOnly(false);
     setTheirChanges(null);
     const refused = photo === null ? null : photoProblem(photo);
     if (refused !== null) {
@@ -302,6 +305,7 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
         setFaceRefused(error instanceof ApiError && error.code === ErrorCode.faceCheckFailed);
         setPhotoError(message);
         setProblem(t('people.form.photoNotSaved', { problem: message }));
+        setPhotoOnly(true);
         setPerson(saved);
         return;
       }
@@ -337,7 +341,12 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
           {person === null ? t('people.new') : t('people.form.editName', { name: person.name })}
         </Title>
         {problem !== null && (
-          <Alert color="red" title={t('common.notSaved')} data-testid="form-error" role="alert">
+          <Alert
+            color="red"
+            title={photoOnly ? t('people.savedWithoutPhoto') : t('common.notSaved')}
+            data-testid="form-error"
+            role="alert"
+          >
             {problem}
           </Alert>
         )}
