@@ -6,12 +6,21 @@ import { z } from 'zod';
  * schema; the central service also refuses one that still holds secret-shaped text.
  */
 
-/** Text a report may hold: no control characters (a note's line breaks become spaces first). */
+/**
+ * Characters a report never holds: control characters, and the marks that change the direction
+ * of the text around them (a right-to-left override would make a signed note read otherwise).
+ */
+export const REPORT_UNSAFE_CHARACTERS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]+/gu;
+
+/** Text a report may hold: none of those (a note's line breaks become spaces first). */
 const reportText = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+    .refine(
+      (text) => text.search(REPORT_UNSAFE_CHARACTERS) === -1,
+      'must not contain control or text-direction characters',
+    );
 
 export const reportEvidence = z
   .object({
@@ -127,6 +136,12 @@ const SECRET_PATTERNS: [RegExp, Replacement][] = [
   [
     /((?:password|passwd|pwd|passphrase|token|key|secret|cookie|session|sid|csrf|authorization)\s*[=:]\s*)(?!\[redacted\])([^\s,;]+)/gi,
     credentialValue,
+  ],
+  // The same labels in Chinese, with either colon. Only a value of ASCII characters goes: a
+  // password is typed in them, while the console's own Chinese prose after "密钥：" is not.
+  [
+    /((?:密码|口令|密钥|秘钥|令牌|验证码)\s*[=:：]\s*)(?!\[redacted\])((?:(?![,;])[\x21-\x7e])+)/g,
+    `$1${REDACTED}`,
   ],
   [/\/\/[^/@\s]+:[^/@\s]+@/g, `//${REDACTED}@`],
   // Long runs of the base64 / base64url alphabet: a photo, a key, a token.

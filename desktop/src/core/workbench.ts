@@ -438,6 +438,9 @@ export class Workbench {
             terminalClient: this.deps.terminalClient,
             sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
             now: () => this.deps.clock.now(),
+            ...(this.deps.store && {
+              testPeople: this.#testPeople(this.deps.store, central.baseUrl),
+            }),
           },
           id,
           input,
@@ -460,6 +463,13 @@ export class Workbench {
     this.#outdate(OUTDATED.layerRun(layer.id));
     await this.#save();
     return this.acceptance();
+  }
+
+  #testPeople(store: SessionStore, url: string) {
+    return {
+      list: () => store.testPeople(url),
+      set: (ids: string[]) => store.setTestPeople(url, ids),
+    };
   }
 
   async confirmLayer(

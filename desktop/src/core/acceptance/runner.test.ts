@@ -111,6 +111,55 @@ describe('the synchronization layer', () => {
     expect(none.at(-1)?.value).toContain('no erasure task');
   });
 
+  it('a test person left by a check stopped midway is erased first, and the record kept', async () => {
+    const deps = syncDeps([task({})]);
+    const atCentral = new Set(['left-1']);
+    const erased: string[] = [];
+    let kept: string[] = ['left-1'];
+    const recorded: string[][] = [];
+    deps.central = Object.assign(deps.central, {
+      personExists: async (id: string) => atCentral.has(id),
+      deletePerson: async (id: string) => {
+        erased.push(id);
+        atCentral.delete(id);
+      },
+    });
+    deps.testPeople = {
+      list: async () => kept,
+      set: async (ids) => {
+        kept = ids;
+        recorded.push(ids);
+      },
+    };
+    const evidence = await runLayer(deps, 'sync', { space: 'Gate A', photoBase64: 'AAAA' });
+    expect(evidence[0]).toEqual({
+      label: 'test person left by an interrupted check',
+      value: 'left-1: erased at central before this check',
+      ok: true,
+    });
+    expect(erased).toEqual(['left-1', 'p1']);
+    // Written before the check went on (p1), then cleared once p1 was seen erased.
+    expect(recorded).toEqual([[], ['p1'], []]);
+    expect(evidence.every((e) => e.ok)).toBe(true);
+
+    // One that cannot be erased fails the layer before a new test person is made.
+    kept = ['stuck'];
+    atCentral.add('stuck');
+    deps.central = Object.assign(deps.central, {
+      deletePerson: async () => {
+        throw new Error('403 forbidden');
+      },
+    });
+    const stuck = await runLayer(deps, 'sync', { space: 'Gate A', photoBase64: 'AAAA' });
+    expect(stuck).toHaveLength(1);
+    expect(stuck[0]).toMatchObject({
+      ok: false,
+      label: 'test person left by an interrupted check',
+    });
+    expect(stuck[0]?.value).toContain('stuck: still at central');
+    expect(kept).toEqual(['stuck']);
+  });
+
   it('names the test person in the technician’s language', async () => {
     await setLanguage('zh-CN');
     const created: { name: string }[] = [];

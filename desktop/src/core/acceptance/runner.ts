@@ -45,6 +45,11 @@ export interface RunnerDeps {
   now: () => number;
   /** How long sync and erasure may take before the layer fails. */
   waitMs?: number;
+  /**
+   * Test people created and not yet seen erased, kept on disk by the caller (a check stopped
+   * in the middle leaves one at central: the next check erases it first).
+   */
+  testPeople?: { list(): Promise<string[]>; set(ids: string[]): Promise<void> };
 }
 
 const fact = (label: string, value: string, ok: boolean): Evidence => ({ label, value, ok });
@@ -322,6 +327,8 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   if (!space) {
     return [fact(t('evidence.space'), t('evidence.notFound', { name: input.space ?? '' }), false)];
   }
+  const leftOver = await eraseLeftTestPeople(deps);
+  if (leftOver.some((e) => !e.ok)) return leftOver;
   const stamp = new Date(deps.now()).toISOString().replace(/\D/g, '').slice(0, 14);
   const person = (
     await c.createPerson({
@@ -331,7 +338,9 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
       spaceIds: [space.id],
     })
   ).value;
+  await deps.testPeople?.set([person.id]);
   const out: Evidence[] = [
+    ...leftOver,
     fact(
       t('evidence.testPersonCreated'),
       t('evidence.personIn', { name: person.name, space: space.name }),
@@ -350,8 +359,36 @@ async function runSync(deps: RunnerDeps, input: LayerInput): Promise<Evidence[]>
   } finally {
     const erased = await eraseTestPerson(deps, person.id);
     out.push(erased);
-    if (erased.ok) out.push(...(await droppedByDevices(deps, person.id, held)));
+    if (erased.ok) {
+      await deps.testPeople?.set([]);
+      out.push(...(await droppedByDevices(deps, person.id, held)));
+    }
   }
+  return out;
+}
+
+/** Erases the test people an interrupted check left at central, and says so. */
+async function eraseLeftTestPeople(deps: RunnerDeps): Promise<Evidence[]> {
+  const left = (await deps.testPeople?.list()) ?? [];
+  const out: Evidence[] = [];
+  const still: string[] = [];
+  for (const id of left) {
+    const exists = await deps.central.personExists(id);
+    const erased = exists ? await eraseTestPerson(deps, id) : null;
+    if (erased && !erased.ok) still.push(id);
+    out.push(
+      fact(
+        t('evidence.leftOver'),
+        erased === null
+          ? t('evidence.leftOverGone', { id })
+          : erased.ok
+            ? t('evidence.leftOverErased', { id })
+            : t('evidence.leftOverKept', { id, why: erased.value }),
+        erased === null || erased.ok,
+      ),
+    );
+  }
+  if (left.length > 0) await deps.testPeople?.set(still);
   return out;
 }
 

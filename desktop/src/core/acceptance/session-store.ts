@@ -56,6 +56,11 @@ const layerResult = z.object({
   ranAt: z.string().nullable(),
   error: z.string().nullable(),
 });
+const testPeopleFile = z.object({
+  v: z.literal(1),
+  centralUrl: z.string(),
+  ids: z.array(z.string().max(100)).max(100),
+});
 const reportState = z.object({
   sha256: z.string(),
   createdAt: z.string(),
@@ -174,6 +179,24 @@ export class SessionStore {
     const data = await this.#read(this.#file(centralUrl), siteFile);
     if (!data || data.centralUrl !== centralUrl) return null;
     return data;
+  }
+
+  /**
+   * Test people the synchronization check created at `centralUrl` and has not seen erased yet:
+   * written before the check goes on, so a console stopped in the middle of it erases them at
+   * the next check instead of leaving a face with access at the site.
+   */
+  async testPeople(centralUrl: string): Promise<string[]> {
+    const data = await this.#read(this.#testPeopleFile(centralUrl), testPeopleFile);
+    return data && data.centralUrl === centralUrl ? data.ids : [];
+  }
+
+  async setTestPeople(centralUrl: string, ids: string[]): Promise<void> {
+    await this.#write(this.#testPeopleFile(centralUrl), { v: 1, centralUrl, ids });
+  }
+
+  #testPeopleFile(centralUrl: string): string {
+    return this.#file(centralUrl).replace(/\.json$/, '.test-people.json');
   }
 
   /** The technician's settings (the language chosen), or null when none were kept. */

@@ -59,6 +59,12 @@ describe('handover report', () => {
     );
     expect(redact('key: Enter it, or key=enter')).toBe('key: Enter it, or key=[redacted]');
     expect(redact('password: hunter2 then')).toBe('password: [redacted] then');
+    // Chinese labels, either colon (outside eyes): the ASCII value goes, Chinese prose stays.
+    expect(redact('密码：Winter2026Secret! 已告知')).toBe('密码：[redacted] 已告知');
+    expect(redact('口令: abc123, 令牌=t0k3n')).toBe('口令: [redacted], 令牌=[redacted]');
+    expect(redact('终端有管理密钥：输入后即可推送')).toBe('终端有管理密钥：输入后即可推送');
+    // A right-to-left override would make the note read otherwise in the signed report.
+    expect(redact('phone \u202E13812345678 ok')).toBe('phone  13812345678 ok');
     // ID numbers typed anywhere keep their last 4 only; shorter numbers stay.
     expect(redact('checked Li Lei 11010119900307123X at gate')).toBe(
       `checked Li Lei ${maskId('11010119900307123X')} at gate`,

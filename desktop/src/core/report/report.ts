@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   REDACTED,
+  REPORT_UNSAFE_CHARACTERS,
   redactSecretShapes,
   type HandoverReport,
   type ReportEvidence,
@@ -25,7 +26,7 @@ const MIN_KNOWN_SECRET = 4;
 /**
  * Makes a text safe for a report: every value the console handled as a secret is cut out
  * wherever it appears, then anything shaped like a credential or an encoded blob, and control
- * characters (a note's line breaks) become spaces.
+ * and text-direction characters (a note's line breaks, a right-to-left override) become spaces.
  */
 export function redact(text: string, known: readonly string[] = []): string {
   let out = text;
@@ -33,7 +34,7 @@ export function redact(text: string, known: readonly string[] = []): string {
     .filter((s) => s.length >= MIN_KNOWN_SECRET)
     .sort((a, b) => b.length - a.length);
   for (const secret of secrets) out = out.split(secret).join(REDACTED);
-  return maskIdNumbers(redactSecretShapes(out)).replace(/\p{Cc}+/gu, ' ');
+  return maskIdNumbers(redactSecretShapes(out)).replace(REPORT_UNSAFE_CHARACTERS, ' ');
 }
 
 /**
