@@ -47,6 +47,10 @@ test('dashboard: counts, sync backlog, warnings, and a new event arrives live', 
   await expect(dash.tile('dash-devices')).toContainText(
     `${devices.filter((d) => d.online).length} / ${devices.length}`,
   );
+  // One of the devices is online, the spare never called: the first session's step waits.
+  await expect(
+    page.getByTestId('checklist-step').filter({ hasText: 'Devices online' }),
+  ).toHaveAttribute('data-done', 'false');
   await expect(dash.tile('dash-people')).toContainText(people.toLocaleString('en-US'));
   await expect(page.getByTestId('dash-sync-pending')).toHaveText(String(pending));
   await expect(page.getByTestId('dash-sync-failed')).toHaveText(String(failed));

@@ -265,7 +265,19 @@ describe.each(DIALECTS)('devices on %s', (dialect) => {
     const { key } = deviceWithKey.parse(rotated.body);
     expect(key).not.toBe(created.key);
     expect((await heartbeat(server, created.sn, created.key)).status).toBe(401);
+    // Calling with the refused key: offline at once, in the list, its filter and the count
+    // (never "online" beside "key refused", outside eyes of issue 30).
+    const read = async () => deviceOut.parse((await admin.get(`/api/devices/${created.id}`)).body);
+    expect(await read()).toMatchObject({ online: false, keyRefusedAt: expect.any(String) });
+    const listed = async (online: boolean) =>
+      listOf(deviceOut)
+        .parse((await admin.get(`/api/devices?q=${created.sn}&online=${online}`)).body)
+        .items.map((d) => d.id);
+    expect(await listed(true)).toEqual([]);
+    expect(await listed(false)).toEqual([created.id]);
     expect((await heartbeat(server, created.sn, key)).status).toBe(200);
+    expect(await read()).toMatchObject({ online: true, keyRefusedAt: null });
+    expect(await listed(true)).toEqual([created.id]);
     expect((await admin.get(`/api/devices/${created.id}`)).body).not.toHaveProperty('key');
     const audited = await server.ctx.models.Audit.findAll({
       where: { action: 'device.key_rotate', targetId: created.id },

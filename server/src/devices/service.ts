@@ -24,12 +24,15 @@ export { hashDeviceKey, newDeviceKey } from './keys.js';
  * `timeoutS` seconds old (by the service's clock).
  */
 export function isOnline(
-  device: Pick<DeviceRow, 'enabled' | 'lastHeartbeatAt'>,
+  device: Pick<DeviceRow, 'enabled' | 'lastHeartbeatAt' | 'keyRefusedAt'>,
   now: Date,
   timeoutS: number,
 ): boolean {
+  // A device calling with a refused key is cut off now, whatever its last accepted heartbeat
+  // (the refusal is cleared by the next accepted one): never "online" beside "key refused".
   return (
     device.enabled &&
+    device.keyRefusedAt === null &&
     device.lastHeartbeatAt !== null &&
     now.getTime() - device.lastHeartbeatAt.getTime() <= timeoutS * 1000
   );
@@ -39,6 +42,7 @@ export function isOnline(
 export function onlineWhere(now: Date, timeoutS: number): WhereOptions<DeviceRow> {
   return {
     enabled: true,
+    keyRefusedAt: null,
     lastHeartbeatAt: { [Op.gte]: new Date(now.getTime() - timeoutS * 1000) },
   };
 }
@@ -47,6 +51,7 @@ export function offlineWhere(now: Date, timeoutS: number): WhereOptions<DeviceRo
   return {
     [Op.or]: [
       { enabled: false },
+      { keyRefusedAt: { [Op.ne]: null } },
       { lastHeartbeatAt: null },
       { lastHeartbeatAt: { [Op.lt]: new Date(now.getTime() - timeoutS * 1000) } },
     ],

@@ -93,7 +93,8 @@ export async function loadChecklist(superadmin: boolean, signal?: AbortSignal): 
     },
     {
       id: 'devices',
-      done: devices.length > 0 && devices.some((d) => d.online),
+      // Every device in use answers: one online of three is not a site whose devices are up.
+      done: devices.some((d) => d.enabled) && devices.every((d) => !d.enabled || d.online),
       to: '/devices',
     },
     {
