@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ruleText } from './messages.js';
 import { adminRole } from './auth.js';
 import { isoTime, storedHttpUrl } from './common.js';
+import { displayName } from './display-name.js';
 import { deviceSn } from './device.js';
 import { serviceWarning } from './central.js';
 
@@ -12,7 +13,8 @@ import { serviceWarning } from './central.js';
  */
 
 export const uuid = z.uuid();
-const name = z.string().trim().min(1).max(128);
+/** Every display name (space, person, device, administrator, organization): one rule. */
+const name = displayName;
 const nullableTime = z.union([isoTime, z.null()]);
 /**
  * A validity bound: an ISO time, or a date (YYYY-MM-DD) meaning the whole day in the site's

@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './common.js';
+export * from './display-name.js';
 export * from './base64.js';
 export * from './jpeg.js';
 export * from './messages.js';

@@ -52,6 +52,9 @@ export const messageCatalog = {
   no_such_space: 'Choose a space of this organization.',
   no_such_organization: 'Choose an existing organization.',
   control_characters: 'Remove control characters such as line breaks and tabs.',
+  bidi_characters:
+    'Remove the text-direction characters (such as U+202E): they make a name read differently.',
+  invisible_name: 'Enter a name that can be seen: this one holds only invisible characters.',
   id_number_used: 'Another person in this organization already has this ID number.',
   space_name_used: 'A space named “{name}” is already here; choose another name.',
   photo_side_order: 'Use at most the largest photo side ({max} px).',

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { formatMessage, type ImportCheckOut } from '@svc/shared';
+import { formatMessage, type ImportCheckOut, type ImportJobOut } from '@svc/shared';
 import { DIALECTS } from '../test/dialects.js';
 import { suiteServer } from '../test/suite.js';
 import { signedIn } from '../test/admins.js';
@@ -101,6 +101,53 @@ describe.each(DIALECTS)('import: the file checked before anything is written, on
     expect(people.map((p) => [p.idNumber, p.name])).toEqual([
       ['DUP-001', 'First Holder'],
       ['DUP-002', 'Someone Else'],
+    ]);
+  });
+
+  test('a name with a control, bidi or only invisible characters: refused by its field in the check and the import', async () => {
+    const admin = await signedIn(suite.server, 'admin');
+    const csv = [
+      'name,idNumber',
+      'Fine Name,NAME-001',
+      'Bell\u0007Name,NAME-002',
+      '\u202Eevil,NAME-003',
+      '\u200B\u200B,NAME-004',
+    ].join('\n');
+    const field = (problem: string) => ({
+      code: 'import_field',
+      params: { field: 'name', problem },
+    });
+    const said = [
+      [
+        3,
+        'name: Remove control characters such as line breaks and tabs.',
+        field('control_characters'),
+      ],
+      [4, `name: ${formatMessage('bidi_characters')}`, field('bidi_characters')],
+      [5, `name: ${formatMessage('invisible_name')}`, field('invisible_name')],
+    ];
+    const check = (await upload(admin, { csv }, '/api/imports/people/check'))
+      .body as unknown as ImportCheckOut;
+    expect(check).toMatchObject({ total: 4, failed: 3 });
+    expect(check.errors.map((e) => [e.row, e.error, ...(e.reasons ?? [])])).toEqual(said);
+
+    const started = await upload(admin, { csv });
+    expect(started.status).toBe(202);
+    const job = (await finished(admin, started.body.id)) as unknown as ImportJobOut;
+    expect(job).toMatchObject({ state: 'succeeded', total: 4, succeeded: 1, failed: 3 });
+    expect(job.errors.map((e) => [e.row, e.error, ...(e.reasons ?? [])])).toEqual(said);
+  });
+
+  test('a field the people rules refuse after the CSV check is said by its field, not "could not be saved"', async () => {
+    const admin = await signedIn(suite.server, 'admin');
+    // 64 characters with a "ß": 65 once canonical ("SS"), over the limit only then.
+    const idNumber = `A${'1'.repeat(62)}ß`;
+    const started = await upload(admin, { csv: `name,idNumber\nLong Id,${idNumber}\n` });
+    expect(started.status).toBe(202);
+    const job = (await finished(admin, started.body.id)) as unknown as ImportJobOut;
+    expect(job).toMatchObject({ total: 1, failed: 1 });
+    expect(job.errors[0]!.reasons).toEqual([
+      { code: 'import_field', params: { field: 'idNumber', problem: 'too_long', max: 64 } },
     ]);
   });
 });

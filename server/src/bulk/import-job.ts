@@ -19,7 +19,7 @@ import { photoTransaction } from '../photos/intake.js';
 import { HttpError } from '../platform/http/errors.js';
 import { ImportRefusal, countCsv, readCsv, refusal } from './sources.js';
 import { openPhotoArchive, type PhotoArchive } from './photo-archive.js';
-import { RowsById, spaceKeys, toInput } from './rows.js';
+import { RowsById, columnOf, spaceKeys, toInput } from './rows.js';
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 const MAX_ERRORS_KEPT = 1000;
@@ -65,6 +65,14 @@ function reasonsOf(err: unknown): ImportRowError['reasons'] {
   }
   if (err instanceof HttpError && err.code === 'invalid_image') {
     return [{ code: 'import_photo_unreadable' }];
+  }
+  // A field the people rules refused: said as the CSV's own field problems are.
+  const fieldCodes = err instanceof HttpError ? err.extra.fieldCodes : undefined;
+  if (fieldCodes && Object.keys(fieldCodes).length > 0) {
+    return Object.entries(fieldCodes).map(([path, m]) => ({
+      code: 'import_field',
+      params: { ...m.params, field: columnOf(path), problem: m.code },
+    }));
   }
   return [{ code: 'import_row_failed' }];
 }

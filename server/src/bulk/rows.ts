@@ -68,7 +68,8 @@ function dateCell(field: 'validFrom' | 'validUntil', s: string, zone: string): s
 }
 
 /** The CSV column a create-schema field comes from. */
-const columnOf = (path: string) => (path.startsWith('spaceIds') ? 'spaces' : path);
+/** The CSV column of a person field (a schema path or a refused field's name). */
+export const columnOf = (path: string) => (path.startsWith('spaceIds') ? 'spaces' : path);
 
 /**
  * How the site writes a space's path ("HQ Building › Floor 1", in every language); `>` and the

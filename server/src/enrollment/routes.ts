@@ -1,4 +1,5 @@
 import {
+  displayName,
   enrollmentAnswerFace,
   enrollmentPerson,
   ErrorCode,
@@ -19,10 +20,11 @@ import { checkFace, type FaceVerdict } from '../photos/faces/check.js';
 import { requestGone } from '../photos/intake.js';
 
 /**
- * The §3 body, held to the same rules as an administrator's person (ID-number characters,
+ * The §3 body, held to the same rules as an administrator's person (the name, ID-number characters,
  * space ids), so an enrolled person is always one the console can edit.
  */
 const enrollmentBody = enrollmentPerson.extend({
+  name: displayName,
   idNumber,
   spaceIds: z.array(uuid).max(256).optional(),
 });

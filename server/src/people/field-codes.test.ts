@@ -97,4 +97,87 @@ describe.each(DIALECTS)('field refusals by code on %s', (dialect) => {
     const other = await admin.post('/api/acceptance/reports', { report: '{"a":1}' });
     expect([other.status, codes(other)]).toEqual([400, { report: { code: 'report_not_report' } }]);
   });
+
+  test('display names: control, bidi and invisible-only names refused by code, never a 500', async () => {
+    const superadmin = await signedIn(server, 'superadmin');
+    const bad: [string, string][] = [
+      ['Nul\u0000Byte', 'control_characters'],
+      ['Bell\u0007', 'control_characters'],
+      ['Tab\tInside', 'control_characters'],
+      ['Two\nLines', 'control_characters'],
+      ['C1\u0085Next', 'control_characters'],
+      ['\u202Eevil', 'bidi_characters'],
+      ['Isolate\u2066x\u2069', 'bidi_characters'],
+      ['\u200B\u200B', 'invisible_name'],
+      [' \u2060\uFEFF\u200C ', 'invisible_name'],
+    ];
+    const org = (await superadmin.post('/api/organizations', { name: `Names ${newId()}` }))
+      .body as { id: string };
+    const space = (await admin.post('/api/spaces', { name: `Names ${newId()}` })).body as SpaceOut;
+    const person = (await admin.post('/api/people', { name: 'Plain', idNumber: newId() }))
+      .body as PersonOut;
+    const device = (
+      await admin.post('/api/devices', { sn: newId(), name: 'Gate', baseUrl: 'http://127.0.0.1:9' })
+    ).body as { id: string };
+    const account = (
+      await admin.post('/api/administrators', { username: `n${Date.now()}`, role: 'operator' })
+    ).body as { id: string };
+    for (const [value, code] of bad) {
+      const patch = (client: TestClient, path: string, body: Record<string, unknown>) =>
+        client.request('PATCH', path, { body, csrf: true });
+      const replies: [string, string, Reply][] = [
+        ['org create', 'name', await superadmin.post('/api/organizations', { name: value })],
+        [
+          'org rename',
+          'name',
+          await patch(superadmin, `/api/organizations/${org.id}`, { name: value }),
+        ],
+        ['space create', 'name', await admin.post('/api/spaces', { name: value })],
+        ['space rename', 'name', await patch(admin, `/api/spaces/${space.id}`, { name: value })],
+        [
+          'person create',
+          'name',
+          await admin.post('/api/people', { name: value, idNumber: newId() }),
+        ],
+        ['person rename', 'name', await patch(admin, `/api/people/${person.id}`, { name: value })],
+        [
+          'device create',
+          'name',
+          await admin.post('/api/devices', {
+            sn: newId(),
+            name: value,
+            baseUrl: 'http://127.0.0.1:9',
+          }),
+        ],
+        ['device rename', 'name', await patch(admin, `/api/devices/${device.id}`, { name: value })],
+        [
+          'administrator create',
+          'displayName',
+          await admin.post('/api/administrators', {
+            username: `n${Date.now()}`,
+            displayName: value,
+            role: 'operator',
+          }),
+        ],
+        [
+          'administrator rename',
+          'displayName',
+          await patch(admin, `/api/administrators/${account.id}`, { displayName: value }),
+        ],
+      ];
+      for (const [what, field, reply] of replies) {
+        expect([what, JSON.stringify(value), reply.status, codes(reply)]).toEqual([
+          what,
+          JSON.stringify(value),
+          400,
+          { [field]: { code } },
+        ]);
+      }
+    }
+    // Scripts written right to left, and joiners inside a name, are names like any other.
+    for (const name of ['علي حسن', 'שרה', 'क्\u200Dष']) {
+      const ok = await admin.post('/api/people', { name, idNumber: newId() });
+      expect([ok.status, (ok.body as PersonOut).name]).toEqual([201, name]);
+    }
+  });
 });

@@ -335,8 +335,8 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
     expect(names(await list(q('😃')))).toEqual([]);
     expect(names(await list(q('שלום')))).toEqual(['שלום עליכם']);
     expect((await list(q('%'))).total).toBe(0);
-    // Hostile names are stored and found verbatim.
-    const hostile = "'; DROP TABLE people; -- 😀 \u202E%_";
+    // Hostile names are stored and found verbatim (a bidi override is refused: field-codes).
+    const hostile = "'; DROP TABLE people; -- 😀 %_";
     const created = await admin.post('/api/people', { name: hostile, idNumber: 'INJ-1' });
     expect(created.status).toBe(201);
     expect(names(await list(q("'; drop")))).toEqual([hostile]);

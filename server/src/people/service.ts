@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SettingKey } from '../settings/runtime-settings.js';
 import { Op, UniqueConstraintError, type InferAttributes, type Transaction } from 'sequelize';
 import {
+  displayNameProblem,
   ErrorCode,
   formatMessage,
   idNumber as idNumberSchema,
@@ -137,11 +138,10 @@ function checkedIdNumber(raw: string): string {
   return canonical;
 }
 
-// Names travel to devices and CSV exports: no control characters (NUL, newlines, escapes).
-const CONTROL = /\p{Cc}/u;
-
+/** The display-name rule of the shared schemas, again for callers that did not parse one. */
 export function checkedName(name: string): string {
-  if (CONTROL.test(name)) throw invalidFields({ name: { code: 'control_characters' } });
+  const problem = displayNameProblem(name);
+  if (problem) throw invalidFields({ name: { code: problem } });
   return name;
 }
 

@@ -47,6 +47,8 @@ export const zhCN: SharedTexts = {
     no_such_space: '请选择本组织的空间。',
     no_such_organization: '请选择已有的组织。',
     control_characters: '请删除换行、制表符等控制字符。',
+    bidi_characters: '请删除文字方向控制字符（如 U+202E）：它们会让名称显示得与实际不同。',
+    invisible_name: '请输入看得见的名称：此名称只含不可见字符。',
     id_number_used: '本组织中已有其他人员使用此证件号码。',
     space_name_used: '此处已有名为“{name}”的空间，请换一个名称。',
     photo_side_order: '不能大于照片最大边长（{max} 像素）。',
