@@ -1,5 +1,5 @@
 import type { HandoverReport } from '@svc/shared';
-import { evidenceMark, printed, resultLine, verdict } from './report.js';
+import { evidenceMark, layerResultShown, printed, resultLine, verdict } from './report.js';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
 
 const esc = (s: string) =>
@@ -49,14 +49,14 @@ export function reportHtml(
   const v = verdict(report, w);
   const sections = report.layers
     .map((l) => {
-      const status = l.ran ? w.status[l.status] : w.status.notRun;
+      const shown = layerResultShown(l, w);
       const rows = l.evidence
         .map((e) => {
           const mark = evidenceMark(e);
           return `<tr><th>${whole(e.label)}</th><td>${whole(e.value)}</td><td class="${mark}">${MARK[mark]} ${w.mark[mark]}</td></tr>`;
         })
         .join('');
-      return `<section><h2>${esc(w.layerTitle(l.id, l.title))} — <span class="${l.status}">${esc(status)}</span></h2>
+      return `<section><h2>${esc(w.layerTitle(l.id, l.title))} — <span class="${shown.tone === 'ok' ? 'passed' : shown.tone}">${esc(shown.text)}</span></h2>
 ${rows ? `<table><thead><tr><th>${w.columns.check}</th><th>${w.columns.evidence}</th><th>${w.columns.result}</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
 ${l.ran ? '' : `<p class="pending">${w.notRunNote}</p>`}
 ${l.manual ? `<p>${whole(w.confirmedByHand(l.manual.who, w.when(l.manual.at), l.manual.note))}</p>` : ''}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { HandoverReport } from '@svc/shared';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
-import { evidenceMark, printed, resultLine, verdict } from './report.js';
+import { evidenceMark, layerResultShown, printed, resultLine, verdict } from './report.js';
 
 /**
  * Noto Sans (Simplified Chinese, with Latin) from an npm package as OpenType files pdfkit can
@@ -134,10 +134,10 @@ function titlePage(
       { title: w.columns.layer, width: 330 },
       { title: w.columns.result, width: 165 },
     ],
-    report.layers.map((l) => ({
-      cells: [w.layerTitle(l.id, l.title), l.ran ? w.status[l.status] : w.status.notRun],
-      color: COLOR[l.status === 'passed' ? 'ok' : l.status],
-    })),
+    report.layers.map((l) => {
+      const shown = layerResultShown(l, w);
+      return { cells: [w.layerTitle(l.id, l.title), shown.text], color: COLOR[shown.tone] };
+    }),
   );
   doc
     .moveDown(1)
@@ -150,10 +150,10 @@ function titlePage(
 
 function layerSection(doc: Doc, layer: HandoverReport['layers'][number], w: ReportWords): void {
   if (doc.y > doc.page.height - MARGIN - FOOTER - 90) doc.addPage();
-  const status = layer.ran ? w.status[layer.status] : w.status.notRun;
-  const heading = w.layerHeading(w.layerTitle(layer.id, layer.title), status);
+  const shown = layerResultShown(layer, w);
+  const heading = w.layerHeading(w.layerTitle(layer.id, layer.title), shown.text);
   doc.moveDown(0.8).font('Bold').fontSize(13);
-  doc.fillColor(COLOR[layer.status === 'passed' ? 'ok' : layer.status]);
+  doc.fillColor(COLOR[shown.tone]);
   doc.text(heading, MARGIN);
   doc.fillColor('black').moveDown(0.3).font('Regular').fontSize(9);
   if (!layer.ran) doc.text(w.notRunNote);

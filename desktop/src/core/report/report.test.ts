@@ -149,6 +149,9 @@ describe('handover report', () => {
     const html = reportHtml(report, sha256(reportJson(report)));
     expect(html).toContain('⚠ warning');
     expect(html).toContain('not run');
+    // The layer's heading says what the console says, never a plain green "passed".
+    expect(html).toMatch(/Central service — <span class="warning">passed with a warning<\/span>/);
+    expect(html).toMatch(/Data — <span class="failed">FAILED<\/span>/);
   });
 
   it('HTML keeps ids whole and wraps at spaces: no word broken where it fits', () => {

@@ -179,3 +179,18 @@ export function printed(report: HandoverReport, w: ReportWords): HandoverReport 
 export function evidenceMark(e: ReportEvidence): 'ok' | 'warning' | 'failed' {
   return !e.ok ? 'failed' : e.warning ? 'warning' : 'ok';
 }
+
+/**
+ * A layer's result as the report prints it, and its colour: a layer that passed with a warning
+ * among its facts says so (as the console does), never a plain green "passed".
+ */
+export function layerResultShown(
+  layer: HandoverReport['layers'][number],
+  w: ReportWords,
+): { text: string; tone: 'ok' | 'warning' | 'failed' | 'pending' } {
+  if (!layer.ran) return { text: w.status.notRun, tone: 'pending' };
+  if (layer.status !== 'passed') return { text: w.status[layer.status], tone: layer.status };
+  return layer.evidence.some((e) => evidenceMark(e) === 'warning')
+    ? { text: w.status.passedWithWarning, tone: 'warning' }
+    : { text: w.status.passed, tone: 'ok' };
+}

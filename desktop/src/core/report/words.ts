@@ -48,6 +48,7 @@ export function reportWords(lang: Language = 'en') {
     partSeparator: t('partSeparator'),
     status: {
       passed: t('status.passed'),
+      passedWithWarning: t('status.passedWithWarning'),
       failed: t('status.failed'),
       pending: t('status.pending'),
       notRun: t('status.notRun'),
