@@ -257,3 +257,36 @@ test.describe('a console that never looks better than it is', () => {
     }
   });
 });
+
+test.describe('the browser shell when the console process stops', () => {
+  const discoveryPort = testDiscoveryPort(43200);
+  let central: CentralProcess;
+
+  test.beforeAll(async () => {
+    central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
+  });
+  test.afterAll(async () => {
+    await central?.stop();
+  });
+
+  test('its tab turns the header red in words, never a frozen green', async ({ page }) => {
+    const consoleProc = await startConsole({
+      DISCOVERY_PORT: String(discoveryPort),
+      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+    });
+    try {
+      await page.goto(consoleProc.url);
+      await ui(page).useCentral(central.url);
+      await expect(ui(page).header()).toContainText(/Central service answering/);
+    } finally {
+      await consoleProc.stop();
+    }
+    await expect(ui(page).header()).toContainText('The console itself is not answering', {
+      timeout: 10_000,
+    });
+    await expect(ui(page).header()).not.toContainText('Central service answering');
+    await expect(ui(page).header().locator('[data-health]')).toHaveAttribute('data-health', 'bad');
+  });
+});
+
+const ui = (page: Page) => new ConsolePage(page);

@@ -300,12 +300,13 @@ function RowErrors({ job }: { job: ImportJobOut }) {
           {t('import.firstListed', { shown: job.errors.length, failed: job.failed })}
         </Text>
       )}
-      <Table.ScrollContainer minWidth={480} mah={420}>
-        <Table striped aria-label={t('import.refused')}>
+      {/* Fits a phone: the reason wraps in its column instead of running off the right. */}
+      <Table.ScrollContainer minWidth={300} mah={420}>
+        <Table striped aria-label={t('import.refused')} layout="fixed">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('import.row')}</Table.Th>
-              <Table.Th>{t('people.idNumber')}</Table.Th>
+              <Table.Th w={56}>{t('import.row')}</Table.Th>
+              <Table.Th w={110}>{t('people.idNumber')}</Table.Th>
               <Table.Th>{t('delivery.reason')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -313,8 +314,8 @@ function RowErrors({ job }: { job: ImportJobOut }) {
             {job.errors.map((error) => (
               <Table.Tr key={`${error.row}-${error.error}`} data-testid="import-error">
                 <Table.Td>{error.row === 0 ? t('import.file') : error.row}</Table.Td>
-                <Table.Td>{error.idNumber ?? '—'}</Table.Td>
-                <Table.Td>{describeRowError(error)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{error.idNumber ?? '—'}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{describeRowError(error)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

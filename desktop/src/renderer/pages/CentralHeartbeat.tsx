@@ -16,7 +16,12 @@ export function CentralHeartbeat() {
     queryFn: () => consoleApi.getCentral(),
     refetchInterval: HEARTBEAT_REFRESH_MS,
   });
-  const { health, text } = centralHealth(central.data);
+  // The console's own process did not answer (the browser shell's tab outlives it): what was
+  // last read is no longer the truth, whatever it said.
+  const gone = central.isError;
+  const { health, text } = gone
+    ? { health: 'bad' as const, text: t('central.consoleGone') }
+    : centralHealth(central.data);
   const color =
     health === 'ok'
       ? STATUS_COLOR.ok
@@ -41,7 +46,7 @@ export function CentralHeartbeat() {
         lh={1.3}
       >
         {text}
-        {central.data?.checkedAt && (
+        {!gone && central.data?.checkedAt && (
           <Text span size="xs" c="var(--mantine-color-text)" fw={400} visibleFrom="sm">
             {t('central.checkedAt', { at: localTimeOfDay(central.data.checkedAt) })}
           </Text>
