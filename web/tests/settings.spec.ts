@@ -130,3 +130,25 @@ test('with no panel route the settings say so in a sentence of its own, in both 
     await adminApi.post('/api/panel/route', saved);
   }
 });
+
+test('the audit log says a reversed time range under "Until" and searches nothing', async ({
+  page,
+  admin,
+}) => {
+  await signIn(page, admin, '/audit');
+  const audit = new AuditPage(page);
+  await expect(audit.heading).toBeVisible();
+  await audit.field('From').fill('2026-11-20T10:00');
+  await audit.field('Until').fill('2026-11-19T10:00');
+  const searched: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/audit?')) searched.push(r.url());
+  });
+  await audit.form.getByRole('button', { name: 'Search' }).click();
+  await expect(audit.form).toContainText(
+    'The "From" time is after the "Until" time, so nothing can match: change one of them.',
+  );
+  await expect(audit.field('Until')).toHaveAttribute('aria-invalid', 'true');
+  expect(searched).toEqual([]);
+  await expectAccessible(page);
+});

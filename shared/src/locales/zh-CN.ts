@@ -28,6 +28,7 @@ export const zhCN: SharedTexts = {
     url_no_credentials: '地址中不要包含用户名和密码（user:password@）。',
     url_central: '请输入 http://主机 或 http://主机:端口，后面不要再有其他内容。',
     valid_window: '“有效期至”必须晚于“有效期自”。',
+    time_range: '“开始时间”晚于“结束时间”，因此不会有任何匹配：请修改其中一个。',
     date_range: '请使用 1970-01-01 至 9999-12-31 之间的日期。',
     time_zone: '请选择时区，例如 Asia/Shanghai 或 UTC。',
     passwords_differ: '两次输入的新密码不一致。',

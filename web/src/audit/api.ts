@@ -1,4 +1,4 @@
-import { auditFilter, auditList, type AuditFilter } from '@svc/shared';
+import { auditFilter, auditList, ruleText, type AuditFilter } from '@svc/shared';
 import { z } from 'zod';
 import { request } from '../api';
 import { localInputToIso } from '../people/datetime';
@@ -30,7 +30,11 @@ export function toFilterInput(values: AuditFormValues): Record<string, string> {
 /** The server's own rule (`auditFilter`) applied to what the form holds. */
 export const auditFormSchema = z.preprocess(
   (values) => toFilterInput(values as AuditFormValues),
-  auditFilter,
+  // A range that ends before it starts finds nothing: said under "Until", and not searched.
+  auditFilter.refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, {
+    message: ruleText('time_range'),
+    path: ['to'],
+  }),
 );
 
 /** The filter the API gets, or null when the values do not pass the shared schema. */
