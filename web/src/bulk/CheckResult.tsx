@@ -1,8 +1,8 @@
-import { Alert, Stack, Table } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import type { ImportCheckOut } from '@svc/shared';
 import { useT } from '../i18n';
-import { describeRowError } from '../i18n/errors';
 import { PhotoReport } from './PhotoReport';
+import { RowsTable } from './RowsTable';
 
 /**
  * What the check of a whole file found: every row fine, or the rows that would be refused; then
@@ -34,26 +34,7 @@ function RowsVerdict({ check }: { check: ImportCheckOut }) {
       data-testid="import-check"
     >
       {t('import.checkFix')}
-      <Table.ScrollContainer minWidth={360} mt="xs">
-        <Table aria-label={t('import.wouldBeRefused')} layout="fixed">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={56}>{t('import.row')}</Table.Th>
-              <Table.Th w={120}>{t('people.idNumber')}</Table.Th>
-              <Table.Th>{t('import.why')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {check.errors.map((e) => (
-              <Table.Tr key={e.row}>
-                <Table.Td>{e.row}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.idNumber ?? '—'}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{describeRowError(e)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable label={t('import.wouldBeRefused')} rows={check.errors} />
     </Alert>
   );
 }

@@ -25,10 +25,10 @@ import { keys, queryClient, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFormSubmit } from '../useFormSubmit';
 import { ApiError } from '../api';
-import { describeRowError } from '../i18n/errors';
 import { checkImport, errorsUrl, percentDone, recentImports, startImport } from './api';
 import { CheckResult } from './CheckResult';
 import { PhotoReport } from './PhotoReport';
+import { RowsTable } from './RowsTable';
 
 /** How often a running import's progress is read (the server saves it every half second). */
 const PROGRESS_EVERY_MS = 1_000;
@@ -300,27 +300,7 @@ function RowErrors({ job }: { job: ImportJobOut }) {
           {t('import.firstListed', { shown: job.errors.length, failed: job.failed })}
         </Text>
       )}
-      {/* Fits a phone: the reason wraps in its column instead of running off the right. */}
-      <Table.ScrollContainer minWidth={300} mah={420}>
-        <Table striped aria-label={t('import.refused')} layout="fixed">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={56}>{t('import.row')}</Table.Th>
-              <Table.Th w={110}>{t('people.idNumber')}</Table.Th>
-              <Table.Th>{t('delivery.reason')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {job.errors.map((error) => (
-              <Table.Tr key={`${error.row}-${error.error}`} data-testid="import-error">
-                <Table.Td>{error.row === 0 ? t('import.file') : error.row}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{error.idNumber ?? '—'}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{describeRowError(error)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable label={t('import.refused')} rows={job.errors} rowTestId="import-error" />
     </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { Stack, Table, Text, Title } from '@mantine/core';
 import type { ImportPhotosReport } from '@svc/shared';
 import { useT } from '../i18n';
 import { describeRowError, describeShared } from '../i18n/errors';
+import { RowsTable } from './RowsTable';
 
 /** The longest list of unmatched photo names said in one sentence (the rest are counted). */
 const NAMES_SAID = 10;
@@ -29,28 +30,11 @@ function WithoutPhoto({ report }: { report: ImportPhotosReport }) {
   return (
     <Stack gap="xs" data-testid="import-without-photo">
       <Title order={3}>{title}</Title>
-      <Table.ScrollContainer minWidth={360} mah={420}>
-        <Table striped aria-label={title} layout="fixed">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={64}>{t('import.row')}</Table.Th>
-              <Table.Th w={130}>{t('people.idNumber')}</Table.Th>
-              <Table.Th>{t('import.why')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {report.withoutPhoto.map((note) => (
-              <Table.Tr key={note.row}>
-                <Table.Td>{note.row}</Table.Td>
-                <Table.Td style={wrap}>{note.idNumber ?? '—'}</Table.Td>
-                <Table.Td style={wrap}>
-                  {t('people.form.savedWithoutPhoto', { problem: describeRowError(note) })}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable
+        label={title}
+        rows={report.withoutPhoto}
+        why={(note) => t('people.form.savedWithoutPhoto', { problem: describeRowError(note) })}
+      />
     </Stack>
   );
 }
