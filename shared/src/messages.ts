@@ -32,7 +32,8 @@ export const messageCatalog = {
   url_no_credentials: 'Leave out the user name and password (user:password@).',
   url_central: 'Enter http://host or http://host:port, with nothing after it.',
   valid_window: '"Valid until" must be later than "Valid from".',
-  time_range: 'The "From" time is after the "Until" time, so nothing can match: change one of them.',
+  time_range:
+    'The "From" time is after the "Until" time, so nothing can match: change one of them.',
   date_range: 'Use a date from 1970-01-01 to 9999-12-31.',
   time_zone: 'Choose a time zone such as Asia/Shanghai or UTC.',
   passwords_differ: 'The two new passwords are not the same.',

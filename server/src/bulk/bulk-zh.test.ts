@@ -70,7 +70,10 @@ describe.each(DIALECTS)('the Chinese import template on %s', (dialect) => {
     expect(() => new TextDecoder('utf-8', { fatal: true }).decode(csv)).toThrow();
 
     const check = await upload(admin, { csv }, '/api/imports/people/check');
-    expect([check.status, check.body]).toEqual([200, { total: 2, failed: 0, errors: [], photos: null }]);
+    expect([check.status, check.body]).toEqual([
+      200,
+      { total: 2, failed: 0, errors: [], photos: null },
+    ]);
     const started = await upload(admin, { csv });
     expect(await finished(admin, started.body.id)).toMatchObject({
       state: 'succeeded',
