@@ -5,13 +5,14 @@ describe('device rules without a database', () => {
   const ago = (ms: number) => new Date(now.getTime() - ms);
 
   test.each([
-    ['enabled, heard just now', true, ago(0), true],
-    ['enabled, exactly the timeout ago', true, ago(30_000), true],
-    ['enabled, a millisecond too long ago', true, ago(30_001), false],
-    ['enabled, never heard', true, null, false],
-    ['disabled, heard just now', false, ago(0), false],
-  ] as const)('isOnline: %s', (_what, enabled, lastHeartbeatAt, online) => {
-    expect(isOnline({ enabled, lastHeartbeatAt }, now, 30)).toBe(online);
+    ['enabled, heard just now', true, ago(0), null, true],
+    ['enabled, exactly the timeout ago', true, ago(30_000), null, true],
+    ['enabled, a millisecond too long ago', true, ago(30_001), null, false],
+    ['enabled, never heard', true, null, null, false],
+    ['disabled, heard just now', false, ago(0), null, false],
+    ['enabled, heard, then calling with a refused key', true, ago(5_000), ago(0), false],
+  ] as const)('isOnline: %s', (_what, enabled, lastHeartbeatAt, keyRefusedAt, online) => {
+    expect(isOnline({ enabled, lastHeartbeatAt, keyRefusedAt }, now, 30)).toBe(online);
   });
 
   test('keys are 32 random bytes, base64url, different every time; the hash is SHA-256 hex', () => {
