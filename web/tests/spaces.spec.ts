@@ -9,6 +9,8 @@ test('spaces: create, nest, rename, move; delete refused while people depend on 
   admin,
   adminApi,
 }) => {
+  // Eight steps and an axe pass: 28-33 s in a full run on two cores.
+  test.slow();
   const t = tag();
   await signIn(page, admin, '/spaces');
   const spaces = new SpacesPage(page);
