@@ -73,16 +73,22 @@ export const photoStoredFace = photoStored.extend({
 /**
  * What a terminal learns when the face looks like another person of its organization: only
  * that, never who (names, ID numbers and distances are shown in the site alone), so a terminal
- * token is no face-search oracle.
+ * token is no face-search oracle. Held for approval, the change waits on a review; saved at
+ * once (a new person), it is only flagged on the person's page, and the words say so.
  */
 export const LOOK_ALIKE_NOTICE = {
   code: 'look_alike_review_pending',
   message: 'Looks like an existing person: review pending.',
 } as const;
+export const LOOK_ALIKE_SAVED_NOTICE = {
+  code: 'look_alike_saved',
+  message: 'Saved. The face looks like an existing person: an administrator will see it.',
+} as const;
 export const enrollmentNotice = z.object({
-  code: z.literal(LOOK_ALIKE_NOTICE.code),
+  code: z.enum([LOOK_ALIKE_NOTICE.code, LOOK_ALIKE_SAVED_NOTICE.code]),
   message: z.string(),
 });
+export type EnrollmentNotice = z.infer<typeof enrollmentNotice>;
 
 /** PROTOCOL §3's answer with the look-alike notice (absent when nobody looks alike). */
 export const enrollmentAnswerFace = enrollmentAnswer.extend({

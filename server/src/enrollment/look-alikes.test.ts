@@ -46,7 +46,7 @@ describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
     return new TestClient(server.url, { authorization: `Bearer ${token}` });
   }
 
-  test('the terminal learns "review pending", never the name, ID number or distance', async () => {
+  test('the terminal learns only that the face looks like someone, never the name, ID number or distance', async () => {
     const known = await person(server, orgId);
     const upload = await send(
       admin,
@@ -61,15 +61,12 @@ describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
     const knownRow = (await server.ctx.models.Person.findByPk(known))!;
 
     const terminal = await terminalClient();
-    const reply = await terminal.post(
-      '/api/enrollment/persons',
-      {
-        name: 'Look Alike',
-        idNumber: `LA-${randomUUID().slice(0, 6)}`,
-        photo: (await faceCrop(FACES.sample4Right)).toString('base64'),
-      },
-      { csrf: false },
-    );
+    const enrolled = {
+      name: 'Look Alike',
+      idNumber: `LA-${randomUUID().slice(0, 6)}`,
+      photo: (await faceCrop(FACES.sample4Right)).toString('base64'),
+    };
+    const reply = await terminal.post('/api/enrollment/persons', enrolled, { csrf: false });
     expect(reply.status).toBe(201);
     const text = JSON.stringify(reply.body);
     expect(text).not.toContain(knownRow.name);
@@ -77,7 +74,22 @@ describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
     expect(text).not.toContain(known);
     expect(text).not.toMatch(/distance|lookAlikes/);
     const answer = enrollmentAnswerFace.strict().parse(reply.body);
+    // Created at once: nothing waits on a review, and the words do not say it does.
     expect(answer.notice).toEqual({
+      code: 'look_alike_saved',
+      message: 'Saved. The face looks like an existing person: an administrator will see it.',
+    });
+
+    // The same ID number again, under another name: a change held for approval.
+    const again = await terminal.post(
+      '/api/enrollment/persons',
+      { ...enrolled, name: 'Look Alike Again' },
+      { csrf: false },
+    );
+    expect(again.status).toBe(200);
+    const held = enrollmentAnswerFace.strict().parse(again.body);
+    expect(held).toMatchObject({ id: answer.id, pending: true });
+    expect(held.notice).toEqual({
       code: 'look_alike_review_pending',
       message: 'Looks like an existing person: review pending.',
     });
@@ -91,11 +103,15 @@ describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
         idNumber: knownRow.idNumber,
       }),
     ]);
-    const audit = await server.ctx.models.Audit.findOne({
+    const audits = await server.ctx.models.Audit.findAll({
       where: { action: 'enrollment.look_alike', targetId: answer.id },
     });
-    expect(audit?.organizationId).toBe(orgId);
-    expect(audit?.summary).toContain(known);
+    expect(audits.map((a) => a.organizationId)).toEqual([orgId, orgId]);
+    expect(audits.every((a) => a.summary.includes(known))).toBe(true);
+    const codes = audits.map(
+      (a) => (JSON.parse(a.summaryMessage ?? '{}') as { code?: string }).code,
+    );
+    expect(codes.sort()).toEqual(['enrollment_look_alike', 'enrollment_look_alike_saved']);
   });
 
   test('a face nobody resembles gets no notice', async () => {

@@ -2,9 +2,11 @@ import {
   displayName,
   enrollmentAnswerFace,
   enrollmentPerson,
+  type EnrollmentNotice,
   ErrorCode,
   idNumber,
   LOOK_ALIKE_NOTICE,
+  LOOK_ALIKE_SAVED_NOTICE,
   uuid,
 } from '@svc/shared';
 import { z } from 'zod';
@@ -92,7 +94,8 @@ function registerTerminalEnrollment(api: Api, ctx: AppContext): void {
         { id: node.id, organizationId, ip: clientIp(req) },
         { name: body.name, idNumber: body.idNumber, spaceIds: body.spaceIds, photo, face },
       );
-      const warn = await lookAlikeNotice(ctx, node.id, organizationId, result.id, face);
+      const held = !result.created && !!result.changeId;
+      const warn = await lookAlikeNotice(ctx, node.id, organizationId, result.id, face, held);
       if (result.created) {
         res.status(201).json({ id: result.id, ...warn });
         return;
@@ -118,7 +121,8 @@ async function lookAlikeNotice(
   organizationId: string,
   personId: string,
   face: FaceVerdict | undefined,
-): Promise<{ notice: { code: typeof LOOK_ALIKE_NOTICE.code; message: string } } | undefined> {
+  held: boolean,
+): Promise<{ notice: EnrollmentNotice } | undefined> {
   const others = face?.lookAlikes ?? [];
   if (others.length === 0) return undefined;
   await ctx.audit.record({
@@ -126,11 +130,11 @@ async function lookAlikeNotice(
     organizationId,
     actor: { id: null, name: `terminal ${terminalId}` },
     target: { type: 'person', id: personId },
-    summary: `enrolled face looks like ${others.length} other ${others.length === 1 ? 'person' : 'people'} (${others.map((o) => o.personId).join(', ')}): review pending`,
+    summary: `enrolled face looks like ${others.length} other ${others.length === 1 ? 'person' : 'people'} (${others.map((o) => o.personId).join(', ')})${held ? ': review pending' : ''}`,
     message: {
-      code: 'enrollment_look_alike',
+      code: held ? 'enrollment_look_alike' : 'enrollment_look_alike_saved',
       params: { count: others.length, people: others.map((o) => o.personId).join(', ') },
     },
   });
-  return { notice: { ...LOOK_ALIKE_NOTICE } };
+  return { notice: { ...(held ? LOOK_ALIKE_NOTICE : LOOK_ALIKE_SAVED_NOTICE) } };
 }
