@@ -4,7 +4,10 @@
  * most of their time waiting on databases, replicas and Galera nodes, the browser suites on
  * Chromium: side by side they fill two cores where one after the other they left one idle
  * (figures in docs/testing.md). Each lane runs its steps in order and goes on after a failure,
- * so one run shows every failing step; the exit status is non-zero when any step failed.
+ * so one run shows every failing step; the exit status is non-zero when any step failed. The
+ * second lane runs at a lower priority (nice 10): the server lane holds the suites with time
+ * limits under load (Galera's survivor errs within 5 s, replicas killed mid-run), and they get
+ * the cores first; the browsers take what is left.
  *
  *   node scripts/test.mjs            both lanes at once
  *   node scripts/test.mjs --serial   one step after another (to read one suite's output whole)
@@ -13,24 +16,31 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const serial = process.argv.includes('--serial');
 
-/** A lane is a list of steps run in order; lanes run at the same time. */
+/** A lane's steps run in order; lanes run at the same time. */
 const lanes = [
-  [{ name: 'server', command: ['npm', 'run', 'test', '-w', '@svc/server'] }],
-  [
-    { name: 'web', command: ['npm', 'run', 'test', '-w', '@svc/web'] },
-    { name: 'desktop', command: ['npm', 'run', 'test', '-w', '@svc/desktop'] },
-    { name: 'shared', command: ['npm', 'run', 'test', '-w', '@svc/shared'] },
-    { name: 'sim', command: ['npm', 'run', 'test', '-w', '@svc/sim'] },
-    { name: 'deploy', command: ['bash', 'deploy/test/run.sh'] },
-  ],
+  {
+    nice: false,
+    steps: [{ name: 'server', command: ['npm', 'run', 'test', '-w', '@svc/server'] }],
+  },
+  {
+    nice: true,
+    steps: [
+      { name: 'web', command: ['npm', 'run', 'test', '-w', '@svc/web'] },
+      { name: 'desktop', command: ['npm', 'run', 'test', '-w', '@svc/desktop'] },
+      { name: 'shared', command: ['npm', 'run', 'test', '-w', '@svc/shared'] },
+      { name: 'sim', command: ['npm', 'run', 'test', '-w', '@svc/sim'] },
+      { name: 'deploy', command: ['bash', 'deploy/test/run.sh'] },
+    ],
+  },
 ];
 
 /** Runs one step with each output line prefixed by its name; resolves to its result. */
-function runStep(step) {
+function runStep(step, nice) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const [file, ...args] = step.command;
+    const [file, ...args] = nice ? ['nice', '-n', '10', ...step.command] : step.command;
     const child = spawn(file, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const prefix = `[${step.name}] `;
     for (const stream of [child.stdout, child.stderr]) {
@@ -55,16 +65,15 @@ function runStep(step) {
   });
 }
 
-async function runLane(steps) {
+async function runLane({ nice, steps }) {
   const results = [];
-  for (const step of steps) results.push(await runStep(step));
+  for (const step of steps) results.push(await runStep(step, nice));
   return results;
 }
 
-const serial = process.argv.includes('--serial');
 const results = serial
-  ? await runLane(lanes.flat())
-  : (await Promise.all(lanes.map((steps) => runLane(steps)))).flat();
+  ? await runLane({ nice: false, steps: lanes.flatMap((lane) => lane.steps) })
+  : (await Promise.all(lanes.map((lane) => runLane(lane)))).flat();
 
 const failed = results.filter((r) => r.code !== 0);
 process.stdout.write('\n==> npm test, step by step\n');
