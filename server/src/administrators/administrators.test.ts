@@ -6,17 +6,18 @@ import {
   userResponse,
   type AdminRole,
 } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import { secondOrganization } from '../test/factories.js';
+import { TEST_ADMIN_PASSWORD, type TestServer } from '../test/harness.js';
 import { errorCode, TestClient, type Reply } from '../test/http-client.js';
-import { SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
+import { myOrganization, SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
 
 const NEW_PASSWORD = 'copper lantern meadow ninety';
 let counter = 0;
 const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
 describe.each(DIALECTS)('administrators on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let orgId: string;
   let otherOrgId: string;
@@ -45,24 +46,13 @@ describe.each(DIALECTS)('administrators on %s', (dialect) => {
   const idOf = async (client: TestClient) =>
     userResponse.parse((await client.get('/api/auth/me')).body).user.id;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     superadmin = await signedIn(server, 'superadmin');
     admin = await signedIn(server, 'admin');
-    orgId = userResponse.parse((await admin.get('/api/auth/me')).body).user.organizationId;
-    otherOrgId = randomUUID();
-    const now = server.ctx.clock.now();
-    await server.ctx.models.Organization.create({
-      id: otherOrgId,
-      name: 'Other organization',
-      createdAt: now,
-      updatedAt: now,
-    });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    orgId = await myOrganization(admin);
+    otherOrgId = await secondOrganization(server, 'Other organization');
   });
 
   test('a new administrator’s one-time password works once and forces a change', async () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { userResponse } from '@svc/shared';
 import { organizationOut } from '../organizations/routes.js';
 import { DIALECTS } from '../test/dialects.js';
 import { suiteServer } from '../test/suite.js';
 import { errorCode, TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { myOrganization, signedIn } from '../test/admins.js';
 
 const organizationList = z.object({ items: z.array(organizationOut), total: z.number() });
 
@@ -21,7 +20,7 @@ describe.each(DIALECTS)('organizations on %s', (dialect) => {
   beforeAll(async () => {
     superadmin = await signedIn(suite.server, 'superadmin');
     admin = await signedIn(suite.server, 'admin');
-    orgId = userResponse.parse((await admin.get('/api/auth/me')).body).user.organizationId;
+    orgId = await myOrganization(admin);
   });
 
   test('only a superadmin creates organizations; names are unique in any case', async () => {

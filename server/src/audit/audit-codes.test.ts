@@ -4,8 +4,9 @@ import { twoFactorEnabled, twoFactorSetup } from '@svc/shared';
 import { ManualClock } from '../platform/clock.js';
 import { codeAt } from '../auth/two-factor/codes.js';
 import { SIGNED_IN_PASSWORD } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { plainJpeg, putPhoto } from '../test/images.js';
 import { finished, upload } from '../test/imports.js';
@@ -25,19 +26,14 @@ function siteSummaries(language: 'en' | 'zh-CN'): Record<string, string> {
  * never falls back to the stored English.
  */
 describe.each(DIALECTS)('audit summaries of auth, bulk and photos on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let org: string;
   const clock = new ManualClock(new Date('2026-11-28T04:00:10.000Z'));
 
+  const suite = suiteServer(dialect, { clock });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
+    server = suite.server;
     org = await seededOrganizationId(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const client = () => new TestClient(server.url);

@@ -13,10 +13,10 @@ import {
 } from '@svc/shared';
 import type { AdministratorRow, SessionRow } from '../platform/db/models.js';
 import type { AppContext } from '../platform/context.js';
-import type { Api } from '../platform/http/api.js';
+import type { Access, Api } from '../platform/http/api.js';
 import { HttpError, httpErrors } from '../platform/http/errors.js';
 import { siteTimeZone } from '../settings/time-zone.js';
-import { normalizeUsername, toSessionUser } from './accounts.js';
+import { normalizeUsername, toSessionUser, type LoginResult } from './accounts.js';
 import { registerTwoFactorRoutes } from './two-factor/routes.js';
 import { DEVICE_COOKIE_MAX_AGE_S } from './lockout/device-cookie.js';
 import { registerLockoutRoutes } from './lockout/routes.js';
@@ -30,9 +30,55 @@ import {
   setSessionCookie,
 } from './middleware.js';
 
+const tags = ['sessions'];
+
+/** Routes a signed-in administrator uses on their own account, even before a password change. */
+const selfService = {
+  kind: 'session',
+  allowPendingPasswordChange: true,
+  selfService: true,
+  minRole: 'operator',
+} as const satisfies Access;
+
+/** Why a sign-in was refused, as the answer (two-factor ones name the `code` field). */
+function loginRefusal(result: Exclude<LoginResult, { kind: 'ok' }>): HttpError {
+  switch (result.kind) {
+    case 'rate_limited':
+      return new HttpError(
+        429,
+        ErrorCode.rateLimited,
+        `Too many failed sign-ins; try again in ${result.retryAfterS} s. An account with two-factor sign-in gets in now with its password and current code.`,
+        undefined,
+        { 'Retry-After': String(result.retryAfterS) },
+        { params: { retryAfterS: result.retryAfterS } },
+      );
+    case 'invalid':
+      return new HttpError(401, ErrorCode.invalidCredentials, 'Wrong username or password.');
+    case 'two_factor_required':
+      return new HttpError(
+        401,
+        ErrorCode.twoFactorRequired,
+        'Enter the code from your authenticator app (or a recovery code).',
+        { code: 'Enter the code from your authenticator app, or a recovery code' },
+      );
+    case 'two_factor_invalid':
+      return new HttpError(
+        401,
+        ErrorCode.twoFactorInvalid,
+        'That code is wrong or was used already; enter the current code from your app.',
+        { code: 'Wrong or used code' },
+      );
+  }
+}
+
 /** PROTOCOL §6: /api/auth/{csrf,login,logout,me,password}; and /api/auth/lockouts. */
 export function registerAuthRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['sessions'];
+  registerSessionRoutes(api, ctx);
+  registerAccountRoutes(api, ctx);
+}
+
+/** Signing in and out: the CSRF token, login, logout, who is signed in. */
+function registerSessionRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -77,35 +123,7 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
         pseudonym: (name: string) => devices.pseudonym(name),
       };
       const result = await ctx.accounts.login(username, body.password, client, body.code);
-      if (result.kind === 'rate_limited') {
-        throw new HttpError(
-          429,
-          ErrorCode.rateLimited,
-          `Too many failed sign-ins; try again in ${result.retryAfterS} s. An account with two-factor sign-in gets in now with its password and current code.`,
-          undefined,
-          { 'Retry-After': String(result.retryAfterS) },
-          { params: { retryAfterS: result.retryAfterS } },
-        );
-      }
-      if (result.kind === 'invalid') {
-        throw new HttpError(401, ErrorCode.invalidCredentials, 'Wrong username or password.');
-      }
-      if (result.kind === 'two_factor_required') {
-        throw new HttpError(
-          401,
-          ErrorCode.twoFactorRequired,
-          'Enter the code from your authenticator app (or a recovery code).',
-          { code: 'Enter the code from your authenticator app, or a recovery code' },
-        );
-      }
-      if (result.kind === 'two_factor_invalid') {
-        throw new HttpError(
-          401,
-          ErrorCode.twoFactorInvalid,
-          'That code is wrong or was used already; enter the current code from your app.',
-          { code: 'Wrong or used code' },
-        );
-      }
+      if (result.kind !== 'ok') throw loginRefusal(result);
       // A previous session on this client is ended: the new one gets a new id.
       const previous = currentSessionId(req);
       if (previous) await ctx.sessions.destroy(previous);
@@ -128,12 +146,7 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       path: '/auth/logout',
       summary: 'Sign out; ends the session on the server',
       tags,
-      access: {
-        kind: 'session',
-        allowPendingPasswordChange: true,
-        selfService: true,
-        minRole: 'operator',
-      },
+      access: selfService,
       responses: { 204: 'empty' },
     },
     async (_input, req, res) => {
@@ -169,7 +182,10 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       } satisfies UserResponse);
     },
   );
+}
 
+/** What the signed-in administrator sets for themselves: organization, password, language. */
+function registerAccountRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'put',
@@ -200,12 +216,7 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       path: '/auth/password',
       summary: 'Change the signed-in administrator’s password',
       tags,
-      access: {
-        kind: 'session',
-        allowPendingPasswordChange: true,
-        selfService: true,
-        minRole: 'operator',
-      },
+      access: selfService,
       body: passwordChangeRequest,
       responses: { 204: 'empty' },
       bodyLimit: '16kb',
@@ -241,12 +252,7 @@ export function registerAuthRoutes(api: Api, ctx: AppContext): void {
       path: '/auth/me/language',
       summary: 'Choose the site’s language for the signed-in administrator (null: the browser’s)',
       tags,
-      access: {
-        kind: 'session',
-        allowPendingPasswordChange: true,
-        selfService: true,
-        minRole: 'operator',
-      },
+      access: selfService,
       body: languageRequest,
       responses: { 200: userResponse },
     },

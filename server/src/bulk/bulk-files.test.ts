@@ -1,7 +1,8 @@
 import { errorBody, type ImportJobOut } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { finished, upload, zip, zipDeclaring } from '../test/imports.js';
 import { plainJpeg } from '../test/images.js';
@@ -13,18 +14,13 @@ import { MAX_ZIP_ENTRIES } from './sources.js';
  * is about, so the site words it in its reader's language; the English stays for API users.
  */
 describe.each(DIALECTS)('import files refused by code on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const csv = 'name,idNumber\nZip Person,ZIP-001\n';

@@ -11,7 +11,8 @@ import {
   type MessageCode,
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
-import type { Api } from '../platform/http/api.js';
+import type { Request } from 'express';
+import type { Api, RouteSpec } from '../platform/http/api.js';
 import { auditActor, orgWhere, visible, actingOrganization } from '../platform/http/scope.js';
 import { HttpError, invalidFields } from '../platform/http/errors.js';
 import { clientIp } from '../auth/middleware.js';
@@ -65,11 +66,40 @@ async function checkCsv(upload: Upload): Promise<void> {
   }
 }
 
+/**
+ * An import's upload (field "csv", and "photos" if any), checked before anything is read:
+ * the CSV reads as text and the photos file is a ZIP of acceptable size.
+ */
+async function receiveImport(ctx: AppContext, req: Request): Promise<Upload & { csv: string }> {
+  const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
+    fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
+  });
+  await checkCsv(upload);
+  if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
+  return { ...upload, csv: upload.files.csv! };
+}
+
+const tags = ['bulk'];
+
+/** What both import uploads share: an administrator's multipart body, read by the route. */
+const importUpload = {
+  method: 'post',
+  tags,
+  access: { kind: 'session', minRole: 'admin' },
+  bodyLimit: false,
+  rawBody: ['multipart/form-data'],
+} as const satisfies Partial<RouteSpec<undefined, undefined, undefined>>;
+
 /** Bulk: CSV import of people with a ZIP of photos, CSV exports of people and the audit log. */
 export function registerBulkRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['bulk'];
+  registerImportUploads(api, ctx);
+  registerImportReads(api, ctx);
+  registerExports(api, ctx);
+}
 
-  const upsert: UpsertPerson = async (input, photo, actor, transaction, face) => {
+/** An import's row written through the people service, with its face check if any. */
+function upsertPerson(ctx: AppContext): UpsertPerson {
+  return async (input, photo, actor, transaction, face) => {
     const who = {
       actor: { id: actor.id, name: actor.name },
       organizationId: actor.organizationId,
@@ -92,29 +122,25 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
     }
     return existing ? 'updated' : 'created';
   };
+}
 
+/** The import itself (in the background) and its dry run. */
+function registerImportUploads(api: Api, ctx: AppContext): void {
+  const upsert = upsertPerson(ctx);
   api.add(
     {
-      method: 'post',
+      ...importUpload,
       path: '/imports/people',
       summary:
         'Import people from a CSV file (field "csv": name,idNumber,phone,notes,validFrom,validUntil,enabled,spaces) with an optional ZIP of photos named by ID number (field "photos"); runs in the background',
-      tags,
-      access: { kind: 'session', minRole: 'admin' },
       responses: { 202: importJobOut },
-      bodyLimit: false,
-      rawBody: ['multipart/form-data'],
     },
     async (_input, req, res) => {
-      const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
-        fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
-      });
-      await checkCsv(upload);
-      if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
+      const upload = await receiveImport(ctx, req);
       const admin = req.auth!.admin;
       const { job, done } = await startImport(ctx, {
         upsert,
-        csvFile: upload.files.csv!,
+        csvFile: upload.csv,
         ...(upload.files.photos && { zipFile: upload.files.photos }),
         actor: {
           id: admin.id,
@@ -131,26 +157,16 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
 
   api.add(
     {
-      method: 'post',
+      ...importUpload,
       path: '/imports/people/check',
       summary:
         'Check an import CSV (field "csv") whole before importing, with its ZIP of photos if any (field "photos"): every row judged as the import would, entries not read and photos matching no row listed, nothing written',
-      tags,
-      access: { kind: 'session', minRole: 'admin' },
       responses: { 200: importCheckOut },
-      bodyLimit: false,
-      rawBody: ['multipart/form-data'],
     },
     async (_input, req, res) => {
-      const upload = await receiveFiles(req, path.join(ctx.config.dataDir, 'tmp'), {
-        fields: { csv: IMPORT_LIMITS.csvBytes, photos: IMPORT_LIMITS.photosBytes },
-      });
-      await checkCsv(upload);
-      if (upload.files.photos) await checkPhotoArchive(upload.files.photos, upload.cleanup);
+      const upload = await receiveImport(ctx, req);
       try {
-        res.json(
-          await checkImport(ctx, upload.files.csv!, actingOrganization(req), upload.files.photos),
-        );
+        res.json(await checkImport(ctx, upload.csv, actingOrganization(req), upload.files.photos));
       } catch (err) {
         // The file itself is unusable (no header, no name column): that is the answer, by code.
         if (!(err instanceof ImportRefusal) || err.reasons[0] === undefined) throw err;
@@ -169,7 +185,10 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       }
     },
   );
+}
 
+/** Imports as they run and after: the list, one import, its refused rows as CSV. */
+function registerImportReads(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -228,7 +247,9 @@ export function registerBulkRoutes(api: Api, ctx: AppContext): void {
       );
     },
   );
+}
 
+function registerExports(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',

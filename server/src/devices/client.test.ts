@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { deviceWithKey } from '@svc/shared';
 import { startDevice, type DeviceHandle } from '@svc/sim';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { devicePerson, rejection } from '../test/device-calls.js';
@@ -20,7 +21,6 @@ import {
 let serial = 0;
 
 describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let sim: DeviceHandle;
@@ -41,9 +41,9 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
   const targetOf = async (id: string) =>
     deviceTarget(server.ctx, (await server.ctx.models.Device.findByPk(id))!);
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
   });
   beforeEach(async () => {
@@ -55,10 +55,6 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
   });
   afterEach(async () => {
     await sim.stop();
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('put, get and delete a person with the key the central service kept', async () => {
@@ -182,7 +178,7 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
 
   test('the outbound key is sealed with a 0600 secret on the data volume and checked against the hash', async () => {
     const device = await registerSim();
-    const secretFile = path.join(scratch.dataDir, SECRET_FILE);
+    const secretFile = path.join(suite.scratch.dataDir, SECRET_FILE);
     expect((await stat(secretFile)).mode & 0o777).toBe(0o600);
 
     // A stale sealed copy (the hash moved on without it) is refused, not sent.
@@ -193,7 +189,7 @@ describe.each(DIALECTS)('DeviceClient against the simulator on %s', (dialect) =>
     await expect(targetOf(device.id)).rejects.toBeInstanceOf(DeviceKeyUnavailable);
 
     // Another secret (a replaced data volume) cannot open the sealed key.
-    const otherDir = path.join(scratch.dataDir, 'elsewhere');
+    const otherDir = path.join(suite.scratch.dataDir, 'elsewhere');
     await mkdir(otherDir);
     await writeFile(
       path.join(otherDir, SECRET_FILE),

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { deviceOut, deviceWithKey, listOf } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import { secondOrganization } from '../test/factories.js';
+import type { TestServer } from '../test/harness.js';
 import { errorCode, TestClient, type Reply } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { myOrganization, signedIn } from '../test/admins.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 let serial = 0;
@@ -34,7 +36,6 @@ async function space(server: TestServer, organizationId: string, name = 'Lobby')
 }
 
 describe.each(DIALECTS)('devices on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let operator: TestClient;
@@ -49,27 +50,15 @@ describe.each(DIALECTS)('devices on %s', (dialect) => {
     return deviceWithKey.strict().parse(reply.body);
   };
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     operator = await signedIn(server, 'operator');
     superadmin = await signedIn(server, 'superadmin');
-    orgId = ((await admin.get('/api/auth/me')).body as { user: { organizationId: string } }).user
-      .organizationId;
-    const now = server.ctx.clock.now();
-    otherOrgId = randomUUID();
-    await server.ctx.models.Organization.create({
-      id: otherOrgId,
-      name: 'Other organization',
-      createdAt: now,
-      updatedAt: now,
-    });
+    orgId = await myOrganization(admin);
+    otherOrgId = await secondOrganization(server, 'Other organization');
     otherAdmin = await signedIn(server, 'admin', undefined, otherOrgId);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('registration answers the key once; reads never show it; only its SHA-256 is stored', async () => {

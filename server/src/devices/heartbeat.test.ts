@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { deviceOut, deviceWithKey, errorBody, onlineCount, serverTimeResponse } from '@svc/shared';
 import { startDevice } from '@svc/sim';
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { secondOrganization } from '../test/factories.js';
+import { suiteServer, withServer } from '../test/suite.js';
 import { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 
@@ -11,9 +11,7 @@ const TIMEOUT_S = 30;
 let serial = 0;
 
 describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let clock: ManualClock;
+  const clock = new ManualClock();
   let admin: TestClient;
   let otherAdmin: TestClient;
   let superadmin: TestClient;
@@ -27,7 +25,7 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
     expect(reply.status).toBe(201);
     return deviceWithKey.parse(reply.body);
   };
-  const beat = (sn: string, key?: string, url = server.url) =>
+  const beat = (sn: string, key?: string, url = suite.server.url) =>
     fetch(`${url}/api/device/heartbeat`, {
       method: 'POST',
       headers: {
@@ -42,30 +40,14 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
     return onlineCount.strict().parse(reply.body).count;
   };
 
+  const suite = suiteServer(dialect, { clock, env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S) } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S) },
-    });
+    const { server } = suite;
     expect(server.ctx.config.heartbeatTimeoutS).toBe(TIMEOUT_S);
     admin = await signedIn(server, 'admin');
     superadmin = await signedIn(server, 'superadmin');
-    const otherOrgId = randomUUID();
-    await server.ctx.models.Organization.create({
-      id: otherOrgId,
-      name: 'Second organization',
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    });
+    const otherOrgId = await secondOrganization(server, 'Second organization');
     otherAdmin = await signedIn(server, 'admin', undefined, otherOrgId);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('a heartbeat needs the key of the device with that serial: 401 otherwise, 403 when disabled', async () => {
@@ -83,19 +65,19 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
       expect([what, res.status]).toEqual([what, status]);
       expect(errorBody.parse(await res.json()).error.code).toBe('unauthorized');
     }
-    expect((await server.ctx.models.Device.findByPk(device.id))!.lastHeartbeatAt).toBeNull();
+    expect((await suite.server.ctx.models.Device.findByPk(device.id))!.lastHeartbeatAt).toBeNull();
     const invalid = await beat('has space', device.key);
     expect(invalid.status).toBe(400);
 
-    const auditBefore = await server.ctx.models.Audit.count();
+    const auditBefore = await suite.server.ctx.models.Audit.count();
     const ok = await beat(device.sn, device.key);
     expect(ok.status).toBe(200);
     expect(serverTimeResponse.strict().parse(await ok.json())).toEqual({
       serverTime: clock.now().toISOString(),
     });
-    const row = await server.ctx.models.Device.findByPk(device.id);
+    const row = await suite.server.ctx.models.Device.findByPk(device.id);
     expect(row!.lastHeartbeatAt!.toISOString()).toBe(clock.now().toISOString());
-    expect(await server.ctx.models.Audit.count()).toBe(auditBefore);
+    expect(await suite.server.ctx.models.Audit.count()).toBe(auditBefore);
 
     await admin.request('PATCH', `/api/devices/${device.id}`, {
       body: { enabled: false },
@@ -150,7 +132,7 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
     expect(await count(otherAdmin)).toBe(1);
     expect(await count(superadmin)).toBe(2);
     // The test client is on 127.0.0.1, inside the default TRUSTED_NETWORKS.
-    expect(await count(new TestClient(server.url))).toBe(2);
+    expect(await count(new TestClient(suite.server.url))).toBe(2);
   });
 
   test('a simulated device’s own heartbeat makes it online', async () => {
@@ -167,7 +149,7 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
         baseUrl: sim.url,
       });
       const device = deviceWithKey.parse(reply.body);
-      await sim.setConnection({ key: device.key, centralUrl: server.url });
+      await sim.setConnection({ key: device.key, centralUrl: suite.server.url });
       const sent = await sim.heartbeatNow();
       expect(sent?.status).toBe(200);
       expect(await count(admin)).toBe(1);
@@ -177,13 +159,8 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
   });
 
   test('outside TRUSTED_NETWORKS the online count needs a session', async () => {
-    const untrusted = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S), TRUSTED_NETWORKS: '192.0.2.0/24' },
-    });
-    try {
+    const env = { HEARTBEAT_TIMEOUT: String(TIMEOUT_S), TRUSTED_NETWORKS: '192.0.2.0/24' };
+    await withServer(suite.scratch, { clock, env }, async (untrusted) => {
       const anonymous = await new TestClient(untrusted.url).get('/api/device/online-count');
       expect(anonymous.status).toBe(401);
       expect(errorBody.parse(anonymous.body).error.code).toBe('unauthorized');
@@ -192,8 +169,6 @@ describe.each(DIALECTS)('device heartbeat and online count on %s', (dialect) => 
       // Heartbeats are the device's own credential, not the network's.
       const device = await register();
       expect((await beat(device.sn, device.key, untrusted.url)).status).toBe(200);
-    } finally {
-      await untrusted.stop();
-    }
+    });
   });
 });

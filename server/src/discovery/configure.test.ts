@@ -1,71 +1,28 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { configureResponse } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { discoverySuite } from '../test/discovery-suite.js';
+import { withServer } from '../test/suite.js';
 import { TestClient, errorCode } from '../test/http-client.js';
-import { freePort } from '../test/mariadb-instance.js';
 import { signedIn } from '../test/admins.js';
 import { createTerminalClient } from './terminal-client.js';
 import { waitFor } from '../test/wait.js';
 
 describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let udpPort: number;
-  const terminals: TerminalHandle[] = [];
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    udpPort = await freePort();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(udpPort),
-        DISCOVERY_HOST: '192.0.2.10',
-      },
-      infra: { discoveryFlushEveryMs: 50, terminalClient: createTerminalClient(800) },
-    });
-  });
-  afterAll(async () => {
-    await Promise.all(terminals.map((t) => t.stop()));
-    await server.stop();
-    await scratch.drop();
+  const suite = discoverySuite(dialect, {
+    infra: { terminalClient: createTerminalClient(800) },
   });
 
-  async function terminal(
+  const terminal = (
     id: string,
     kind: 'enrollment' | 'display',
     faults = {},
     managementKey?: string,
-  ) {
-    const t = await startTerminal({
-      ...(managementKey !== undefined && { managementKey }),
-      id,
-      kind,
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      discoveryPort: udpPort,
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 0,
-      checkinIntervalMs: 0,
-      listenForProbes: false,
-      faults,
-    });
-    terminals.push(t);
-    await waitFor(
-      async () =>
-        (await new TestClient(server.url).get('/api/discovery/nodes')).body as { id: string }[],
-      (nodes) => nodes.some((n) => n.id === id),
-    );
-    return t;
-  }
+  ) => suite.terminal({ id, kind, faults, ...(managementKey !== undefined && { managementKey }) });
 
   const nodes = async () =>
-    (await new TestClient(server.url).get('/api/discovery/nodes')).body as {
+    (await new TestClient(suite.server.url).get('/api/discovery/nodes')).body as {
       id: string;
       central: string;
       lastCheckin: string | null;
@@ -74,10 +31,10 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
   test('pushes the central address to both kinds, reads it back, and each terminal checks in', async () => {
     const enr = await terminal('ENR-OK', 'enrollment');
     const dsp = await terminal('DSP-OK', 'display');
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const reply = await admin.post('/api/discovery/configure', {
       ids: ['ENR-OK', 'DSP-OK'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
       panelUrl: 'http://192.0.2.50:8181/api/recognition',
     });
     expect(reply.status).toBe(200);
@@ -86,20 +43,20 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
       ['ENR-OK', true],
       ['DSP-OK', true],
     ]);
-    for (const r of results) if (r.ok) expect(r.saved.centralUrl).toBe(server.url);
-    expect(enr.config().centralUrl).toBe(server.url);
+    for (const r of results) if (r.ok) expect(r.saved.centralUrl).toBe(suite.server.url);
+    expect(enr.config().centralUrl).toBe(suite.server.url);
     expect(dsp.config().panelUrl).toBe('http://192.0.2.50:8181/api/recognition');
 
     // Each checked in with its new token, and announced its new central address after saving.
     const after = await waitFor(nodes, (list) =>
       ['ENR-OK', 'DSP-OK'].every((id) => {
         const n = list.find((x) => x.id === id);
-        return n?.lastCheckin && n.central === server.url;
+        return n?.lastCheckin && n.central === suite.server.url;
       }),
     );
     expect(after.filter((n) => n.id.endsWith('-OK'))).toHaveLength(2);
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'discovery.configure', outcome: 'success' },
       }),
     ).toBe(2);
@@ -108,18 +65,22 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
   test('a terminal with a management key: refused without it, pushed with it, the key kept nowhere', async () => {
     const key = 'terminal-management-key-for-this-test';
     const t = await terminal('ENR-KEY', 'enrollment', {}, key);
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const without = configureResponse.parse(
-      (await admin.post('/api/discovery/configure', { ids: ['ENR-KEY'], centralUrl: server.url }))
-        .body,
+      (
+        await admin.post('/api/discovery/configure', {
+          ids: ['ENR-KEY'],
+          centralUrl: suite.server.url,
+        })
+      ).body,
     ).results[0];
     expect(without).toMatchObject({ ok: false, error: expect.stringMatching(/management key/) });
-    expect(t.config().centralUrl).not.toBe(server.url);
+    expect(t.config().centralUrl).not.toBe(suite.server.url);
     const wrong = configureResponse.parse(
       (
         await admin.post('/api/discovery/configure', {
           ids: ['ENR-KEY'],
-          centralUrl: server.url,
+          centralUrl: suite.server.url,
           keys: { 'ENR-KEY': 'not-the-key' },
         })
       ).body,
@@ -135,13 +96,13 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
     expect(bad.status).toBe(400);
     const withKey = await admin.post('/api/discovery/configure', {
       ids: ['ENR-KEY'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
       keys: { 'ENR-KEY': key },
     });
     expect(configureResponse.parse(withKey.body).results[0]).toMatchObject({ ok: true });
-    expect(t.config().centralUrl).toBe(server.url);
+    expect(t.config().centralUrl).toBe(suite.server.url);
     await waitFor(nodes, (list) => list.some((n) => n.id === 'ENR-KEY' && n.lastCheckin));
-    const audits = await server.ctx.models.Audit.findAll({
+    const audits = await suite.server.ctx.models.Audit.findAll({
       where: { action: 'discovery.configure' },
     });
     expect(JSON.stringify(audits.map((a) => a.toJSON()))).not.toContain(key);
@@ -150,21 +111,21 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
   test('a terminal token works until the next push replaces it', async () => {
     await terminal('ENR-TOK', 'enrollment');
     const checkin = (token: string, id = 'ENR-TOK') =>
-      new TestClient(server.url, { authorization: `Bearer ${token}` }).post(
+      new TestClient(suite.server.url, { authorization: `Bearer ${token}` }).post(
         '/api/terminal/checkin',
         { id, kind: 'enrollment' },
         { csrf: false },
       );
     const first = 'first-token-0123456789abcdef';
-    await server.ctx.discovery.store.setToken('ENR-TOK', first);
+    await suite.server.ctx.discovery.store.setToken('ENR-TOK', first);
     const ok = await checkin(first);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ serverTime: expect.any(String) });
     expect((await checkin(first, 'ENR-OK')).status).toBe(401);
-    await server.ctx.discovery.store.setToken('ENR-TOK', 'second-token-0123456789abcdef');
+    await suite.server.ctx.discovery.store.setToken('ENR-TOK', 'second-token-0123456789abcdef');
     expect((await checkin(first)).status).toBe(401);
     expect((await checkin('second-token-0123456789abcdef')).status).toBe(200);
-    const none = await new TestClient(server.url).post(
+    const none = await new TestClient(suite.server.url).post(
       '/api/terminal/checkin',
       { id: 'ENR-TOK', kind: 'enrollment' },
       { csrf: false },
@@ -179,10 +140,10 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
     await terminal('DSP-LIAR', 'display', { saveDifferent: true });
     await terminal('ENR-SLOW', 'enrollment', { delayMs: 2_000 });
     await refused.setFaults({ refuse: true });
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const reply = await admin.post('/api/discovery/configure', {
       ids: ['ENR-GOOD', 'ENR-REFUSE', 'DSP-500', 'DSP-LIAR', 'ENR-SLOW', 'GHOST-1'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
     });
     expect(reply.status).toBe(200);
     const byId = Object.fromEntries(
@@ -237,10 +198,10 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
     const target = `http://127.0.0.1:${(catcher.address() as AddressInfo).port}/api/config`;
     try {
       await terminal('ENR-REDIR', 'enrollment', { redirectTo: target });
-      const admin = await signedIn(server, 'admin');
+      const admin = await signedIn(suite.server, 'admin');
       const reply = await admin.post('/api/discovery/configure', {
         ids: ['ENR-REDIR'],
-        centralUrl: server.url,
+        centralUrl: suite.server.url,
       });
       expect(reply.status).toBe(200);
       expect(configureResponse.parse(reply.body).results[0]).toMatchObject({
@@ -250,7 +211,7 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
         ),
       });
       expect(elsewhere).toEqual([]);
-      const row = await server.ctx.models.DiscoveredNode.findByPk('ENR-REDIR');
+      const row = await suite.server.ctx.models.DiscoveredNode.findByPk('ENR-REDIR');
       expect(row?.tokenHash ?? null).toBeNull();
     } finally {
       catcher.closeAllConnections();
@@ -260,33 +221,27 @@ describe.each(DIALECTS)('terminal configuration on %s', (dialect) => {
 
   test('only administrators on a trusted network, with the CSRF token, may configure', async () => {
     await terminal('ENR-AUTH', 'enrollment');
-    const body = { ids: ['ENR-AUTH'], centralUrl: server.url };
-    expect((await new TestClient(server.url).post('/api/discovery/configure', body)).status).toBe(
-      401,
-    );
-    const operator = await signedIn(server, 'operator');
+    const body = { ids: ['ENR-AUTH'], centralUrl: suite.server.url };
+    expect(
+      (await new TestClient(suite.server.url).post('/api/discovery/configure', body)).status,
+    ).toBe(401);
+    const operator = await signedIn(suite.server, 'operator');
     const denied = await operator.post('/api/discovery/configure', body);
     expect(denied.status).toBe(403);
     expect(errorCode(denied)).toBe('forbidden');
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const noCsrf = await admin.post('/api/discovery/configure', body, { csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(errorCode(noCsrf)).toBe('csrf');
     const invalid = await admin.post('/api/discovery/configure', { ids: [] });
     expect(invalid.status).toBe(400);
 
-    const untrusted = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { TRUSTED_NETWORKS: '192.0.2.0/24' },
-    });
-    try {
+    const env = { TRUSTED_NETWORKS: '192.0.2.0/24' };
+    await withServer(suite.scratch, { env }, async (untrusted) => {
       const remote = await signedIn(untrusted, 'admin');
       const refused = await remote.post('/api/discovery/configure', body);
       expect(refused.status).toBe(403);
       expect(errorCode(refused)).toBe('untrusted_network');
-    } finally {
-      await untrusted.stop();
-    }
+    });
   });
 });

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseDatagram, type DropReason } from '@svc/shared';
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { discoverySuite } from '../test/discovery-suite.js';
+import { TEST_ADMIN_PASSWORD } from '../test/harness.js';
+import { withServer } from '../test/suite.js';
 import { TestClient } from '../test/http-client.js';
-import { freePort } from '../test/mariadb-instance.js';
 import { udpPeer } from '../test/udp.js';
 import { waitFor } from '../test/wait.js';
 
@@ -48,34 +49,11 @@ function junk(i: number): Buffer {
 }
 
 describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let port: number;
   const clock = new ManualClock(new Date());
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    port = await freePort();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(port),
-        DISCOVERY_HOST: '192.0.2.10',
-        WEB_PORT: '8080',
-      },
-      infra: { discoveryFlushEveryMs: 50 },
-    });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = discoverySuite(dialect, { clock, env: { WEB_PORT: '8080' } });
 
   const nodes = async () =>
-    (await new TestClient(server.url).get('/api/discovery/nodes')).body as {
+    (await new TestClient(suite.server.url).get('/api/discovery/nodes')).body as {
       id: string;
       address: string;
       port: number;
@@ -87,7 +65,7 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
   test('an announce is recorded with its source address and answered once per 5 s', async () => {
     const peer = await udpPeer();
     try {
-      await peer.send(announce('ENR-A', { name: 'Gate A', central: '' }), port);
+      await peer.send(announce('ENR-A', { name: 'Gate A', central: '' }), suite.udpPort);
       const reply = await waitFor(
         () => peer.received,
         (r) => r.length === 1,
@@ -107,14 +85,14 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
         lastCheckin: null,
         online: true,
       });
-      const suppressed = server.ctx.discovery.worker!.counts.repliesSuppressed;
-      await peer.send(announce('ENR-A'), port);
+      const suppressed = suite.server.ctx.discovery.worker!.counts.repliesSuppressed;
+      await peer.send(announce('ENR-A'), suite.udpPort);
       await waitFor(
-        () => server.ctx.discovery.worker!.counts.repliesSuppressed,
+        () => suite.server.ctx.discovery.worker!.counts.repliesSuppressed,
         (n) => n === suppressed + 1,
       );
       clock.advance(5_000);
-      await peer.send(announce('ENR-A'), port);
+      await peer.send(announce('ENR-A'), suite.udpPort);
       await waitFor(
         () => peer.received,
         (r) => r.length === 2,
@@ -128,7 +106,7 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
     const peer = await udpPeer();
     try {
       const probe = JSON.stringify({ svc: 'discovery', v: 1, type: 'probe' });
-      await peer.send(probe, port);
+      await peer.send(probe, suite.udpPort);
       const reply = await waitFor(
         () => peer.received,
         (r) => r.length === 1,
@@ -137,10 +115,10 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
         type: 'central',
         url: 'http://192.0.2.10:8080',
       });
-      const suppressed = server.ctx.discovery.worker!.counts.repliesSuppressed;
-      await peer.send(probe, port);
+      const suppressed = suite.server.ctx.discovery.worker!.counts.repliesSuppressed;
+      await peer.send(probe, suite.udpPort);
       await waitFor(
-        () => server.ctx.discovery.worker!.counts.repliesSuppressed,
+        () => suite.server.ctx.discovery.worker!.counts.repliesSuppressed,
         (n) => n === suppressed + 1,
       );
       expect(peer.received).toHaveLength(1);
@@ -155,13 +133,13 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
   test('offline rule: older than DISCOVERY_TIMEOUT leaves the list; the next announce brings it back', async () => {
     const peer = await udpPeer();
     try {
-      await peer.send(announce('DSP-OFF', { kind: 'display', port: 8181 }), port);
+      await peer.send(announce('DSP-OFF', { kind: 'display', port: 8181 }), suite.udpPort);
       await waitFor(nodes, (l) => l.some((n) => n.id === 'DSP-OFF'));
       clock.advance(44_000);
       expect((await nodes()).some((n) => n.id === 'DSP-OFF')).toBe(true);
       clock.advance(2_000);
       expect((await nodes()).some((n) => n.id === 'DSP-OFF')).toBe(false);
-      await peer.send(announce('DSP-OFF', { kind: 'display', port: 8181 }), port);
+      await peer.send(announce('DSP-OFF', { kind: 'display', port: 8181 }), suite.udpPort);
       await waitFor(nodes, (l) => l.some((n) => n.id === 'DSP-OFF'));
     } finally {
       await peer.close();
@@ -169,7 +147,7 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
   });
 
   test('100,000 random and mutated datagrams: the listener stays up, counts match, every valid announce is recorded', async () => {
-    const worker = server.ctx.discovery.worker!;
+    const worker = suite.server.ctx.discovery.worker!;
     const before = structuredClone(worker.counts);
     const expected: Partial<Record<DropReason, number>> = {};
     const validIds = new Set<string>();
@@ -186,7 +164,7 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
           } else {
             expected[parsed.reason] = (expected[parsed.reason] ?? 0) + 1;
           }
-          await peer.send(payload, port);
+          await peer.send(payload, suite.udpPort);
         }
         // Flow control: a burst larger than the socket buffer would be dropped by the kernel.
         await waitFor(
@@ -209,11 +187,11 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
       TOTAL - Object.values(expected).reduce((a, b) => a + b, 0),
     );
     expect(validIds.size).toBeGreaterThan(2_000);
-    await server.ctx.discovery.worker!.flushNow();
+    await suite.server.ctx.discovery.worker!.flushNow();
     const listed = new Set((await nodes()).map((n) => n.id));
     for (const id of validIds) expect(listed.has(id)).toBe(true);
     // Still up: a fresh announce is heard and answered.
-    const heartbeat = (await new TestClient(server.url).get('/api/heartbeat')).body as {
+    const heartbeat = (await new TestClient(suite.server.url).get('/api/heartbeat')).body as {
       discovery: { listening: boolean };
     };
     expect(heartbeat.discovery.listening).toBe(true);
@@ -222,14 +200,14 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
   test('terminal ids are case-sensitive on every database', async () => {
     const peer = await udpPeer();
     try {
-      await peer.send(announce('CASE-a'), port);
-      await peer.send(announce('CASE-A'), port);
+      await peer.send(announce('CASE-a'), suite.udpPort);
+      await peer.send(announce('CASE-A'), suite.udpPort);
       await waitFor(
         nodes,
         (l) => l.some((n) => n.id === 'CASE-a') && l.some((n) => n.id === 'CASE-A'),
       );
-      await server.ctx.discovery.worker!.flushNow();
-      const rows = await server.ctx.models.DiscoveredNode.findAll({
+      await suite.server.ctx.discovery.worker!.flushNow();
+      const rows = await suite.server.ctx.models.DiscoveredNode.findAll({
         where: { id: ['CASE-a', 'CASE-A'] },
       });
       expect(rows.map((r) => r.id).sort()).toEqual(['CASE-A', 'CASE-a']);
@@ -239,12 +217,8 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
   });
 
   test('the node list needs a session or a trusted network', async () => {
-    const strict = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { TRUSTED_NETWORKS: '192.0.2.0/24' },
-    });
-    try {
+    const env = { TRUSTED_NETWORKS: '192.0.2.0/24' };
+    await withServer(suite.scratch, { env }, async (strict) => {
       const anonymous = await new TestClient(strict.url).get('/api/discovery/nodes');
       expect(anonymous.status).toBe(401);
       const c = new TestClient(strict.url);
@@ -258,8 +232,6 @@ describe.each(DIALECTS)('discovery worker on %s', (dialect) => {
       const ok = await c.get('/api/discovery/nodes');
       expect(ok.status).toBe(200);
       expect(Array.isArray(ok.body)).toBe(true);
-    } finally {
-      await strict.stop();
-    }
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { knownTerminalList, type AnnounceDatagram } from '@svc/shared';
 import { ManualClock } from '../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { createOrganization, seededOrganizationId, signedInAt } from '../test/org-fixtures.js';
 
@@ -11,7 +12,6 @@ import { createOrganization, seededOrganizationId, signedInAt } from '../test/or
  * each was heard, until an administrator removes them.
  */
 describe.each(DIALECTS)('terminals kept after they go offline, on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let operator: TestClient;
@@ -19,22 +19,16 @@ describe.each(DIALECTS)('terminals kept after they go offline, on %s', (dialect)
   const clock = new ManualClock(new Date('2026-11-28T09:00:00Z'));
   const tag = randomUUID().slice(0, 6).toUpperCase();
 
+  const suite = suiteServer(dialect, {
+    clock,
+    env: { SVC_DISCOVERY_WORKER: '0', DISCOVERY_TIMEOUT: '45' },
+  });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { SVC_DISCOVERY_WORKER: '0', DISCOVERY_TIMEOUT: '45' },
-    });
+    server = suite.server;
     const own = await seededOrganizationId(server);
     other = await createOrganization(server, `Elsewhere ${tag}`);
     admin = await signedInAt(server, own, 'admin');
     operator = await signedInAt(server, own, 'operator');
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   const hear = async (id: string, kind: 'enrollment' | 'display' = 'enrollment') => {

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { configureResponse, errorBody } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { discoverySuite } from '../test/discovery-suite.js';
 import { TestClient } from '../test/http-client.js';
-import { freePort } from '../test/mariadb-instance.js';
 import { createOrganization, seededOrganizationId, signedInAt } from '../test/org-fixtures.js';
 import { createTerminalClient } from './terminal-client.js';
-import { waitFor } from '../test/wait.js';
 
 /**
  * Issue 32, item 3, as an attack: an administrator of organization 2 configures a keyless
@@ -16,30 +13,18 @@ import { waitFor } from '../test/wait.js';
  * log shows the attempt. A superadmin may configure it, and it stays organization 1's.
  */
 describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let udpPort: number;
   let org1: string;
   let org2: string;
   let org1Name: string;
   let admin1: TestClient;
   let admin2: TestClient;
   let superadmin: TestClient;
-  const terminals: TerminalHandle[] = [];
 
+  const suite = discoverySuite(dialect, {
+    infra: { terminalClient: createTerminalClient(800) },
+  });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    udpPort = await freePort();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(udpPort),
-        DISCOVERY_HOST: '192.0.2.10',
-      },
-      infra: { discoveryFlushEveryMs: 50, terminalClient: createTerminalClient(800) },
-    });
+    const { server } = suite;
     org1 = await seededOrganizationId(server);
     org1Name = (await server.ctx.models.Organization.findByPk(org1))!.name;
     org2 = await createOrganization(server, `Second ${randomUUID().slice(0, 6)}`);
@@ -47,38 +32,14 @@ describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect
     admin2 = await signedInAt(server, org2, 'admin');
     superadmin = await signedInAt(server, org2, 'superadmin');
   });
-  afterAll(async () => {
-    await Promise.all(terminals.map((t) => t.stop()));
-    await server.stop();
-    await scratch.drop();
-  });
 
-  async function terminal(id: string): Promise<TerminalHandle> {
-    const t = await startTerminal({
-      id,
-      kind: 'enrollment',
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      discoveryPort: udpPort,
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 0,
-      checkinIntervalMs: 0,
-      listenForProbes: false,
-    });
-    terminals.push(t);
-    await waitFor(
-      async () =>
-        (await new TestClient(server.url).get('/api/discovery/nodes')).body as { id: string }[],
-      (nodes) => nodes.some((n) => n.id === id),
-    );
-    return t;
-  }
+  const terminal = (id: string) => suite.terminal({ id, kind: 'enrollment' });
   const listed = async (client: TestClient) =>
     ((await client.get('/api/discovery/nodes')).body as { id: string }[]).map((n) => n.id);
   const nodeOrg = async (id: string) =>
-    (await server.ctx.models.DiscoveredNode.findByPk(id))?.organizationId;
+    (await suite.server.ctx.models.DiscoveredNode.findByPk(id))?.organizationId;
   const configure = (client: TestClient, id: string) =>
-    client.post('/api/discovery/configure', { ids: [id], centralUrl: server.url });
+    client.post('/api/discovery/configure', { ids: [id], centralUrl: suite.server.url });
 
   test("another organization's administrator cannot take the terminal over", async () => {
     const id = `ENR-ORG-${dialect}`;
@@ -87,7 +48,7 @@ describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect
     expect(await listed(admin2)).toContain(id);
     const first = configureResponse.parse((await configure(admin1, id)).body).results[0];
     expect(first?.ok).toBe(true);
-    const tokenHash = (await server.ctx.models.DiscoveredNode.findByPk(id))?.tokenHash;
+    const tokenHash = (await suite.server.ctx.models.DiscoveredNode.findByPk(id))?.tokenHash;
     expect(tokenHash).toEqual(expect.any(String));
     expect(await nodeOrg(id)).toBe(org1);
 
@@ -101,7 +62,7 @@ describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect
     expect(text).not.toContain(org1Name);
 
     // Nothing moved: same token on the terminal and accepted, same organization, same lists.
-    expect((await server.ctx.models.DiscoveredNode.findByPk(id))?.tokenHash).toBe(tokenHash);
+    expect((await suite.server.ctx.models.DiscoveredNode.findByPk(id))?.tokenHash).toBe(tokenHash);
     expect((await t.checkinNow())?.status).toBe(200);
     expect(await nodeOrg(id)).toBe(org1);
     expect(await listed(admin1)).toContain(id);
@@ -112,13 +73,13 @@ describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect
     expect(moved.status).toBe(403);
 
     // Organization 1's audit log shows the attempts, without the other organization's names.
-    const seen = await server.ctx.models.Audit.findAll({
+    const seen = await suite.server.ctx.models.Audit.findAll({
       where: { action: 'discovery.configure', outcome: 'denied', organizationId: org1 },
     });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (const row of seen) expect(row.actorId).toBeNull();
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'discovery.configure', outcome: 'denied', organizationId: org2 },
       }),
     ).toBeGreaterThanOrEqual(2);
@@ -133,7 +94,7 @@ describe.each(DIALECTS)('terminals stay with their organization on %s', (dialect
     expect(await nodeOrg(id)).toBe(org1);
     expect(await listed(admin1)).toContain(id);
     expect(await listed(superadmin)).toContain(id);
-    const last = await server.ctx.models.Audit.findOne({
+    const last = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'discovery.configure', targetId: id },
       order: [['id', 'DESC']],
     });

@@ -2,8 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TerminalConfig, TerminalConfigUpdate } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import { secondOrganization } from '../test/factories.js';
+import type { TestServer } from '../test/harness.js';
 import { TestClient, errorCode } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { jpegWithGps, plainJpeg } from '../test/images.js';
@@ -11,7 +13,6 @@ import { jpegWithGps, plainJpeg } from '../test/images.js';
 const newToken = () => randomBytes(32).toString('base64url');
 
 describe.each(DIALECTS)('enrollment on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let orgId: string;
   let otherOrgId: string;
@@ -68,27 +69,12 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
   const photo = async (red = 100) => (await plainJpeg(640, 480, red)).toString('base64');
   const people = () => server.ctx.models.Person.count();
 
+  const suite = suiteServer(dialect, { infra: { terminalClient: fakeTerminals } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      infra: { terminalClient: fakeTerminals },
-    });
+    server = suite.server;
     const org = await server.ctx.models.Organization.findOne();
     orgId = org!.id;
-    otherOrgId = randomUUID();
-    const now = server.ctx.clock.now();
-    await server.ctx.models.Organization.create({
-      id: otherOrgId,
-      name: 'Other organization',
-      createdAt: now,
-      updatedAt: now,
-    });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
+    otherOrgId = await secondOrganization(server, 'Other organization');
   });
 
   test('creates a person (201), then the same ID number holds name and photo for review (200)', async () => {
@@ -124,7 +110,7 @@ describe.each(DIALECTS)('enrollment on %s', (dialect) => {
     expect(row!.photoSha256).toMatch(/^[0-9a-f]{64}$/);
     const first = row!.photoSha256!;
     const file = (sha: string) =>
-      path.join(scratch.dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), `${sha}.jpg`);
+      path.join(suite.scratch.dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), `${sha}.jpg`);
     expect((await stat(file(first))).isFile()).toBe(true);
     expect(
       await server.ctx.models.PersonSpace.findAll({ where: { personId: id }, raw: true }),

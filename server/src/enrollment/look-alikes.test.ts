@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { enrollmentAnswerFace, type PersonFaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { myOrganization, signedIn } from '../test/admins.js';
 import { person, send } from '../test/images.js';
 import { FACES, faceCrop } from '../test/faces.js';
 
@@ -13,26 +14,16 @@ import { FACES, faceCrop } from '../test/faces.js';
  * site still shows who, and the audit log names the person ids.
  */
 describe.each(DIALECTS)('look-alikes stay in the site on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let orgId: string;
 
+  const suite = suiteServer(dialect, { env: { FACE_CHECK: 'on' } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { FACE_CHECK: 'on' },
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
-    orgId = ((await admin.get('/api/auth/me')).body as { user: { organizationId: string } }).user
-      .organizationId;
+    orgId = await myOrganization(admin);
   }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
 
   async function terminalClient(): Promise<TestClient> {
     const nodeId = `ENR-${randomUUID().slice(0, 8)}`;

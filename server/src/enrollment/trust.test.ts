@@ -1,4 +1,4 @@
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import {
   configureResponse,
   enrollmentAnswer,
@@ -8,14 +8,13 @@ import {
 } from '@svc/shared';
 import { plainJpeg } from '../test/images.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { discoverySuite } from '../test/discovery-suite.js';
 import { errorCode, type TestClient } from '../test/http-client.js';
-import { freePort } from '../test/mariadb-instance.js';
 import { createOrganization } from '../test/org-fixtures.js';
 import { createTerminalClient } from '../discovery/terminal-client.js';
 import { beat, createSpace, registerSim, type SimDevice } from '../test/sync-setup.js';
-import { until, waitFor } from '../test/wait.js';
+import { until } from '../test/wait.js';
 
 /**
  * Issue 20, finding 2, end to end: a simulated enrollment terminal configured through
@@ -23,9 +22,6 @@ import { until, waitFor } from '../test/wait.js';
  * neither grant spaces nobody gave the terminal nor put another face on an existing person.
  */
 describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let udpPort: number;
   let admin: TestClient;
   let terminal: TerminalHandle;
   let doorSpace: string;
@@ -34,59 +30,33 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
 
   const photo = async (red: number) => (await plainJpeg(320, 240, red)).toString('base64');
   const onDevices = (personId: string) => devices.map((d) => d.sim.person(personId)?.photoSha256);
-  const person = async (id: string) => (await server.ctx.models.Person.findByPk(id))!;
+  const person = async (id: string) => (await suite.server.ctx.models.Person.findByPk(id))!;
 
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+  });
+  const suite = discoverySuite(dialect, {
+    env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
+    infra: { terminalClient: createTerminalClient(800) },
+  });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    udpPort = await freePort();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(udpPort),
-        DISCOVERY_HOST: '192.0.2.10',
-        SVC_PUSH_WORKER: '1',
-        SVC_PUSH_INTERVAL: '1',
-      },
-      infra: { discoveryFlushEveryMs: 50, terminalClient: createTerminalClient(800) },
-    });
+    const { server } = suite;
     admin = await signedIn(server, 'admin');
     doorSpace = await createSpace(admin, 'Front door');
     vaultSpace = await createSpace(admin, 'Vault');
     for (let i = 0; i < 2; i++) devices.push(await registerSim(server, admin, doorSpace));
     await beat(...devices);
 
-    terminal = await startTerminal({
-      id: `ENR-TRUST-${dialect}`,
-      kind: 'enrollment',
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      discoveryPort: udpPort,
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 0,
-      checkinIntervalMs: 0,
-      listenForProbes: false,
-    });
-    await waitFor(
-      async () => (await admin.get('/api/discovery/nodes')).body as { id: string }[],
-      (nodes) => nodes.some((n) => n.id === terminal.id),
-    );
+    terminal = await suite.terminal({ id: `ENR-TRUST-${dialect}`, kind: 'enrollment' });
     const configured = await admin.post('/api/discovery/configure', {
       ids: [terminal.id],
       centralUrl: server.url,
     });
     expect(configureResponse.parse(configured.body).results[0]?.ok).toBe(true);
   });
-  afterAll(async () => {
-    await terminal?.stop();
-    for (const d of devices) await d.sim.stop();
-    await server?.stop();
-    await scratch?.drop();
-  });
 
   test('a terminal with no assigned spaces grants none; an administrator assigns them', async () => {
-    const before = await server.ctx.models.Person.count();
+    const before = await suite.server.ctx.models.Person.count();
     const refused = await terminal.enroll({
       name: 'Mallory',
       idNumber: 'TRUST-0',
@@ -95,9 +65,9 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
     });
     expect(refused?.status).toBe(403);
     expect(JSON.stringify(refused?.body)).toContain(doorSpace);
-    expect(await server.ctx.models.Person.count()).toBe(before);
+    expect(await suite.server.ctx.models.Person.count()).toBe(before);
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'enrollment.spaces_refused', outcome: 'denied' },
       }),
     ).toBe(1);
@@ -112,7 +82,7 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
       200,
       { terminalId: terminal.id, spaceIds: [doorSpace] },
     ]);
-    const audit = await server.ctx.models.Audit.findOne({
+    const audit = await suite.server.ctx.models.Audit.findOne({
       where: { action: 'terminal.spaces_change', targetId: terminal.id },
     });
     expect(audit?.summary).toContain(`none → ${doorSpace}`);
@@ -129,7 +99,7 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
       expect.stringContaining(vaultSpace),
     ]);
     expect((vault?.body as { error: { message: string } }).error.message).not.toContain(doorSpace);
-    expect(await server.ctx.models.Person.count()).toBe(before);
+    expect(await suite.server.ctx.models.Person.count()).toBe(before);
   });
 
   test('a re-enrollment with another face changes nobody until an administrator approves', async () => {
@@ -180,22 +150,22 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
       const sha = which === 'old' ? change.oldPhotoSha256! : change.newPhotoSha256;
       expect([shown.status, shown.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
       expect(Number(shown.headers.get('content-length'))).toBe(
-        (await server.ctx.photos.read(sha))!.length,
+        (await suite.server.ctx.photos.read(sha))!.length,
       );
     }
 
     // A full planning and push pass later the devices still hold the original, and no task
     // carries the new photo.
-    await server.ctx.sync.worker!.runOnce({ forcePlan: true });
+    await suite.server.ctx.sync.worker!.runOnce({ forcePlan: true });
     expect(onDevices(id)).toEqual([original, original]);
     expect(
-      await server.ctx.models.SyncTask.count({
+      await suite.server.ctx.models.SyncTask.count({
         where: { personId: id, photoSha256: change.newPhotoSha256 },
       }),
     ).toBe(0);
 
     // An operator may look but not decide.
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     const denied = await operator.post(`/api/enrollment/changes/${change.id}/approve`, {});
     expect([denied.status, errorCode(denied)]).toEqual([403, 'forbidden']);
 
@@ -211,7 +181,7 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
     const again = await admin.post(`/api/enrollment/changes/${change.id}/reject`, {});
     expect([again.status, errorCode(again)]).toEqual([409, 'conflict']);
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'enrollment.change_approve', targetId: id },
       }),
     ).toBe(1);
@@ -242,7 +212,7 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
       version: original.version,
     });
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'enrollment.change_reject', targetId: id },
       }),
     ).toBe(1);
@@ -252,10 +222,10 @@ describe.each(DIALECTS)('enrollment rights on %s', (dialect) => {
     expect(listed.items.map((c) => c.id)).toContain(changeId);
     // Another organization's administrator sees neither the change nor the terminal.
     const foreign = await signedIn(
-      server,
+      suite.server,
       'admin',
       undefined,
-      await createOrganization(server, 'Elsewhere'),
+      await createOrganization(suite.server, 'Elsewhere'),
     );
     const theirs = enrollmentChangeList.parse((await foreign.get('/api/enrollment/changes')).body);
     expect(theirs.total).toBe(0);

@@ -5,7 +5,7 @@ import { organizationOut } from './routes.js';
 import { DIALECTS } from '../test/dialects.js';
 import { suiteServer } from '../test/suite.js';
 import { errorCode, type TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { myOrganization, signedIn } from '../test/admins.js';
 
 const spaceList = z.object({ items: z.array(spaceOut) });
 const organizationList = z.object({ items: z.array(organizationOut) });
@@ -29,7 +29,7 @@ describe.each(DIALECTS)('working organization on %s', (dialect) => {
   beforeAll(async () => {
     superadmin = await signedIn(suite.server, 'superadmin');
     admin = await signedIn(suite.server, 'admin');
-    homeId = userResponse.parse((await admin.get('/api/auth/me')).body).user.organizationId;
+    homeId = await myOrganization(admin);
     const branch = await superadmin.post('/api/organizations', { name: 'Branch office' });
     branchId = organizationOut.parse(branch.body).id;
     expect((await superadmin.post('/api/spaces', { name: 'Home hall' })).status).toBe(201);

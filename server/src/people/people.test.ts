@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { formatMessage, type PersonOut, type SpaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import { TestClient, errorCode, type Reply } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
 import { SettingKey } from '../settings/runtime-settings.js';
@@ -14,7 +15,6 @@ const fields = (reply: Reply) =>
 const newId = () => `T-${randomUUID().slice(0, 8).toUpperCase()}`;
 
 describe.each(DIALECTS)('people on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let orgId: string;
@@ -31,18 +31,14 @@ describe.each(DIALECTS)('people on %s', (dialect) => {
     ip: '127.0.0.1',
   });
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     const username = `people-${randomUUID().slice(0, 8)}`;
     admin = await signedIn(server, 'admin', username);
     const me = await server.ctx.models.Administrator.findOne({ where: { username } });
     orgId = me!.organizationId;
     adminId = me!.id;
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('create, read, update any subset, delete', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { idNumber as idNumberSchema, type PersonOut, type SpaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
+import { DIALECTS, scratchDb } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { signedIn } from '../test/admins.js';
@@ -32,7 +33,6 @@ const NAMED: [string, string][] = [
 const FILLERS = 30;
 
 describe.each(DIALECTS)('people search on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let orgId: string;
@@ -48,9 +48,9 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
   const names = (page: Page) => page.items.map((p) => p.name);
   const q = (value: string) => `q=${encodeURIComponent(value)}&pageSize=200`;
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     // An organization of its own, so every total below is exact.
     orgId = await secondOrganization(server, 'Search org');
     admin = await signedIn(server, 'admin', undefined, orgId);
@@ -98,10 +98,6 @@ describe.each(DIALECTS)('people search on %s', (dialect) => {
     // Someone in the seeded organization who must never show up here.
     const outsider = await signedIn(server, 'admin');
     await outsider.post('/api/people', { name: 'Elodie Outsider', idNumber: 'AB-100' });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('name prefix ignores case and accents; whitespace is collapsed', async () => {

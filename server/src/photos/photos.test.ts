@@ -3,10 +3,12 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import { secondOrganization } from '../test/factories.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
+import { myOrganization, signedIn } from '../test/admins.js';
 import { ManualClock } from '../platform/clock.js';
 import { createPhotoStore, type PhotoStore } from './store.js';
 import {
@@ -24,7 +26,6 @@ import {
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 describe.each(DIALECTS)('person photos on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let operator: TestClient;
@@ -33,7 +34,7 @@ describe.each(DIALECTS)('person photos on %s', (dialect) => {
   let otherOrgId: string;
 
   const filePath = (sha: string) =>
-    path.join(scratch.dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), `${sha}.jpg`);
+    path.join(suite.scratch.dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), `${sha}.jpg`);
   const exists = (file: string) =>
     stat(file).then(
       () => true,
@@ -41,7 +42,7 @@ describe.each(DIALECTS)('person photos on %s', (dialect) => {
     );
   /** Every file under DATA_DIR/files, relative. */
   async function storedFiles(): Promise<string[]> {
-    const root = path.join(scratch.dataDir, 'files');
+    const root = path.join(suite.scratch.dataDir, 'files');
     const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
     return entries
       .filter((e) => e.isFile())
@@ -51,7 +52,7 @@ describe.each(DIALECTS)('person photos on %s', (dialect) => {
   const storeAhead = (aheadMs: number): PhotoStore => {
     const clock = new ManualClock(new Date(Date.now() + aheadMs));
     return createPhotoStore({
-      dataDir: scratch.dataDir,
+      dataDir: suite.scratch.dataDir,
       sequelize: server.ctx.db.sequelize,
       models: server.ctx.models,
       clock,
@@ -59,26 +60,14 @@ describe.each(DIALECTS)('person photos on %s', (dialect) => {
     });
   };
 
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     operator = await signedIn(server, 'operator');
-    orgId = ((await admin.get('/api/auth/me')).body as { user: { organizationId: string } }).user
-      .organizationId;
-    otherOrgId = randomUUID();
-    const now = server.ctx.clock.now();
-    await server.ctx.models.Organization.create({
-      id: otherOrgId,
-      name: 'Other organization',
-      createdAt: now,
-      updatedAt: now,
-    });
+    orgId = await myOrganization(admin);
+    otherOrgId = await secondOrganization(server, 'Other organization');
     otherAdmin = await signedIn(server, 'admin', undefined, otherOrgId);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
   });
 
   test('a JPEG with GPS EXIF is stored oriented, at most 1024 px, with no metadata at all', async () => {

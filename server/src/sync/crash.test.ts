@@ -10,7 +10,7 @@ import {
   waitForOwnHeartbeat,
   type Spawned,
 } from '../test/process.js';
-import { deviceSyncOut } from './schemas.js';
+import { deviceSyncOut } from '@svc/shared';
 import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
 import { until } from '../test/wait.js';
 

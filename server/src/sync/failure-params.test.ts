@@ -6,14 +6,7 @@ import { DIALECTS } from '../test/dialects.js';
 import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { MAX_ATTEMPTS } from './knobs.js';
-import {
-  addPerson,
-  beat,
-  createSpace,
-  organizationOf,
-  registerSim,
-  type SimDevice,
-} from '../test/sync-setup.js';
+import { addPerson, beat, simDoor, type SimDevice } from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 import { suiteServer } from '../test/suite.js';
 
@@ -41,13 +34,7 @@ describe.each(DIALECTS)('a sync task failure by code and values (%s)', (dialect)
     for (const d of devices) await d.sim.stop();
   });
 
-  const device = async (name: string) => {
-    const spaceId = await createSpace(admin, name);
-    const d = await registerSim(server, admin, spaceId);
-    devices.push(d);
-    await beat(d);
-    return { d, spaceId, org: await organizationOf(server, spaceId) };
-  };
+  const device = (name: string) => simDoor(server, admin, name, { devices });
   const tasksOf = async (d: SimDevice) => {
     const reply = await admin.get(`/api/sync/tasks?deviceId=${d.id}`);
     expect(reply.status).toBe(200);

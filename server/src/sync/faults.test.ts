@@ -1,18 +1,11 @@
 import { ManualClock } from '../platform/clock.js';
 import { createDeviceClient } from '../devices/client.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import { MAX_ATTEMPTS } from './knobs.js';
-import {
-  addPerson,
-  beat,
-  createSpace,
-  held,
-  organizationOf,
-  registerSim,
-  type SimDevice,
-} from '../test/sync-setup.js';
+import { addPerson, beat, held, simDoor, type SimDevice } from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 
 /** The push timeout of this suite's worker; the slow device answers well after it. */
@@ -41,29 +34,21 @@ const FAULTS = [
 ] as const;
 
 describe.each(DIALECTS)('a misbehaving device (%s)', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
-  let clock: ManualClock;
   let worker: SyncWorker;
   const devices: SimDevice[] = [];
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: '30' },
-    });
+  const clock = new ManualClock();
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+  });
+
+  const suite = suiteServer(dialect, { clock, env: { HEARTBEAT_TIMEOUT: '30' } });
+  beforeAll(() => {
+    server = suite.server;
     worker = new SyncWorker(server.ctx, {
       client: createDeviceClient({ timeoutMs: PUSH_TIMEOUT_MS }),
     });
-  });
-  afterAll(async () => {
-    for (const d of devices) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   const taskOf = async (personId: string, d: SimDevice) =>
@@ -81,11 +66,9 @@ describe.each(DIALECTS)('a misbehaving device (%s)', (dialect) => {
       // Each case gets a space and device of its own; the clock has moved past the session.
       const admin = await signedIn(server, 'admin');
       // Names are unique under one parent: each case its own.
-      const spaceId = await createSpace(admin, `Faulty site: ${name}`);
-      const org = await organizationOf(server, spaceId);
-      const d = await registerSim(server, admin, spaceId);
-      devices.push(d);
-      await beat(d);
+      const { d, spaceId, org } = await simDoor(server, admin, `Faulty site: ${name}`, {
+        devices,
+      });
       await d.sim.setFaults(faults);
       const healing = await addPerson(server, org, [spaceId]);
 
@@ -130,10 +113,10 @@ describe.each(DIALECTS)('a misbehaving device (%s)', (dialect) => {
 
   test('a device that stops answering is not handed its whole queue: the untried wait, attempts unchanged', async () => {
     const admin = await signedIn(server, 'admin');
-    const spaceId = await createSpace(admin, 'Faulty site, many people');
-    const org = await organizationOf(server, spaceId);
-    const d = await registerSim(server, admin, spaceId);
-    devices.push(d);
+    const { d, spaceId, org } = await simDoor(server, admin, 'Faulty site, many people', {
+      devices,
+      beat: false,
+    });
     const people = [];
     for (let i = 0; i < 30; i++) people.push(await addPerson(server, org, [spaceId]));
     await beat(d);

@@ -1,19 +1,13 @@
 import { ManualClock } from '../platform/clock.js';
 import { createPerson } from '../people/service.js';
 import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
 import type { TestClient } from '../test/http-client.js';
 import { createOrganization } from '../test/org-fixtures.js';
 import type { SyncLiveEvent } from './live.js';
-import {
-  addPerson,
-  beat,
-  createSpace,
-  organizationOf,
-  registerSim,
-  type SimDevice,
-} from '../test/sync-setup.js';
+import { addPerson, beat, simDoor, type SimDevice } from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 import { openEventStream } from '../test/sse.js';
 
@@ -44,56 +38,41 @@ async function openStream(server: TestServer, client: TestClient): Promise<Strea
 }
 
 describe.each(DIALECTS)('sync state changes on the live stream (%s)', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let clock: ManualClock;
+  const clock = new ManualClock();
   const devices: SimDevice[] = [];
   const streams: Stream[] = [];
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: '30' },
-    });
-  });
   afterAll(async () => {
     for (const s of streams) s.close();
     for (const d of devices) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
+  const suite = suiteServer(dialect, { clock, env: { HEARTBEAT_TIMEOUT: '30' } });
 
   test("a session hears its organization's task outcomes and retries, never another organization's", async () => {
-    const worker = new SyncWorker(server.ctx);
-    const admin = await signedIn(server, 'admin');
-    const otherOrg = await createOrganization(server, 'Sample Other Org');
-    const otherAdmin = await signedIn(server, 'admin', undefined, otherOrg);
-    const space = await createSpace(admin, 'Streamed site');
-    const otherSpace = await createSpace(otherAdmin, 'Foreign site');
-    const org = await organizationOf(server, space);
-    const d = await registerSim(server, admin, space);
-    const other = await registerSim(server, otherAdmin, otherSpace);
-    devices.push(d, other);
-    const mine = await openStream(server, admin);
-    const theirs = await openStream(server, otherAdmin);
+    const worker = new SyncWorker(suite.server.ctx);
+    const admin = await signedIn(suite.server, 'admin');
+    const otherOrg = await createOrganization(suite.server, 'Sample Other Org');
+    const otherAdmin = await signedIn(suite.server, 'admin', undefined, otherOrg);
+    const here = await simDoor(suite.server, admin, 'Streamed site', { devices, beat: false });
+    const there = await simDoor(suite.server, otherAdmin, 'Foreign site', { devices, beat: false });
+    const { d, org, spaceId: space } = here;
+    const { d: other, spaceId: otherSpace } = there;
+    const mine = await openStream(suite.server, admin);
+    const theirs = await openStream(suite.server, otherAdmin);
     streams.push(mine, theirs);
 
     await beat(d, other);
     await d.sim.setFaults({ status500: true });
-    const p = await addPerson(server, org, [space]);
+    const p = await addPerson(suite.server, org, [space]);
     const noPhoto = await createPerson(
-      server.ctx,
+      suite.server.ctx,
       org,
       { name: 'Streamed Person Without Photo', idNumber: `LIVE-${dialect}`, spaceIds: [space] },
       { actor: { id: null, name: 'test' }, organizationId: org },
     );
-    const foreign = await addPerson(server, otherOrg, [otherSpace]);
+    const foreign = await addPerson(suite.server, otherOrg, [otherSpace]);
     await worker.runUntilIdle();
-    const { SyncTask } = server.ctx.models;
+    const { SyncTask } = suite.server.ctx.models;
     const task = async (personId: string) => (await SyncTask.findOne({ where: { personId } }))!;
     const failed = await task(noPhoto.id);
     expect((await admin.post(`/api/sync/tasks/${failed.id}/retry`)).status).toBe(200);
@@ -103,7 +82,7 @@ describe.each(DIALECTS)('sync state changes on the live stream (%s)', (dialect) 
     await beat(d, other);
     await worker.runUntilIdle();
     for (const organizationId of [org, otherOrg]) {
-      server.ctx.live.publish({ organizationId, event: 'marker', data: {} });
+      suite.server.ctx.live.publish({ organizationId, event: 'marker', data: {} });
     }
 
     const heard = await mine.syncUntilMarker();

@@ -3,11 +3,11 @@ import { plainJpeg } from '../test/images.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { deviceSyncOut } from './schemas.js';
 import {
   expectConverged,
+  fleetSitePerTest,
   repeatedPushes,
-  startFleetSite,
+  syncCounts,
   type FleetSite,
 } from '../test/sync-fleet.js';
 import { until } from '../test/wait.js';
@@ -48,8 +48,7 @@ async function createWithPhotos(
   }
   await until('every push written', async () => {
     for (const d of fleet.devices) {
-      const sync = deviceSyncOut.parse((await admins[0]!.get(`/api/sync/devices/${d.id}`)).body);
-      if (sync.counts.succeeded !== PEOPLE) return false;
+      if ((await syncCounts(admins[0]!, d.id)).succeeded !== PEOPLE) return false;
     }
     return true;
   });
@@ -62,15 +61,10 @@ function expectNoRepeats(fleet: FleetSite['fleet']): void {
 }
 
 describe.each(DIALECTS)('each version reaches a device once on %s', (dialect) => {
-  let site: FleetSite | undefined;
-
-  afterEach(async () => {
-    await site?.close();
-    site = undefined;
-  });
+  const startSite = fleetSitePerTest(dialect);
 
   test('fifty people created, each given a photo right after, on three devices: no repeat', async () => {
-    site = await startFleetSite(dialect, {
+    const site = await startSite({
       people: 0,
       devices: DEVICES,
       env: { SVC_PUSH_WORKER: '1' },
@@ -91,18 +85,17 @@ const mysqlOnly = DIALECTS.filter((d) => d === 'mysql');
 describe.each(mysqlOnly)(
   'each version reaches a device once with two processes on %s',
   (dialect) => {
-    let site: FleetSite | undefined;
     let other: TestServer | undefined;
 
+    // Declared first: the second process stops before the site's database is dropped.
     afterEach(async () => {
       await other?.stop();
       other = undefined;
-      await site?.close();
-      site = undefined;
     });
+    const startSite = fleetSitePerTest(dialect);
 
     test('fifty people through two processes, each given a photo right after: no repeat', async () => {
-      site = await startFleetSite(dialect, {
+      const site = await startSite({
         people: 0,
         devices: DEVICES,
         env: { SVC_PUSH_WORKER: '1' },

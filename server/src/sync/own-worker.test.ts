@@ -1,7 +1,7 @@
-import { deviceSyncOut, syncTaskList } from '@svc/shared';
+import { syncTaskList } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
-import { expectConverged, startFleetSite, type FleetSite } from '../test/sync-fleet.js';
+import { expectConverged, fleetSitePerTest, syncCounts } from '../test/sync-fleet.js';
 import { until } from '../test/wait.js';
 
 const PEOPLE = 4;
@@ -12,22 +12,16 @@ const PEOPLE = 4;
  * flight (`AppContext.sync.inFlight` is the one registry both use).
  */
 describe.each(DIALECTS)("the server's own worker on %s", (dialect) => {
-  let site: FleetSite | undefined;
-
-  afterEach(async () => {
-    await site?.close();
-    site = undefined;
-  });
+  const startSite = fleetSitePerTest(dialect);
 
   test('its pushes in flight are shown running, counted on the device, and not retried', async () => {
     // The devices answer each push only after 6 s: long enough to look, within the 15 s limit.
-    site = await startFleetSite(dialect, {
+    const { server, fleet } = await startSite({
       people: PEOPLE,
       devices: 1,
       env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: '1' },
       faults: { delayMs: 6_000 },
     });
-    const { server, fleet } = site;
     const device = fleet.devices[0]!;
     const admin = await signedIn(server, 'admin');
     const runningList = async () =>
@@ -38,10 +32,7 @@ describe.each(DIALECTS)("the server's own worker on %s", (dialect) => {
 
     const running = await runningList();
     expect(running.items.every((t) => t.state === 'running')).toBe(true);
-    const counts = deviceSyncOut.parse(
-      (await admin.get(`/api/sync/devices/${device.id}`)).body,
-    ).counts;
-    expect(counts).toEqual({
+    expect(await syncCounts(admin, device.id)).toEqual({
       pending: 0,
       running: PEOPLE,
       succeeded: 0,
@@ -52,10 +43,10 @@ describe.each(DIALECTS)("the server's own worker on %s", (dialect) => {
     expect(retry.status).toBe(409);
 
     await device.sim.setFaults({});
-    await until('every push written', async () => {
-      const now = deviceSyncOut.parse((await admin.get(`/api/sync/devices/${device.id}`)).body);
-      return now.counts.succeeded === PEOPLE;
-    });
+    await until(
+      'every push written',
+      async () => (await syncCounts(admin, device.id)).succeeded === PEOPLE,
+    );
     await expectConverged(server, fleet);
   }, 120_000);
 });

@@ -6,14 +6,7 @@ import { heartbeatResponse } from '@svc/shared';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import {
-  addPerson,
-  beat,
-  createSpace,
-  organizationOf,
-  registerSim,
-  type SimDevice,
-} from '../test/sync-setup.js';
+import { addPerson, simDoor, type SimDevice } from '../test/sync-setup.js';
 import { SyncWorker } from './worker/worker.js';
 
 /**
@@ -27,10 +20,10 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
   let otherDir: string;
   let first: TestServer | undefined;
   let second: TestServer | undefined;
-  let device: SimDevice | undefined;
+  const devices: SimDevice[] = [];
 
   afterEach(async () => {
-    await device?.sim.stop();
+    for (const d of devices.splice(0)) await d.sim.stop();
     await second?.stop();
     await first?.stop();
     await scratch?.drop();
@@ -42,10 +35,8 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     otherDir = await mkdtemp(path.join(os.tmpdir(), 'svc-replica-'));
     first = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
     const admin = await signedIn(first, 'admin');
-    const spaceId = await createSpace(admin, 'Replicated');
-    device = await registerSim(first, admin, spaceId);
-    await beat(device);
-    const person = await addPerson(first, await organizationOf(first, spaceId), [spaceId]);
+    const { d: device, spaceId, org } = await simDoor(first, admin, 'Replicated', { devices });
+    const person = await addPerson(first, org, [spaceId]);
     second = await startTestServer({ db: scratch.db, dataDir: otherDir });
 
     await new SyncWorker(second.ctx).runOnce();
@@ -53,7 +44,7 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     expect(task).toMatchObject({ state: 'pending', attempts: 0, errorCode: null });
     const heartbeat = await fetch(`${second.url}/api/heartbeat`);
     const { warnings, warningDetails } = heartbeatResponse.parse(await heartbeat.json());
-    expect(warnings.some((w) => w.includes(device!.sn) && w.includes('DATA_DIR'))).toBe(true);
+    expect(warnings.some((w) => w.includes(device.sn) && w.includes('DATA_DIR'))).toBe(true);
     expect(warningDetails).toContainEqual(
       expect.objectContaining({ code: 'device_key_unopenable_here', params: { sn: device.sn } }),
     );
@@ -73,10 +64,8 @@ describe.each(DIALECTS)('a server process that cannot open a device key on %s', 
     const env = { DEVICE_KEY_SECRET_FILE: secretFile };
     first = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, env });
     const admin = await signedIn(first, 'admin');
-    const spaceId = await createSpace(admin, 'Replicated');
-    device = await registerSim(first, admin, spaceId);
-    await beat(device);
-    const person = await addPerson(first, await organizationOf(first, spaceId), [spaceId]);
+    const { d: device, spaceId, org } = await simDoor(first, admin, 'Replicated', { devices });
+    const person = await addPerson(first, org, [spaceId]);
     // Another DATA_DIR, the same secret: the key opens, but the photo is not in its files.
     second = await startTestServer({ db: scratch.db, dataDir: path.join(otherDir, 'data'), env });
 

@@ -14,7 +14,7 @@ import {
   syncTaskList,
   syncTaskOut,
   syncTasksQuery,
-} from './schemas.js';
+} from '@svc/shared';
 import {
   deviceSync,
   listTasks,

@@ -1,4 +1,4 @@
-import { deviceSyncOut, personSyncOut, syncTaskList } from '@svc/shared';
+import { personSyncOut, syncTaskList } from '@svc/shared';
 import { createDeviceClient, type DeviceClient } from '../devices/service.js';
 import { signedIn } from '../test/admins.js';
 import { DIALECTS } from '../test/dialects.js';
@@ -7,7 +7,7 @@ import type { ReadCursor } from './tasks/rows.js';
 import { planSync } from './planning/full-plan.js';
 import { InFlight } from './delivery/inflight.js';
 import { addPerson } from '../test/sync-setup.js';
-import { expectConverged, holdings, startFleetSite, type FleetSite } from '../test/sync-fleet.js';
+import { expectConverged, fleetSitePerTest, holdings, syncCounts } from '../test/sync-fleet.js';
 import { SyncWorker } from './worker/worker.js';
 import { until } from '../test/wait.js';
 
@@ -19,16 +19,10 @@ const PEOPLE = 6;
  * is pushed again only after that push is written, never beside it.
  */
 describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
-  let site: FleetSite | undefined;
-
-  afterEach(async () => {
-    await site?.close();
-    site = undefined;
-  });
+  const startSite = fleetSitePerTest(dialect);
 
   test('shown running while pushed; a task changed meanwhile is pushed again once that push is written', async () => {
-    site = await startFleetSite(dialect, { people: PEOPLE, devices: 1 });
-    const { server, fleet } = site;
+    const { server, fleet } = await startSite({ people: PEOPLE, devices: 1 });
     const device = fleet.devices[0]!;
     const plain = createDeviceClient();
     let open = () => {};
@@ -72,10 +66,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
       (await admin.get(`/api/sync/tasks?state=pending&deviceId=${device.id}`)).body,
     );
     expect(pending.total).toBe(0);
-    const counts = deviceSyncOut.parse(
-      (await admin.get(`/api/sync/devices/${device.id}`)).body,
-    ).counts;
-    expect(counts).toEqual({
+    expect(await syncCounts(admin, device.id)).toEqual({
       pending: 0,
       running: PEOPLE,
       succeeded: 0,
@@ -113,8 +104,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
     expect(holdings(device.sim).get(changed!)?.version).toBe(fleet.expected.get(changed!)!.version);
     await expectConverged(server, fleet);
     // Nothing in flight any more: the API shows every task as the database holds it.
-    const after = deviceSyncOut.parse((await admin.get(`/api/sync/devices/${device.id}`)).body);
-    expect(after.counts).toEqual({
+    expect(await syncCounts(admin, device.id)).toEqual({
       pending: 0,
       running: 0,
       succeeded: PEOPLE,
@@ -124,8 +114,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
   }, 60_000);
 
   test("a device's reads go forward from where the last ended, and skip tasks in flight", async () => {
-    site = await startFleetSite(dialect, { people: PEOPLE, devices: 1 });
-    const { server, fleet } = site;
+    const { server, fleet } = await startSite({ people: PEOPLE, devices: 1 });
     const device = fleet.devices[0]!;
     await planSync(server.ctx);
     const inFlight = new InFlight();

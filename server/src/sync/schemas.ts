@@ -1,36 +1,6 @@
 import { z } from 'zod';
-import {
-  deviceSyncOut,
-  idParams,
-  devicesSyncOut,
-  devicesSyncQuery,
-  peopleSyncOut,
-  peopleSyncQuery,
-  personSyncOut,
-  reconciliationStarted,
-  retriedOut,
-  syncTaskList,
-  syncTaskOut,
-  syncTasksQuery,
-  type SyncError,
-} from '@svc/shared';
+import { type SyncError, type syncTaskOut } from '@svc/shared';
 import type { SyncTaskRow } from '../platform/db/business-models.js';
-
-// The shapes are contracts shared with the site (`@svc/shared`).
-export {
-  deviceSyncOut,
-  idParams,
-  devicesSyncOut,
-  devicesSyncQuery,
-  peopleSyncOut,
-  peopleSyncQuery,
-  personSyncOut,
-  reconciliationStarted,
-  retriedOut,
-  syncTaskList,
-  syncTaskOut,
-  syncTasksQuery,
-};
 
 /** A failed task's `error`: its code, English sentence and (when stored) its values. */
 export function taskError(

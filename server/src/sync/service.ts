@@ -20,16 +20,15 @@ import {
   tasksOfPerson,
 } from './store.js';
 import { lastReconciliation } from './reconciliation/read-back.js';
-import {
-  toTaskOut,
-  type deviceSyncOut,
-  type personSyncOut,
-  type reconciliationStarted,
-  type syncTaskList,
-  type syncTaskOut,
-  type syncTasksQuery,
-  taskError,
-} from './schemas.js';
+import type {
+  deviceSyncOut,
+  personSyncOut,
+  reconciliationStarted,
+  syncTaskList,
+  syncTaskOut,
+  syncTasksQuery,
+} from '@svc/shared';
+import { toTaskOut, taskError } from './schemas.js';
 
 /**
  * The synchronization's state and controls behind its routes (routes.ts): what the API shows of

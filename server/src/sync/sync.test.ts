@@ -1,19 +1,20 @@
-import { personOut } from '@svc/shared';
-import { ManualClock } from '../platform/clock.js';
-import { plainJpeg } from '../test/images.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { readDueTasks } from './delivery/store/due.js';
-import { MAX_ATTEMPTS } from './knobs.js';
 import {
+  personOut,
   deviceSyncOut,
   personSyncOut,
   reconciliationStarted,
   syncTaskList,
   syncTaskOut,
-} from './schemas.js';
+} from '@svc/shared';
+import { ManualClock } from '../platform/clock.js';
+import { plainJpeg } from '../test/images.js';
+import { DIALECTS } from '../test/dialects.js';
+import { suiteServer } from '../test/suite.js';
+import type { TestServer } from '../test/harness.js';
+import type { TestClient } from '../test/http-client.js';
+import { signedIn } from '../test/admins.js';
+import { readDueTasks } from './delivery/store/due.js';
+import { MAX_ATTEMPTS } from './knobs.js';
 import { SyncWorker } from './worker/worker.js';
 import { createSpace as createSpaceIn, registerSim, type SimDevice } from '../test/sync-setup.js';
 import { waitFor } from '../test/wait.js';
@@ -22,9 +23,7 @@ const TIMEOUT_S = 30;
 let serial = 0;
 
 describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
-  let clock: ManualClock;
   let admin: TestClient;
   let operator: TestClient;
   let worker: SyncWorker;
@@ -96,15 +95,14 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     }))!;
   const patch = (path: string, body: unknown) => admin.request('PATCH', path, { body, csrf: true });
 
+  const clock = new ManualClock();
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+  });
+
+  const suite = suiteServer(dialect, { clock, env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S) } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: { HEARTBEAT_TIMEOUT: String(TIMEOUT_S) },
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     operator = await signedIn(server, 'operator');
     worker = new SyncWorker(server.ctx);
@@ -114,11 +112,6 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
     d1 = await addDevice(space.a);
     d2 = await addDevice(space.a1);
     d3 = await addDevice(space.b);
-  });
-  afterAll(async () => {
-    for (const d of devices) await d.sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   test('three devices in two spaces end with exactly the right people and equal photo hashes', async () => {

@@ -1,4 +1,4 @@
-import { SEEDED_ADMIN_USERNAME, type AdminRole } from '@svc/shared';
+import { SEEDED_ADMIN_USERNAME, userResponse, type AdminRole } from '@svc/shared';
 import { factories, SIGNED_IN_PASSWORD } from './factories.js';
 import type { TestServer } from './harness.js';
 import { TestClient } from './http-client.js';
@@ -27,4 +27,9 @@ export async function signedIn(
   const login = await client.login(admin.username, SIGNED_IN_PASSWORD);
   if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
   return client;
+}
+
+/** The organization a signed-in client works in, as its /api/auth/me says. */
+export async function myOrganization(client: TestClient): Promise<string> {
+  return userResponse.parse((await client.get('/api/auth/me')).body).user.organizationId;
 }

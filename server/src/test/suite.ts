@@ -20,13 +20,18 @@ export interface SuiteServer {
 /**
  * One server on a fresh database for the enclosing `describe`: started in its `beforeAll`,
  * stopped and its database dropped in its `afterAll`, so a suite states only what it tests.
+ * `options` may be a function, called in that `beforeAll` (a port to find first).
  */
-export function suiteServer(dialect: DialectName, options: SuiteServerOptions = {}): SuiteServer {
+export function suiteServer(
+  dialect: DialectName,
+  options: SuiteServerOptions | (() => Promise<SuiteServerOptions>) = {},
+): SuiteServer {
   let server: TestServer | undefined;
   let scratch: ScratchDb | undefined;
   beforeAll(async () => {
+    const chosen = typeof options === 'function' ? await options() : options;
     scratch = await scratchDb(dialect);
-    server = await startTestServer({ ...options, db: scratch.db, dataDir: scratch.dataDir });
+    server = await startTestServer({ ...chosen, db: scratch.db, dataDir: scratch.dataDir });
   }, SUITE_SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await server?.stop();
@@ -45,4 +50,21 @@ export function suiteServer(dialect: DialectName, options: SuiteServerOptions = 
       return started(scratch);
     },
   };
+}
+
+/**
+ * Another server on `scratch`'s database and data directory for the length of `use` (other
+ * settings: an untrusted network, a proxy, a restart), stopped after it whatever happens.
+ */
+export async function withServer<T>(
+  scratch: ScratchDb,
+  options: SuiteServerOptions,
+  use: (server: TestServer) => Promise<T>,
+): Promise<T> {
+  const server = await startTestServer({ ...options, db: scratch.db, dataDir: scratch.dataDir });
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
 }

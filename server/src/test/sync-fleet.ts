@@ -1,5 +1,5 @@
 import { startDevice, type DeviceHandle, type Faults } from '@svc/sim';
-import { deviceWithKey } from '@svc/shared';
+import { deviceSyncOut, deviceWithKey, type DeviceSyncOut } from '@svc/shared';
 import { createDeviceClient } from '../devices/client.js';
 import type { DeviceClient } from '../devices/service.js';
 import { createPerson } from '../people/service.js';
@@ -7,6 +7,7 @@ import { plainJpeg } from './images.js';
 import { signedIn } from './admins.js';
 import { scratchDb, type DialectName, type ScratchDb } from './dialects.js';
 import { startTestServer, type TestServer } from './harness.js';
+import type { TestClient } from './http-client.js';
 
 /**
  * A fleet for the robustness suites: simulated devices in one space and many people with
@@ -139,6 +140,31 @@ export async function startFleetSite(
     throw err;
   }
   return { scratch, server, fleet, close };
+}
+
+export type FleetSiteOptions = Parameters<typeof startFleetSite>[1];
+
+/**
+ * A fleet site for each test of the enclosing `describe` that asks for one, closed after the
+ * test (`afterEach`); returns the function that starts it.
+ */
+export function fleetSitePerTest(
+  dialect: DialectName,
+): (opts: FleetSiteOptions) => Promise<FleetSite> {
+  let site: FleetSite | undefined;
+  afterEach(async () => {
+    await site?.close();
+    site = undefined;
+  });
+  return async (opts) => (site = await startFleetSite(dialect, opts));
+}
+
+/** A device's task counts as the sync API shows them (running: pushes in flight). */
+export async function syncCounts(
+  admin: TestClient,
+  deviceId: string,
+): Promise<DeviceSyncOut['counts']> {
+  return deviceSyncOut.parse((await admin.get(`/api/sync/devices/${deviceId}`)).body).counts;
 }
 
 /**

@@ -85,6 +85,31 @@ export async function organizationOf(server: TestServer, spaceId: string): Promi
   return (await server.ctx.models.Space.findByPk(spaceId))!.organizationId;
 }
 
+/** A space of its own named `name`, one simulated device in it: what a push test starts from. */
+export interface SimDoor {
+  d: SimDevice;
+  spaceId: string;
+  /** The space's organization (the administrator's). */
+  org: string;
+}
+
+/**
+ * A space named `name` with a simulated device registered in it and pushed to `devices` (the
+ * suite stops them); the device beats once unless `beat: false`.
+ */
+export async function simDoor(
+  server: TestServer,
+  admin: TestClient,
+  name: string,
+  { devices, beat: beatNow = true }: { devices: SimDevice[]; beat?: boolean },
+): Promise<SimDoor> {
+  const spaceId = await createSpace(admin, name);
+  const d = await registerSim(server, admin, spaceId);
+  devices.push(d);
+  if (beatNow) await beat(d);
+  return { d, spaceId, org: await organizationOf(server, spaceId) };
+}
+
 export async function beat(...devices: SimDevice[]): Promise<void> {
   for (const d of devices) {
     const result = await d.sim.heartbeatNow();

@@ -1,9 +1,8 @@
 import { discoveryNodeList, heartbeatResponse } from '@svc/shared';
 import { ManualClock } from '../../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { discoverySuite } from '../../test/discovery-suite.js';
 import { TestClient } from '../../test/http-client.js';
-import { freePort } from '../../test/mariadb-instance.js';
 import { udpPeer } from '../../test/udp.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -16,42 +15,21 @@ const announce = (id: string) =>
  * million-id figure is bench/discovery-flood.mjs).
  */
 describe.each(DIALECTS)('node limit on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let port: number;
   const clock = new ManualClock(new Date());
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    port = await freePort();
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(port),
-        DISCOVERY_HOST: '192.0.2.10',
-        DISCOVERY_MAX_NODES: String(MAX),
-      },
-      infra: { discoveryFlushEveryMs: 50 },
-    });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
+  const suite = discoverySuite(dialect, { clock, env: { DISCOVERY_MAX_NODES: String(MAX) } });
 
   const nodes = async () =>
-    discoveryNodeList.parse((await new TestClient(server.url).get('/api/discovery/nodes')).body);
-  const counts = () => server.ctx.discovery.worker!.counts;
+    discoveryNodeList.parse(
+      (await new TestClient(suite.server.url).get('/api/discovery/nodes')).body,
+    );
+  const counts = () => suite.server.ctx.discovery.worker!.counts;
 
   test('new ids beyond the limit are dropped and counted; known ids still refresh; silent ones make room', async () => {
     const peer = await udpPeer();
     try {
       const received = counts().received;
       for (let i = 0; i < 4 * MAX; i++) {
-        await peer.send(announce(`FLOOD-${i}`), port);
+        await peer.send(announce(`FLOOD-${i}`), suite.udpPort);
         if (i % 50 === 49)
           await waitFor(
             () => counts().received - received,
@@ -62,20 +40,20 @@ describe.each(DIALECTS)('node limit on %s', (dialect) => {
         () => counts().received - received,
         (n) => n === 4 * MAX,
       );
-      await server.ctx.discovery.worker!.flushNow();
+      await suite.server.ctx.discovery.worker!.flushNow();
       const listed = await nodes();
       expect(listed).toHaveLength(MAX);
       expect(counts().dropped.node_limit).toBe(3 * MAX);
-      expect(await server.ctx.models.DiscoveredNode.count()).toBe(MAX);
+      expect(await suite.server.ctx.models.DiscoveredNode.count()).toBe(MAX);
       const heartbeat = heartbeatResponse.parse(
-        (await new TestClient(server.url).get('/api/heartbeat')).body,
+        (await new TestClient(suite.server.url).get('/api/heartbeat')).body,
       );
       expect(heartbeat.discovery).toMatchObject({ counts: { dropped: { node_limit: 3 * MAX } } });
 
       // A known id still refreshes at the limit.
       const first = listed.find((n) => n.id === 'FLOOD-0')!;
       clock.advance(10_000);
-      await peer.send(announce('FLOOD-0'), port);
+      await peer.send(announce('FLOOD-0'), suite.udpPort);
       await waitFor(
         async () => (await nodes()).find((n) => n.id === 'FLOOD-0')?.lastSeen,
         (seen) => seen !== undefined && seen > first.lastSeen,
@@ -84,20 +62,20 @@ describe.each(DIALECTS)('node limit on %s', (dialect) => {
 
       // Once the flood stops and its ids fall silent, a real terminal gets a place again.
       clock.advance(36_000);
-      await peer.send(announce('DSP-REAL'), port);
+      await peer.send(announce('DSP-REAL'), suite.udpPort);
       await waitFor(
         () => counts().dropped.node_limit,
         (n) => n === 3 * MAX + 1,
       );
       // The drop asks the worker to forget the ids silent for DISCOVERY_TIMEOUT.
       await waitFor(
-        () => server.ctx.discovery.store.nodeCount,
+        () => suite.server.ctx.discovery.store.nodeCount,
         (n) => n === 1,
       );
-      await peer.send(announce('DSP-REAL'), port);
+      await peer.send(announce('DSP-REAL'), suite.udpPort);
       const after = await waitFor(nodes, (l) => l.some((n) => n.id === 'DSP-REAL'));
       expect(after.map((n) => n.id)).toEqual(['DSP-REAL', 'FLOOD-0']);
-      expect(await server.ctx.models.DiscoveredNode.count()).toBe(2);
+      expect(await suite.server.ctx.models.DiscoveredNode.count()).toBe(2);
     } finally {
       await peer.close();
     }

@@ -1,13 +1,12 @@
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import { configureResponse, discoveryNode, discoveryNodeList } from '@svc/shared';
 import { Agent, request } from 'undici';
 import { ManualClock } from '../../platform/clock.js';
 import { plainJpeg } from '../../test/images.js';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { discoverySuite } from '../../test/discovery-suite.js';
 import { TestClient, errorCode } from '../../test/http-client.js';
-import { freePort } from '../../test/mariadb-instance.js';
 import { createTerminalClient, type TerminalClient } from '../terminal-client.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -19,67 +18,34 @@ const IMPOSTOR_IP = '127.0.0.2';
  * terminal token works only from the address it was pushed to.
  */
 describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  let udpPort: number;
   const clock = new ManualClock(new Date());
-  const running: TerminalHandle[] = [];
   /** Every config push the server made: where it went and the token it carried. */
   const pushes: { base: string; token: string }[] = [];
   const impostorAgent = new Agent({ localAddress: IMPOSTOR_IP });
-
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    udpPort = await freePort();
-    const real = createTerminalClient(2_000);
-    const recording: TerminalClient = {
-      push: (base, body) => {
-        pushes.push({ base, token: body.token ?? '' });
-        return real.push(base, body);
-      },
-      read: (base) => real.read(base),
-    };
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock,
-      env: {
-        SVC_DISCOVERY_WORKER: '1',
-        DISCOVERY_PORT: String(udpPort),
-        DISCOVERY_HOST: '192.0.2.10',
-      },
-      infra: { discoveryFlushEveryMs: 50, terminalClient: recording },
-    });
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((t) => t.stop()));
-    await impostorAgent.close();
-    await server.stop();
-    await scratch.drop();
-  });
-
-  const terminal = async (id: string, bindAddress: string) => {
-    const t = await startTerminal({
-      id,
-      kind: 'enrollment',
-      bindAddress,
-      httpPort: 0,
-      discoveryPort: udpPort,
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 0,
-      checkinIntervalMs: 0,
-      listenForProbes: false,
-    });
-    running.push(t);
-    return t;
+  const real = createTerminalClient(2_000);
+  const recording: TerminalClient = {
+    push: (base, body) => {
+      pushes.push({ base, token: body.token ?? '' });
+      return real.push(base, body);
+    },
+    read: (base) => real.read(base),
   };
+  const suite = discoverySuite(dialect, { clock, infra: { terminalClient: recording } });
+  afterAll(() => impostorAgent.close());
+
+  /** A terminal at `bindAddress`; the node list may show another one under its id. */
+  const terminal = (id: string, bindAddress: string) =>
+    suite.terminal({ id, kind: 'enrollment', bindAddress, listed: false });
+
   const nodes = async () =>
-    discoveryNodeList.parse((await new TestClient(server.url).get('/api/discovery/nodes')).body);
+    discoveryNodeList.parse(
+      (await new TestClient(suite.server.url).get('/api/discovery/nodes')).body,
+    );
   const nodeOf = async (id: string) => (await nodes()).find((n) => n.id === id);
 
   /** A POST from the impostor's address (undici's own fetch binds the local address). */
   const fromImpostor = async (path: string, token: string, body: unknown) => {
-    const res = await request(`${server.url}${path}`, {
+    const res = await request(`${suite.server.url}${path}`, {
       method: 'POST',
       dispatcher: impostorAgent,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -88,21 +54,21 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     return { status: res.statusCode, body: await res.body.json() };
   };
   const fromHere = (path: string, token: string, body: unknown) =>
-    new TestClient(server.url, { authorization: `Bearer ${token}` }).post(path, body, {
+    new TestClient(suite.server.url, { authorization: `Bearer ${token}` }).post(path, body, {
       csrf: false,
     });
 
-  /** T announces and is configured: its token, as the server pushed it. */
+  /** T announces and is configured: its token, as the suite.server pushed it. */
   async function configured(id: string): Promise<{ t: TerminalHandle; token: string }> {
     const t = await terminal(id, '127.0.0.1');
     await waitFor(
       () => nodeOf(id),
       (n) => n !== undefined,
     );
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const reply = await admin.post('/api/discovery/configure', {
       ids: [id],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
     });
     expect(configureResponse.parse(reply.body).results[0]).toMatchObject({ ok: true });
     const token = pushes.at(-1)!.token;
@@ -112,7 +78,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
 
   test('an impostor announcing T’s id gets a conflict, never T’s address, token or enrollment', async () => {
     const { t, token } = await configured('ENR-T');
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
 
     const impostor = await terminal('ENR-T', IMPOSTOR_IP);
     await impostor.announceNow();
@@ -128,7 +94,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     expect(Date.parse(seen!.conflict!.lastHeard)).toBeGreaterThanOrEqual(
       Date.parse(seen!.conflict!.firstHeard),
     );
-    const conflicts = await server.ctx.models.Audit.findAll({
+    const conflicts = await suite.server.ctx.models.Audit.findAll({
       where: { action: 'discovery.conflict', targetId: 'ENR-T', ip: IMPOSTOR_IP },
     });
     expect(conflicts).toHaveLength(1);
@@ -141,13 +107,13 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     // T announcing again keeps its place, and the conflict stays while the impostor is heard.
     await t.announceNow();
     await impostor.announceNow();
-    await server.ctx.discovery.worker!.flushNow();
+    await suite.server.ctx.discovery.worker!.flushNow();
     expect(await nodeOf('ENR-T')).toMatchObject({ address: '127.0.0.1', port: t.port });
 
     const pushesBefore = pushes.length;
     const refused = await admin.post('/api/discovery/configure', {
       ids: ['ENR-T'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
     });
     expect(refused.status).toBe(409);
     expect(errorCode(refused)).toBe('conflict');
@@ -157,7 +123,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     // With the administrator's choice, the token goes to T and only to T.
     const chosen = await admin.post('/api/discovery/configure', {
       ids: ['ENR-T'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
       addresses: { 'ENR-T': '127.0.0.1' },
     });
     expect(configureResponse.parse(chosen.body).results[0]).toMatchObject({ ok: true });
@@ -165,7 +131,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     expect(pushes.slice(pushesBefore).map((p) => p.base)).toEqual([t.url]);
     expect(pushes.some((p) => p.base === impostor.url)).toBe(false);
     expect(impostor.state().hasToken).toBe(false);
-    expect(t.config().centralUrl).toBe(server.url);
+    expect(t.config().centralUrl).toBe(suite.server.url);
 
     // A token works only from the address it was pushed to: T's old and new one alike.
     const person = {
@@ -180,7 +146,9 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
           .status,
       ).toBe(401);
     }
-    expect(await server.ctx.models.Person.count({ where: { idNumber: 'TAKEOVER-1' } })).toBe(0);
+    expect(await suite.server.ctx.models.Person.count({ where: { idNumber: 'TAKEOVER-1' } })).toBe(
+      0,
+    );
     // The old token was replaced; the fresh one works from T's address.
     expect(
       (await fromHere('/api/terminal/checkin', token, { id: 'ENR-T', kind: 'enrollment' })).status,
@@ -208,7 +176,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       (n) => n?.address === IMPOSTOR_IP,
     );
     expect(now).toMatchObject({ port: moved.port, conflict: null });
-    const moves = await server.ctx.models.Audit.findAll({
+    const moves = await suite.server.ctx.models.Audit.findAll({
       where: { action: 'discovery.move', targetId: 'ENR-DHCP' },
     });
     expect(moves).toHaveLength(1);
@@ -222,7 +190,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
 
   test('an administrator confirms a move at once; only a heard claimant can be confirmed', async () => {
     const { t } = await configured('ENR-MOVE');
-    const admin = await signedIn(server, 'admin');
+    const admin = await signedIn(suite.server, 'admin');
     const path = '/api/discovery/nodes/ENR-MOVE/address';
     const wrong = await admin.post(path, { address: '127.0.0.9' });
     expect(wrong.status).toBe(409);
@@ -231,7 +199,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       (await admin.post('/api/discovery/nodes/NOBODY/address', { address: '127.0.0.9' })).status,
     ).toBe(404);
     expect((await admin.post(path, { address: 'not an address' })).status).toBe(400);
-    const operator = await signedIn(server, 'operator');
+    const operator = await signedIn(suite.server, 'operator');
     expect((await operator.post(path, { address: IMPOSTOR_IP })).status).toBe(403);
 
     const next = await terminal('ENR-MOVE', IMPOSTOR_IP);
@@ -258,7 +226,7 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
       conflict: { address: '127.0.0.1', port: t.port },
     });
     expect(
-      await server.ctx.models.Audit.count({
+      await suite.server.ctx.models.Audit.count({
         where: { action: 'discovery.move', targetId: 'ENR-MOVE' },
       }),
     ).toBe(1);
@@ -266,14 +234,14 @@ describe.each(DIALECTS)('terminal identity on %s', (dialect) => {
     // Configure may choose the claimant too: the node moves back and only T gets the token.
     const unheard = await admin.post('/api/discovery/configure', {
       ids: ['ENR-MOVE'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
       addresses: { 'ENR-MOVE': '127.0.0.9' },
     });
     expect(unheard.status).toBe(409);
     const pushesBefore = pushes.length;
     const back = await admin.post('/api/discovery/configure', {
       ids: ['ENR-MOVE'],
-      centralUrl: server.url,
+      centralUrl: suite.server.url,
       addresses: { 'ENR-MOVE': `127.0.0.1:${t.port}` },
     });
     expect(configureResponse.parse(back.body).results[0]).toMatchObject({ ok: true });

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LookAlikeOut, PersonFaceOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import { TestClient } from '../../test/http-client.js';
-import { signedIn } from '../../test/admins.js';
+import { myOrganization, signedIn } from '../../test/admins.js';
 import { person, send } from '../../test/images.js';
 import { blankPhoto, FACES, faceCrop, groupPhoto } from '../../test/faces.js';
 
@@ -13,7 +14,6 @@ type Upload = Awaited<ReturnType<typeof send>> & {
 
 /** Issue 26: the face check with real faces (face-api's demo photos and crops of them). */
 describe.each(DIALECTS)('face check on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let orgId: string;
@@ -42,21 +42,12 @@ describe.each(DIALECTS)('face check on %s', (dialect) => {
     return spaceId;
   }
 
+  const suite = suiteServer(dialect, { env: { FACE_CHECK: 'on' } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { FACE_CHECK: 'on' },
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
-    orgId = ((await admin.get('/api/auth/me')).body as { user: { organizationId: string } }).user
-      .organizationId;
+    orgId = await myOrganization(admin);
   }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
 
   test('one face passes, with its box, score and sharpness stored and shown', async () => {
     const id = await person(server, orgId);

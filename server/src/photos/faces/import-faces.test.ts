@@ -1,6 +1,7 @@
 import type { ImportJobOut } from '@svc/shared';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import { signedIn } from '../../test/admins.js';
 import type { TestClient } from '../../test/http-client.js';
 import { finished, upload, zip } from '../../test/imports.js';
@@ -16,17 +17,12 @@ import { blankPhoto, FACES, faceCrop, groupPhoto } from '../../test/faces.js';
  */
 const rowsOn = (dialect: string) => (dialect === 'mysql' ? 1000 : 200);
 describe.each(DIALECTS)('import with the face check on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
 
+  const suite = suiteServer(dialect, { env: { FACE_CHECK: 'on' } });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { FACE_CHECK: 'on' },
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     const space = await admin.post('/api/spaces', { name: 'Gate B' });
     const device = await admin.post('/api/devices', {
@@ -38,10 +34,6 @@ describe.each(DIALECTS)('import with the face check on %s', (dialect) => {
     });
     expect(device.status).toBe(201);
   }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
 
   const ROWS = rowsOn(dialect);
   test(`${ROWS} rows with photos: good faces imported, each refused photo with its reason`, async () => {

@@ -2,8 +2,9 @@ import { jpegFrame, photoFit, photoStored, type PhotoUnfitDevice } from '@svc/sh
 import sharp from 'sharp';
 import { QueryTypes } from 'sequelize';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
 import { reconcileDevice } from '../../sync/reconciliation/read-back.js';
 import { beat, createSpace, held, registerSim, type SimDevice } from '../../test/sync-setup.js';
@@ -28,7 +29,6 @@ const detailedJpeg = (width: number, height: number, seed = 60) =>
     .toBuffer();
 
 describe.each(DIALECTS)('per-device photo variants on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let worker: SyncWorker;
@@ -64,9 +64,13 @@ describe.each(DIALECTS)('per-device photo variants on %s', (dialect) => {
       { replacements: [source], type: QueryTypes.SELECT },
     );
 
+  afterAll(async () => {
+    for (const d of [limited, free, tall]) await d?.sim.stop();
+    await worker?.stop();
+  });
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     worker = new SyncWorker(server.ctx);
     photo = await detailedJpeg(1600, 1200);
@@ -82,12 +86,6 @@ describe.each(DIALECTS)('per-device photo variants on %s', (dialect) => {
       photoLimits: { minPhotoSide: 900 },
       fields: { minPhotoSide: 900 },
     });
-  });
-  afterAll(async () => {
-    for (const d of [limited, free, tall]) await d?.sim.stop();
-    await worker?.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   test('a limited device gets a variant within its limits, the free one the stored photo; reconciliation agrees', async () => {

@@ -7,7 +7,7 @@ import {
   type ModelStatic,
   type Sequelize,
 } from 'sequelize';
-import { modelOptions, str, time } from './attributes.js';
+import { autoKey, defineTable, str, time } from './attributes.js';
 
 export interface AdministratorTotpRow extends Model<
   InferAttributes<AdministratorTotpRow>,
@@ -40,27 +40,19 @@ export interface AccountModels {
 
 /** Models of the two-factor tables (migrations 0191–0192); see defineModels for the rules. */
 export function defineAccountModels(sequelize: Sequelize): AccountModels {
-  const AdministratorTotp = sequelize.define<AdministratorTotpRow>(
-    'administrator_totp',
-    {
-      administratorId: { ...str(36), primaryKey: true },
-      secretSealed: str(255),
-      enabledAt: time(true),
-      lastStep: { type: DataTypes.BIGINT, allowNull: true },
-      createdAt: time(),
-    },
-    modelOptions,
-  );
-  const RecoveryCode = sequelize.define<RecoveryCodeRow>(
-    'administrator_recovery_codes',
-    {
-      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-      administratorId: str(36),
-      codeHash: str(64),
-      usedAt: time(true),
-      createdAt: time(),
-    },
-    modelOptions,
-  );
+  const AdministratorTotp = defineTable<AdministratorTotpRow>(sequelize, 'administrator_totp', {
+    administratorId: { ...str(36), primaryKey: true },
+    secretSealed: str(255),
+    enabledAt: time(true),
+    lastStep: { type: DataTypes.BIGINT, allowNull: true },
+    createdAt: time(),
+  });
+  const RecoveryCode = defineTable<RecoveryCodeRow>(sequelize, 'administrator_recovery_codes', {
+    id: autoKey(),
+    administratorId: str(36),
+    codeHash: str(64),
+    usedAt: time(true),
+    createdAt: time(),
+  });
   return { AdministratorTotp, RecoveryCode };
 }

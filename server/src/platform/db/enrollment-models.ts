@@ -6,7 +6,7 @@ import type {
   Sequelize,
 } from 'sequelize';
 import type { EnrollmentChangeState } from '@svc/shared';
-import { modelOptions, str, time } from './attributes.js';
+import { defineTable, str, time, uuidKey } from './attributes.js';
 
 export interface TerminalSpaceRow extends Model<
   InferAttributes<TerminalSpaceRow>,
@@ -43,33 +43,25 @@ export interface EnrollmentModels {
 
 /** Models of the enrollment-trust tables (migrations 0070–0076); see defineModels for the rules. */
 export function defineEnrollmentModels(sequelize: Sequelize): EnrollmentModels {
-  const TerminalSpace = sequelize.define<TerminalSpaceRow>(
-    'terminal_spaces',
-    {
-      terminalId: { ...str(64), primaryKey: true },
-      spaceId: { ...str(36), primaryKey: true },
-      createdAt: time(),
-    },
-    modelOptions,
-  );
-  const EnrollmentChange = sequelize.define<EnrollmentChangeRow>(
-    'enrollment_changes',
-    {
-      id: { ...str(36), primaryKey: true },
-      organizationId: str(36),
-      personId: str(36),
-      terminalId: str(64),
-      ip: str(64, true),
-      state: str(16),
-      oldName: str(128),
-      newName: str(128),
-      oldPhotoSha256: str(64, true),
-      newPhotoSha256: str(64),
-      createdAt: time(),
-      decidedAt: time(true),
-      decidedBy: str(64, true),
-    },
-    modelOptions,
-  );
+  const TerminalSpace = defineTable<TerminalSpaceRow>(sequelize, 'terminal_spaces', {
+    terminalId: { ...str(64), primaryKey: true },
+    spaceId: { ...str(36), primaryKey: true },
+    createdAt: time(),
+  });
+  const EnrollmentChange = defineTable<EnrollmentChangeRow>(sequelize, 'enrollment_changes', {
+    id: uuidKey(),
+    organizationId: str(36),
+    personId: str(36),
+    terminalId: str(64),
+    ip: str(64, true),
+    state: str(16),
+    oldName: str(128),
+    newName: str(128),
+    oldPhotoSha256: str(64, true),
+    newPhotoSha256: str(64),
+    createdAt: time(),
+    decidedAt: time(true),
+    decidedBy: str(64, true),
+  });
   return { TerminalSpace, EnrollmentChange };
 }

@@ -40,6 +40,24 @@ export function dropTable(name: string): Migration['down'] {
   return ({ qi }) => qi.dropTable(name);
 }
 
+/**
+ * A new table: created on the way up (createTable), dropped on the way down. Its columns may
+ * depend on the dialect.
+ */
+export function newTable(name: string, attributes: ModelAttributes): Pick<Migration, 'up' | 'down'>;
+export function newTable(
+  name: string,
+  attributes: (ctx: MigrationContext) => ModelAttributes,
+): Pick<Migration, 'up' | 'down'>;
+export function newTable(
+  name: string,
+  attributes: ModelAttributes | ((ctx: MigrationContext) => ModelAttributes),
+): Pick<Migration, 'up' | 'down'> {
+  const columns = (ctx: MigrationContext) =>
+    typeof attributes === 'function' ? attributes(ctx) : attributes;
+  return { up: (ctx) => createTable(name, columns(ctx))(ctx), down: dropTable(name) };
+}
+
 export function addIndex(
   table: string,
   name: string,

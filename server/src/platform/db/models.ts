@@ -7,7 +7,7 @@ import {
   type ModelStatic,
   type Sequelize,
 } from 'sequelize';
-import { modelOptions, str, time } from './attributes.js';
+import { autoKey, defineTable, stamps, str, time, uuidKey } from './attributes.js';
 import type { AdminRole } from '@svc/shared';
 import { defineBusinessModels, type BusinessModels } from './business-models.js';
 import { defineEnrollmentModels, type EnrollmentModels } from './enrollment-models.js';
@@ -141,114 +141,83 @@ export interface Models extends BusinessModels, EnrollmentModels, AccountModels 
  * SQLite and MySQL halves of a test can live in one process.
  */
 export function defineModels(sequelize: Sequelize): Models {
-  const opts = modelOptions;
-  const Organization = sequelize.define<OrganizationRow>(
-    'organizations',
-    {
-      id: { ...str(36), primaryKey: true },
-      name: str(128),
-      eventRetentionDays: { type: DataTypes.INTEGER, allowNull: true, defaultValue: null },
-      createdAt: time(),
-      updatedAt: time(),
-    },
-    opts,
-  );
-  const Administrator = sequelize.define<AdministratorRow>(
-    'administrators',
-    {
-      id: { ...str(36), primaryKey: true },
-      organizationId: str(36),
-      username: str(64),
-      displayName: str(128),
-      role: { type: DataTypes.STRING(16), allowNull: false },
-      passwordHash: str(255),
-      mustChangePassword: { type: DataTypes.BOOLEAN, allowNull: false },
-      disabled: { type: DataTypes.BOOLEAN, allowNull: false },
-      passwordChangedAt: time(true),
-      lastLoginAt: time(true),
-      language: { type: DataTypes.STRING(16), allowNull: true, defaultValue: null },
-      createdAt: time(),
-      updatedAt: time(),
-    },
-    opts,
-  );
-  const Session = sequelize.define<SessionRow>(
-    'sessions',
-    {
-      id: { ...str(64), primaryKey: true },
-      administratorId: str(36),
-      createdAt: time(),
-      lastSeenAt: time(),
-      expiresAt: time(),
-      ip: str(64, true),
-      userAgent: str(255, true),
-      organizationId: str(36, true),
-    },
-    opts,
-  );
-  const RuntimeSetting = sequelize.define<RuntimeSettingRow>(
-    'runtime_settings',
-    {
-      key: { ...str(64), primaryKey: true },
-      value: { type: DataTypes.TEXT, allowNull: false },
-      updatedAt: time(),
-    },
-    opts,
-  );
-  const Audit = sequelize.define<AuditRow>(
-    'audit_log',
-    {
-      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-      at: time(),
-      organizationId: str(36, true),
-      actorId: str(36, true),
-      actorName: str(64, true),
-      action: str(64),
-      outcome: str(16),
-      targetType: str(32, true),
-      targetId: str(64, true),
-      ip: str(64, true),
-      summary: str(1024),
-      summaryMessage: { type: DataTypes.TEXT, allowNull: true },
-    },
-    opts,
-  );
-  const LoginFailure = sequelize.define<LoginFailureRow>(
-    'login_failures',
-    {
-      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-      scope: { type: DataTypes.STRING(8), allowNull: false },
-      key: str(128),
-      username: str(64, true),
-      at: time(),
-    },
-    opts,
-  );
-  const DiscoveredNode = sequelize.define<DiscoveredNodeRow>(
-    'discovered_nodes',
-    {
-      id: { ...str(64), primaryKey: true },
-      kind: { type: DataTypes.STRING(16), allowNull: false },
-      name: str(64),
-      model: str(64),
-      version: str(64),
-      address: str(64),
-      port: { type: DataTypes.INTEGER, allowNull: false },
-      central: str(2048),
-      lastSeen: time(),
-      lastCheckin: time(true),
-      tokenHash: str(64, true),
-      tokenIssuedAt: time(true),
-      organizationId: str(36, true),
-      tokenAddress: str(64, true),
-      conflictAddress: str(64, true),
-      conflictPort: { type: DataTypes.INTEGER, allowNull: true },
-      conflictFirstHeard: time(true),
-      conflictLastHeard: time(true),
-      createdAt: time(),
-    },
-    opts,
-  );
+  const Organization = defineTable<OrganizationRow>(sequelize, 'organizations', {
+    id: uuidKey(),
+    name: str(128),
+    eventRetentionDays: { type: DataTypes.INTEGER, allowNull: true, defaultValue: null },
+    ...stamps(),
+  });
+  const Administrator = defineTable<AdministratorRow>(sequelize, 'administrators', {
+    id: uuidKey(),
+    organizationId: str(36),
+    username: str(64),
+    displayName: str(128),
+    role: { type: DataTypes.STRING(16), allowNull: false },
+    passwordHash: str(255),
+    mustChangePassword: { type: DataTypes.BOOLEAN, allowNull: false },
+    disabled: { type: DataTypes.BOOLEAN, allowNull: false },
+    passwordChangedAt: time(true),
+    lastLoginAt: time(true),
+    language: { type: DataTypes.STRING(16), allowNull: true, defaultValue: null },
+    ...stamps(),
+  });
+  const Session = defineTable<SessionRow>(sequelize, 'sessions', {
+    id: { ...str(64), primaryKey: true },
+    administratorId: str(36),
+    createdAt: time(),
+    lastSeenAt: time(),
+    expiresAt: time(),
+    ip: str(64, true),
+    userAgent: str(255, true),
+    organizationId: str(36, true),
+  });
+  const RuntimeSetting = defineTable<RuntimeSettingRow>(sequelize, 'runtime_settings', {
+    key: { ...str(64), primaryKey: true },
+    value: { type: DataTypes.TEXT, allowNull: false },
+    updatedAt: time(),
+  });
+  const Audit = defineTable<AuditRow>(sequelize, 'audit_log', {
+    id: autoKey(),
+    at: time(),
+    organizationId: str(36, true),
+    actorId: str(36, true),
+    actorName: str(64, true),
+    action: str(64),
+    outcome: str(16),
+    targetType: str(32, true),
+    targetId: str(64, true),
+    ip: str(64, true),
+    summary: str(1024),
+    summaryMessage: { type: DataTypes.TEXT, allowNull: true },
+  });
+  const LoginFailure = defineTable<LoginFailureRow>(sequelize, 'login_failures', {
+    id: autoKey(),
+    scope: { type: DataTypes.STRING(8), allowNull: false },
+    key: str(128),
+    username: str(64, true),
+    at: time(),
+  });
+  const DiscoveredNode = defineTable<DiscoveredNodeRow>(sequelize, 'discovered_nodes', {
+    id: { ...str(64), primaryKey: true },
+    kind: { type: DataTypes.STRING(16), allowNull: false },
+    name: str(64),
+    model: str(64),
+    version: str(64),
+    address: str(64),
+    port: { type: DataTypes.INTEGER, allowNull: false },
+    central: str(2048),
+    lastSeen: time(),
+    lastCheckin: time(true),
+    tokenHash: str(64, true),
+    tokenIssuedAt: time(true),
+    organizationId: str(36, true),
+    tokenAddress: str(64, true),
+    conflictAddress: str(64, true),
+    conflictPort: { type: DataTypes.INTEGER, allowNull: true },
+    conflictFirstHeard: time(true),
+    conflictLastHeard: time(true),
+    createdAt: time(),
+  });
   return {
     Organization,
     Administrator,

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { DELIVERY_FAILURES_KEPT, deliveryHistoryOut, recognitionEventOut } from '@svc/shared';
 import type { DeviceHandle, TerminalHandle } from '@svc/sim';
 import { ManualClock } from '../../platform/clock.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
 import { signedIn } from '../../test/admins.js';
 import { FAILURE_TABLE, failedTries, recordFailedTry } from '../store/failures.js';
@@ -15,26 +16,22 @@ import { waitFor } from '../../test/wait.js';
 const DAY = 24 * 60 * 60_000;
 
 describe.each(DIALECTS)('delivery history on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
-  let clock: ManualClock;
   let admin: TestClient;
   let display: TerminalHandle;
   let shown: string[];
   let gate: DeviceHandle;
+  const clock = new ManualClock();
 
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
-    admin = await signedIn(server, 'admin');
-    ({ display, shown, gate } = await panelLoop(server, admin));
-  });
   afterAll(async () => {
     await gate?.stop();
     await display?.stop();
-    await server?.stop();
-    await scratch?.drop();
+  });
+  const suite = suiteServer(dialect, { clock });
+  beforeAll(async () => {
+    server = suite.server;
+    admin = await signedIn(server, 'admin');
+    ({ display, shown, gate } = await panelLoop(server, admin));
   });
 
   const event = async (id: string) => {

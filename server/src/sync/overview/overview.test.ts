@@ -1,23 +1,23 @@
-import { personOut } from '@svc/shared';
-import { ManualClock } from '../../platform/clock.js';
-import { plainJpeg } from '../../test/images.js';
-import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
-import type { TestClient } from '../../test/http-client.js';
 import {
+  personOut,
   deviceSyncOut,
   devicesSyncOut,
   peopleSyncOut,
   personSyncOut,
   syncTaskList,
-} from '../schemas.js';
+} from '@svc/shared';
+import { ManualClock } from '../../platform/clock.js';
+import { plainJpeg } from '../../test/images.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
 import { SyncWorker } from '../worker/worker.js';
 import { beat, createSpace, registerSim, type SimDevice } from '../../test/sync-setup.js';
 
 /** What the site's /sync page and people list read: lane filter, names, health by person. */
 describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let admin: TestClient;
   let operator: TestClient;
@@ -44,13 +44,14 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
     return person;
   };
 
+  afterAll(async () => {
+    await d1.sim.stop();
+    await d2.sim.stop();
+  });
+
+  const suite = suiteServer(dialect, { clock: new ManualClock() });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock: new ManualClock(),
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     operator = await signedIn(server, 'operator');
     worker = new SyncWorker(server.ctx);
@@ -58,12 +59,6 @@ describe.each(DIALECTS)('synchronization overview on %s', (dialect) => {
     const b = await createSpace(admin, 'Overview B');
     d1 = await registerSim(server, admin, a);
     d2 = await registerSim(server, admin, b);
-  });
-  afterAll(async () => {
-    await d1.sim.stop();
-    await d2.sim.stop();
-    await server.stop();
-    await scratch.drop();
   });
 
   test('health by person, task names, lane filter, next attempt on the person page', async () => {

@@ -1,8 +1,9 @@
 import { ManualClock } from '../../platform/clock.js';
 import { deletePerson, updatePerson } from '../../people/service.js';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import { desiredFingerprint, FingerprintReader } from './fingerprint.js';
 import { addPerson, createSpace, organizationOf } from '../../test/sync-setup.js';
 
@@ -11,23 +12,17 @@ import { addPerson, createSpace, organizationOf } from '../../test/sync-setup.js
  * it must still give exactly what a full read gives after every change the API can make.
  */
 describe.each(DIALECTS)('the fingerprint reader (%s)', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
-  let clock: ManualClock;
   let org: string;
   let space: string;
   const actor = () => ({ actor: { id: null, name: 'test' }, organizationId: org });
+  const clock = new ManualClock();
 
+  const suite = suiteServer(dialect, { clock });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    clock = new ManualClock();
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir, clock });
+    server = suite.server;
     space = await createSpace(await signedIn(server, 'admin'), 'Fingerprint hall');
     org = await organizationOf(server, space);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await scratch?.drop();
   });
 
   const full = () => desiredFingerprint(server.ctx, clock.now());

@@ -1,7 +1,8 @@
 import { deletePerson, updatePerson } from '../../people/service.js';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import { applyDiffs, idRanges, missingGroups } from './write-tasks.js';
 import { planSync } from './full-plan.js';
 import { BULK_THRESHOLD } from '../knobs.js';
@@ -24,7 +25,6 @@ import {
  * write never moves a task back.
  */
 describe.each(DIALECTS)('planning (%s)', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   const devices: SimDevice[] = [];
   const space = { site: '', hall: '', annex: '' };
@@ -40,9 +40,13 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     );
   };
 
+  afterAll(async () => {
+    for (const d of devices) await d.sim.stop();
+  });
+
+  const suite = suiteServer(dialect);
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({ db: scratch.db, dataDir: scratch.dataDir });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     space.site = await createSpace(admin, 'Site');
     space.hall = await createSpace(admin, 'Hall', space.site);
@@ -50,11 +54,6 @@ describe.each(DIALECTS)('planning (%s)', (dialect) => {
     org = await organizationOf(server, space.site);
     devices.push(await registerSim(server, admin, space.hall));
     devices.push(await registerSim(server, admin, space.annex));
-  });
-  afterAll(async () => {
-    for (const d of devices) await d.sim.stop();
-    await server?.stop();
-    await scratch?.drop();
   });
 
   test('a plan of named people reaches what the full plan would, and leaves it nothing', async () => {

@@ -1,7 +1,8 @@
 import { ManualClock } from '../../platform/clock.js';
 import { signedIn } from '../../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import type { TestClient } from '../../test/http-client.js';
 import { changesSince } from './full-plan.js';
 import { desiredFingerprint } from './fingerprint.js';
@@ -22,7 +23,6 @@ import { SyncWorker } from '../worker/worker.js';
  * same millisecond as the last one (which an `updated_at` maximum cannot see) is what is tested.
  */
 describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
-  let scratch: ScratchDb;
   let server: TestServer;
   let worker: SyncWorker;
   let admin: TestClient;
@@ -35,13 +35,14 @@ describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
     expect((await admin.request('PATCH', path, { body, csrf: true })).status).toBe(200);
   const fingerprint = () => desiredFingerprint(server.ctx, server.ctx.clock.now());
 
+  afterAll(async () => {
+    await d?.sim.stop();
+    for (const o of others) await o.sim.stop();
+  });
+
+  const suite = suiteServer(dialect, { clock: new ManualClock() });
   beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      clock: new ManualClock(),
-    });
+    server = suite.server;
     admin = await signedIn(server, 'admin');
     worker = new SyncWorker(server.ctx, { fullPlanEveryMs: 24 * 3_600_000 });
     space.r1 = await createSpace(admin, 'Campus one');
@@ -55,12 +56,6 @@ describe.each(DIALECTS)('re-planning after a move (%s)', (dialect) => {
     expect(held(d)).toEqual({
       [person.id]: { version: person.version, photoSha256: person.photoSha256 },
     });
-  });
-  afterAll(async () => {
-    await d?.sim.stop();
-    for (const o of others) await o.sim.stop();
-    await server?.stop();
-    await scratch?.drop();
   });
 
   test('a space moved under a parent the person has no access to: removed; moved back: pushed again', async () => {

@@ -1,15 +1,7 @@
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS } from '../../test/dialects.js';
 import { suiteServer } from '../../test/suite.js';
-import {
-  addPerson,
-  beat,
-  createSpace,
-  held,
-  organizationOf,
-  registerSim,
-  type SimDevice,
-} from '../../test/sync-setup.js';
+import { addPerson, beat, held, simDoor, type SimDevice } from '../../test/sync-setup.js';
 import { SyncWorker } from '../worker/worker.js';
 import { until } from '../../test/wait.js';
 
@@ -20,25 +12,22 @@ import { until } from '../../test/wait.js';
  */
 describe.each(DIALECTS)('periodic reconciliation by the running worker (%s)', (dialect) => {
   let worker: SyncWorker | undefined;
-  let d: SimDevice | undefined;
+  const devices: SimDevice[] = [];
 
   const suite = suiteServer(dialect);
   afterAll(async () => {
     await worker?.stop();
-    await d?.sim.stop();
+    for (const d of devices) await d.sim.stop();
   });
 
   test('a person the device lost is found and pushed again', async () => {
     const admin = await signedIn(suite.server, 'admin');
-    const spaceId = await createSpace(admin, 'Reconciled hall');
-    d = await registerSim(suite.server, admin, spaceId);
-    const person = await addPerson(suite.server, await organizationOf(suite.server, spaceId), [
-      spaceId,
-    ]);
-    await beat(d);
+    const door = await simDoor(suite.server, admin, 'Reconciled hall', { devices, beat: false });
+    const person = await addPerson(suite.server, door.org, [door.spaceId]);
+    await beat(door.d);
     worker = new SyncWorker(suite.server.ctx, { reconcileEveryMs: 200 });
     worker.start();
-    const device = d;
+    const device = door.d;
     await until('the device holds it', () => held(device)[person.id]?.version === person.version);
 
     expect(await device.sim.removePersonSilently(person.id)).toBe(true);

@@ -6,7 +6,7 @@ import { RECONCILIATION_STOPPED } from './read-back.js';
 import { periodicDue } from '../tasks/periodic-due.js';
 import { reconcileAll } from './runs.js';
 import { planSync } from '../planning/full-plan.js';
-import { deviceSyncOut, reconciliationStarted } from '../schemas.js';
+import { deviceSyncOut, reconciliationStarted } from '@svc/shared';
 import { gatedClient, startFleetSite, type Fleet, type FleetSite } from '../../test/sync-fleet.js';
 import { SyncWorker } from '../worker/worker.js';
 import { until, waitFor } from '../../test/wait.js';

@@ -1,29 +1,19 @@
 import { startDevice } from '@svc/sim';
 import { deviceWithKey, personOut } from '@svc/shared';
 import { plainJpeg } from '../../test/images.js';
-import { DIALECTS, scratchDb, type DialectName, type ScratchDb } from '../../test/dialects.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { DIALECTS, type DialectName } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
 import { signedIn } from '../../test/admins.js';
 import { beat, createSpace, registerSim } from '../../test/sync-setup.js';
 import { until } from '../../test/wait.js';
 
 /** A server of its own for the describe block, with the sync job on at `intervalS`. */
 function jobServer(dialect: DialectName, intervalS: number): () => TestServer {
-  let scratch: ScratchDb;
-  let server: TestServer;
-  beforeAll(async () => {
-    scratch = await scratchDb(dialect);
-    server = await startTestServer({
-      db: scratch.db,
-      dataDir: scratch.dataDir,
-      env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: String(intervalS) },
-    });
+  const suite = suiteServer(dialect, {
+    env: { SVC_PUSH_WORKER: '1', SVC_PUSH_INTERVAL: String(intervalS) },
   });
-  afterAll(async () => {
-    await server.stop();
-    await scratch.drop();
-  });
-  return () => server;
+  return () => suite.server;
 }
 
 describe.each(DIALECTS)('the sync job (SVC_PUSH_WORKER=1) on %s', (dialect) => {

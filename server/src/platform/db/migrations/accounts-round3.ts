@@ -1,4 +1,4 @@
-import { DataTypes, col, createTable, dropTable, type Migration } from '../migration.js';
+import { col, DataTypes, type Migration, newTable } from '../migration.js';
 
 /**
  * 0190–0199: organizations and administrators' accounts (issue 32). Event retention is each
@@ -20,7 +20,7 @@ export const accountsRound3Migrations: Migration[] = [
     // One row per administrator who began or finished enrolling a TOTP authenticator. The
     // secret is sealed with the data volume's secret (never usable from a dump alone);
     // `last_step` is the newest time step accepted, so a code is never accepted twice.
-    up: createTable('administrator_totp', {
+    ...newTable('administrator_totp', {
       administrator_id: {
         ...col.ref('administrators', 'CASCADE'),
         primaryKey: true,
@@ -30,19 +30,17 @@ export const accountsRound3Migrations: Migration[] = [
       last_step: { type: DataTypes.BIGINT, allowNull: true },
       created_at: col.time(),
     }),
-    down: dropTable('administrator_totp'),
   },
   {
     name: '0192-create-administrator-recovery-codes',
     // Ten one-time codes per enrolment, kept as SHA-256 of a random code (high entropy, so a
     // fast hash suffices); `used_at` set once, by a conditional update.
-    up: createTable('administrator_recovery_codes', {
+    ...newTable('administrator_recovery_codes', {
       id: col.autoPk(),
       administrator_id: col.ref('administrators', 'CASCADE'),
       code_hash: { type: DataTypes.STRING(64), allowNull: false },
       used_at: col.time(true),
       created_at: col.time(),
     }),
-    down: dropTable('administrator_recovery_codes'),
   },
 ];

@@ -1,4 +1,4 @@
-import { DataTypes, createTable, dropTable, type Migration } from '../migration.js';
+import { DataTypes, type Migration, newTable } from '../migration.js';
 
 /**
  * 0080–0089: trust at the edges (issue 20). Sign-in attempts are recorded before the password
@@ -18,12 +18,11 @@ export const authHardeningMigrations: Migration[] = [
     name: '0081-create-login-guards',
     // One row per counted key (a username, an address, a device cookie): an attempt locks its
     // rows while it counts and records itself, so parallel attempts are counted one by one.
-    up: createTable('login_guards', {
+    ...newTable('login_guards', {
       scope: { type: DataTypes.STRING(8), allowNull: false, primaryKey: true },
       key: { type: DataTypes.STRING(128), allowNull: false, primaryKey: true },
       uses: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
       used_at: { type: DataTypes.DATE(3), allowNull: true },
     }),
-    down: dropTable('login_guards'),
   },
 ];

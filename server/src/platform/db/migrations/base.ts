@@ -1,29 +1,27 @@
 import {
-  DataTypes,
   addForeignKeyIndex,
   addIndex,
   addIndexOverForeignKey,
   col,
-  createTable,
-  dropTable,
+  DataTypes,
   type Migration,
+  newTable,
 } from '../migration.js';
 
 /** 0001–0036: the schema as the first issues left it (released: never edited). */
 export const baseMigrations: Migration[] = [
   {
     name: '0001-create-organizations',
-    up: createTable('organizations', {
+    ...newTable('organizations', {
       id: col.uuidPk(),
       name: { type: DataTypes.STRING(128), allowNull: false },
       created_at: col.time(),
       updated_at: col.time(),
     }),
-    down: dropTable('organizations'),
   },
   {
     name: '0002-create-administrators',
-    up: createTable('administrators', {
+    ...newTable('administrators', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'RESTRICT'),
       username: { type: DataTypes.STRING(64), allowNull: false, unique: true },
@@ -37,11 +35,10 @@ export const baseMigrations: Migration[] = [
       created_at: col.time(),
       updated_at: col.time(),
     }),
-    down: dropTable('administrators'),
   },
   {
     name: '0003-create-sessions',
-    up: createTable('sessions', {
+    ...newTable('sessions', {
       // SHA-256 of the cookie value: a stolen table row cannot be replayed as a cookie.
       id: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
       administrator_id: col.ref('administrators', 'CASCADE'),
@@ -51,20 +48,18 @@ export const baseMigrations: Migration[] = [
       ip: { type: DataTypes.STRING(64), allowNull: true },
       user_agent: { type: DataTypes.STRING(255), allowNull: true },
     }),
-    down: dropTable('sessions'),
   },
   {
     name: '0004-create-runtime-settings',
-    up: createTable('runtime_settings', {
+    ...newTable('runtime_settings', {
       key: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
       value: { type: DataTypes.TEXT, allowNull: false },
       updated_at: col.time(),
     }),
-    down: dropTable('runtime_settings'),
   },
   {
     name: '0005-create-audit-log',
-    up: createTable('audit_log', {
+    ...newTable('audit_log', {
       id: col.autoPk(),
       at: col.time(),
       organization_id: { type: DataTypes.STRING(36), allowNull: true },
@@ -77,17 +72,15 @@ export const baseMigrations: Migration[] = [
       ip: { type: DataTypes.STRING(64), allowNull: true },
       summary: { type: DataTypes.STRING(1024), allowNull: false, defaultValue: '' },
     }),
-    down: dropTable('audit_log'),
   },
   {
     name: '0006-create-login-failures',
-    up: createTable('login_failures', {
+    ...newTable('login_failures', {
       id: col.autoPk(),
       scope: { type: DataTypes.STRING(8), allowNull: false },
       key: { type: DataTypes.STRING(128), allowNull: false },
       at: col.time(),
     }),
-    down: dropTable('login_failures'),
   },
   {
     name: '0007-index-sessions-administrator',
@@ -107,7 +100,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0011-create-discovered-nodes',
-    up: createTable('discovered_nodes', {
+    ...newTable('discovered_nodes', {
       id: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
       kind: { type: DataTypes.STRING(16), allowNull: false },
       name: { type: DataTypes.STRING(64), allowNull: false, defaultValue: '' },
@@ -123,7 +116,6 @@ export const baseMigrations: Migration[] = [
       token_issued_at: col.time(true),
       created_at: col.time(),
     }),
-    down: dropTable('discovered_nodes'),
   },
   {
     name: '0012-index-discovered-nodes-last-seen',
@@ -146,7 +138,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0015-create-spaces',
-    up: createTable('spaces', {
+    ...newTable('spaces', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'RESTRICT'),
       parent_id: col.ref('spaces', 'RESTRICT', true),
@@ -154,7 +146,6 @@ export const baseMigrations: Migration[] = [
       created_at: col.time(),
       updated_at: col.time(),
     }),
-    down: dropTable('spaces'),
   },
   {
     name: '0016-index-spaces-organization-parent',
@@ -162,7 +153,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0017-create-people',
-    up: createTable('people', {
+    ...newTable('people', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'RESTRICT'),
       name: { type: DataTypes.STRING(128), allowNull: false },
@@ -180,7 +171,6 @@ export const baseMigrations: Migration[] = [
       created_at: col.time(),
       updated_at: col.time(),
     }),
-    down: dropTable('people'),
   },
   {
     name: '0018-unique-people-organization-id-number',
@@ -201,11 +191,10 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0020-create-person-spaces',
-    up: createTable('person_spaces', {
+    ...newTable('person_spaces', {
       person_id: { ...col.ref('people', 'CASCADE'), primaryKey: true },
       space_id: { ...col.ref('spaces', 'RESTRICT'), primaryKey: true },
     }),
-    down: dropTable('person_spaces'),
   },
   {
     name: '0021-index-person-spaces-space',
@@ -216,7 +205,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0022-create-files',
-    up: createTable('files', {
+    ...newTable('files', {
       // Content address: the SHA-256 of the stored bytes; the path is derived from it alone.
       sha256: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
       media_type: { type: DataTypes.STRING(32), allowNull: false },
@@ -225,11 +214,10 @@ export const baseMigrations: Migration[] = [
       height: { type: DataTypes.INTEGER, allowNull: true },
       created_at: col.time(),
     }),
-    down: dropTable('files'),
   },
   {
     name: '0023-create-devices',
-    up: createTable('devices', {
+    ...newTable('devices', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'RESTRICT'),
       sn: { type: DataTypes.STRING(64), allowNull: false, unique: true },
@@ -248,7 +236,6 @@ export const baseMigrations: Migration[] = [
       created_at: col.time(),
       updated_at: col.time(),
     }),
-    down: dropTable('devices'),
   },
   {
     name: '0024-index-devices-key',
@@ -256,7 +243,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0025-create-import-jobs',
-    up: createTable('import_jobs', {
+    ...newTable('import_jobs', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'RESTRICT'),
       created_by: { type: DataTypes.STRING(36), allowNull: true },
@@ -270,7 +257,6 @@ export const baseMigrations: Migration[] = [
       created_at: col.time(),
       finished_at: col.time(true),
     }),
-    down: dropTable('import_jobs'),
   },
   {
     name: '0026-index-people-photo',
@@ -281,7 +267,7 @@ export const baseMigrations: Migration[] = [
     name: '0027-create-sync-tasks',
     // One row per (person, device): the newest wanted state wins (coalescing), and the row
     // keeps the device's last acknowledged result.
-    up: createTable('sync_tasks', {
+    ...newTable('sync_tasks', {
       id: col.uuidPk(),
       organization_id: { type: DataTypes.STRING(36), allowNull: false },
       // No foreign key: the task that removes an erased person from devices outlives the person.
@@ -304,7 +290,6 @@ export const baseMigrations: Migration[] = [
       updated_at: col.time(),
       finished_at: col.time(true),
     }),
-    down: dropTable('sync_tasks'),
   },
   {
     name: '0028-unique-sync-tasks-person-device',
@@ -320,7 +305,7 @@ export const baseMigrations: Migration[] = [
   },
   {
     name: '0031-create-recognition-events',
-    up: createTable('recognition_events', {
+    ...newTable('recognition_events', {
       id: col.uuidPk(),
       // The device's own id for the event (PROTOCOL §3): the same one twice is one record.
       event_id: { type: DataTypes.STRING(64), allowNull: false, unique: true },
@@ -342,7 +327,6 @@ export const baseMigrations: Migration[] = [
       delivered_at: col.time(true),
       delivery_error: { type: DataTypes.STRING(512), allowNull: true },
     }),
-    down: dropTable('recognition_events'),
   },
   {
     name: '0032-index-recognition-events-time',

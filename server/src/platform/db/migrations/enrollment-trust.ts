@@ -4,10 +4,9 @@ import {
   addIndex,
   addIndexOverForeignKey,
   col,
-  createTable,
   DataTypes,
-  dropTable,
   type Migration,
+  newTable,
 } from '../migration.js';
 
 /** A column added to `devices`, dropped natively (SQLite's removeColumn rebuilds the table). */
@@ -30,24 +29,22 @@ export const enrollmentTrustMigrations: Migration[] = [
     name: '0070-create-terminal-spaces',
     // The spaces an administrator lets an enrollment terminal grant; none by default. Gone with
     // the terminal's node row (its token goes with it too) or with the space.
-    up: (ctx) =>
-      createTable('terminal_spaces', {
-        terminal_id: {
-          // Node ids compare case-sensitively (0036: utf8mb4_bin); the key must match the column.
-          type:
-            ctx.dialect === 'mysql'
-              ? 'VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin'
-              : DataTypes.STRING(64),
-          primaryKey: true,
-          allowNull: false,
-          references: { model: 'discovered_nodes', key: 'id' },
-          onDelete: 'CASCADE',
-          onUpdate: 'CASCADE',
-        },
-        space_id: { ...col.ref('spaces', 'CASCADE'), primaryKey: true },
-        created_at: col.time(),
-      })(ctx),
-    down: dropTable('terminal_spaces'),
+    ...newTable('terminal_spaces', (ctx) => ({
+      terminal_id: {
+        // Node ids compare case-sensitively (0036: utf8mb4_bin); the key must match the column.
+        type:
+          ctx.dialect === 'mysql'
+            ? 'VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin'
+            : DataTypes.STRING(64),
+        primaryKey: true,
+        allowNull: false,
+        references: { model: 'discovered_nodes', key: 'id' },
+        onDelete: 'CASCADE',
+        onUpdate: 'CASCADE',
+      },
+      space_id: { ...col.ref('spaces', 'CASCADE'), primaryKey: true },
+      created_at: col.time(),
+    })),
   },
   {
     name: '0071-index-terminal-spaces-space',
@@ -57,7 +54,7 @@ export const enrollmentTrustMigrations: Migration[] = [
     name: '0072-create-enrollment-changes',
     // A re-enrollment that would change an existing person's name or photo, held until an
     // administrator decides. Erasing the person erases their changes (and so their photos).
-    up: createTable('enrollment_changes', {
+    ...newTable('enrollment_changes', {
       id: col.uuidPk(),
       organization_id: col.ref('organizations', 'CASCADE'),
       person_id: col.ref('people', 'CASCADE'),
@@ -73,7 +70,6 @@ export const enrollmentTrustMigrations: Migration[] = [
       decided_at: col.time(true),
       decided_by: { type: DataTypes.STRING(64), allowNull: true },
     }),
-    down: dropTable('enrollment_changes'),
   },
   {
     name: '0073-index-enrollment-changes-review',

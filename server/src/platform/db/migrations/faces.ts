@@ -1,11 +1,4 @@
-import {
-  addForeignKeyIndex,
-  col,
-  createTable,
-  DataTypes,
-  dropTable,
-  type Migration,
-} from '../migration.js';
+import { addForeignKeyIndex, col, DataTypes, type Migration, newTable } from '../migration.js';
 
 /** 0100–0109: the face check at every entry and the look-alike warning (issue 26). */
 export const faceMigrations: Migration[] = [
@@ -21,7 +14,7 @@ export const faceMigrations: Migration[] = [
     name: '0101-create-person-faces',
     // The face check of a person's photo (current, or held in a re-enrollment change) and its
     // descriptor: biometric data, kept only to compare faces, erased with the person.
-    up: createTable('person_faces', {
+    ...newTable('person_faces', {
       person_id: { ...col.ref('people', 'CASCADE'), primaryKey: true },
       photo_sha256: { type: DataTypes.STRING(64), allowNull: false, primaryKey: true },
       organization_id: col.ref('organizations', 'CASCADE'),
@@ -38,7 +31,6 @@ export const faceMigrations: Migration[] = [
       accepted_by: { type: DataTypes.STRING(64), allowNull: true },
       checked_at: col.time(),
     }),
-    down: dropTable('person_faces'),
   },
   {
     name: '0102-index-person-faces-organization',

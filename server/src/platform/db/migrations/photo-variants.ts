@@ -1,4 +1,4 @@
-import { DataTypes, addIndex, col, createTable, dropTable, type Migration } from '../migration.js';
+import { addIndex, col, DataTypes, type Migration, newTable } from '../migration.js';
 
 /**
  * 0110–0113: per-device photo variants (issue 26). A device's profile gains a minimum side
@@ -27,7 +27,7 @@ export const photoVariantsMigrations: Migration[] = [
     name: '0112-create-photo-variants',
     // Erased with the source file (a replaced photo's variants go with it); the variant's own
     // file is then unreferenced and the hourly file cleanup removes it.
-    up: createTable('photo_variants', {
+    ...newTable('photo_variants', {
       source_sha256: {
         type: DataTypes.STRING(64),
         allowNull: false,
@@ -43,7 +43,6 @@ export const photoVariantsMigrations: Migration[] = [
       problem: { type: DataTypes.STRING(500), allowNull: true },
       created_at: col.time(),
     }),
-    down: dropTable('photo_variants'),
   },
   {
     name: '0113-index-photo-variants-variant',

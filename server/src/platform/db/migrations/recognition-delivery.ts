@@ -1,4 +1,4 @@
-import { addIndex, col, createTable, DataTypes, dropTable, type Migration } from '../migration.js';
+import { addIndex, col, DataTypes, type Migration, newTable } from '../migration.js';
 
 /** 0040–0042: panel delivery claims across processes (issue 5). */
 export const deliveryMigrations: Migration[] = [
@@ -6,7 +6,7 @@ export const deliveryMigrations: Migration[] = [
     name: '0040-create-delivery-leases',
     // One row per delivery lane (today one: the panel route). The process whose lease has not
     // expired is the only one sending that lane's events, which keeps them in order.
-    up: createTable('delivery_leases', {
+    ...newTable('delivery_leases', {
       lane: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
       owner: { type: DataTypes.STRING(64), allowNull: true },
       expires_at: col.time(true),
@@ -14,7 +14,6 @@ export const deliveryMigrations: Migration[] = [
       // changed rows, not matched ones, and a renewal within the same millisecond changes nothing.
       renewals: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
     }),
-    down: dropTable('delivery_leases'),
   },
   {
     name: '0041-index-recognition-events-delivery-order',

@@ -1,4 +1,4 @@
-import { addIndex, col, DataTypes, createTable, dropTable, type Migration } from '../migration.js';
+import { addIndex, col, DataTypes, type Migration, newTable } from '../migration.js';
 
 const DEVICE_STATE = 'sync_tasks_device_state';
 const DUE = 'sync_tasks_due';
@@ -43,12 +43,11 @@ export const syncThroughputMigrations: Migration[] = [
     name: '0051-create-sync-device-leases',
     // A row per device once a process has pushed to it; which process does, and until when
     // (the columns of delivery_leases: db/row-lease.ts serves both).
-    up: createTable('sync_device_leases', {
+    ...newTable('sync_device_leases', {
       device_id: { ...col.ref('devices', 'CASCADE'), primaryKey: true },
       owner: { type: DataTypes.STRING(64), allowNull: true },
       expires_at: col.time(true),
       renewals: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
     }),
-    down: dropTable('sync_device_leases'),
   },
 ];
