@@ -6,8 +6,8 @@ import {
 } from './api.js';
 import { TerminalDirectory } from './terminal-directory.js';
 import { openNodeUdpSocket } from './udp.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { announce, closeSocket, nextChange, openSender, sendTo } from './testing/udp.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { announce, closeSocket, nextChange, openSender, sendTo } from '../testing/udp.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { handoverReport } from '@svc/shared';
 import { LAYERS } from './acceptance/layers.js';
 import { SessionStore } from './acceptance/session-store.js';
 import { createTerminalClient } from './clients/terminal-client.js';
-import { FakeClock } from './testing/fake-clock.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { Workbench } from './workbench.js';
 
 /** A central service stand-in: heartbeat (healthy or not), sign-in, and the report upload. */

@@ -11,7 +11,7 @@ import { parseDatagram } from '@svc/shared';
 import { IPC_CHANNELS, IpcArgumentError, SAVE_FILE_CHANNEL } from '../core/ipc.js';
 import { APP_ENTRY_URL, APP_SCHEME } from '../core/security.js';
 import type { TerminalEntry } from '../core/terminal-directory.js';
-import { announce, closeSocket, openSender, sendTo } from '../core/testing/udp.js';
+import { announce, closeSocket, openSender, sendTo } from '../testing/udp.js';
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 

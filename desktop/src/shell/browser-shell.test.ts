@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createConsoleService } from '../core/api.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
-import { FakeClock } from '../core/testing/fake-clock.js';
-import { closeSocket, openSender, sendTo } from '../core/testing/udp.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { closeSocket, openSender, sendTo } from '../testing/udp.js';
 import { openNodeUdpSocket } from '../core/udp.js';
 import { startBrowserShell, type BrowserShell } from './browser-shell.js';
 

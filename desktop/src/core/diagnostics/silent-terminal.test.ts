@@ -5,8 +5,8 @@ import net from 'node:net';
 import { startTerminal } from '@svc/sim';
 import { createConsoleService } from '../api.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { FakeClock } from '../testing/fake-clock.js';
-import { announce, closeSocket, nextChange, sendTo } from '../testing/udp.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { announce, closeSocket, nextChange, sendTo } from '../../testing/udp.js';
 import { openNodeUdpSocket } from '../udp.js';
 import { askManagementPorts } from './management-port.js';
 

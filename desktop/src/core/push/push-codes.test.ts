@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTerminalClient } from '../clients/terminal-client.js';
 import { setLanguage } from '../i18n.js';
 import { centralHealth } from '../texts.js';
-import { FakeClock } from '../testing/fake-clock.js';
+import { FakeClock } from '../../testing/fake-clock.js';
 import type { TerminalEntry } from '../terminal-directory.js';
 import { Workbench } from '../workbench.js';
 

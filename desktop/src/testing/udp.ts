@@ -1,5 +1,5 @@
 import dgram from 'node:dgram';
-import type { DirectoryChange, TerminalDirectory } from '../terminal-directory.js';
+import type { DirectoryChange, TerminalDirectory } from '../core/terminal-directory.js';
 
 /** Test helpers over real loopback sockets. */
 export async function openSender(): Promise<dgram.Socket> {
