@@ -5,7 +5,7 @@ import {
   type ConsoleServiceDeps,
 } from './api.js';
 import { TerminalDirectory } from './terminal-directory.js';
-import { openNodeUdpSocket } from './udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { FakeClock } from '../testing/fake-clock.js';
 import { announce, closeSocket, nextChange, openSender, sendTo } from '../testing/udp.js';
 

@@ -30,7 +30,7 @@ import {
 } from '../core/security.js';
 import { settingsFromEnv } from '../core/settings.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
-import { openNodeUdpSocket } from '../core/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 
 const here = import.meta.dirname; // dist/main
 const rendererDir = path.join(here, '..', 'renderer');

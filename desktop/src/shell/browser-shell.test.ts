@@ -6,7 +6,7 @@ import { createConsoleService } from '../core/api.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { closeSocket, openSender, sendTo } from '../testing/udp.js';
-import { openNodeUdpSocket } from '../core/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { startBrowserShell, type BrowserShell } from './browser-shell.js';
 
 /** A raw request, so Host, Origin and Cookie are exactly what the test says. */

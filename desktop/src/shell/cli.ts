@@ -8,7 +8,7 @@ import { systemClock } from '../core/clock.js';
 import { probeAddresses } from '../core/network.js';
 import { settingsFromEnv } from '../core/settings.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
-import { openNodeUdpSocket } from '../core/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { startBrowserShell } from './browser-shell.js';
 
 const report = (message: string, error: unknown): void =>

@@ -5,7 +5,7 @@ import { createConsoleService } from '../api.js';
 import { TerminalDirectory } from '../terminal-directory.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { closeSocket, openSender, sendTo } from '../../testing/udp.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics.js';
 import { localInterfaces } from '../interfaces.js';
 import { setLanguage } from '../i18n.js';

@@ -7,7 +7,7 @@ import { createConsoleService } from '../api.js';
 import { TerminalDirectory } from '../terminal-directory.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { announce, closeSocket, nextChange, sendTo } from '../../testing/udp.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { askManagementPorts } from './management-port.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];

@@ -3,7 +3,7 @@ import { createConsoleService, type ConsoleApi } from '../api.js';
 import { systemClock } from '../clock.js';
 import { probeAddresses } from '../network.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { networkInterfaces } from 'node:os';
 import {
   centralUnavailable,

@@ -2,7 +2,7 @@ import { startTerminal, type TerminalHandle } from '@svc/sim';
 import { createConsoleService, type ConsoleApi } from '../api.js';
 import { systemClock } from '../clock.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import {
   centralUnavailable,
   startCentral,
