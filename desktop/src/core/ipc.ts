@@ -2,7 +2,7 @@ import { issueMessage } from '@svc/shared';
 import { fieldMessage, t } from './i18n.js';
 import { z } from 'zod';
 import { LANGUAGES } from './language.js';
-import { centralUrl, loginRequest, optionalHttpUrl, terminalKey } from '@svc/shared';
+import { centralUrl, loginRequest, pushRequest } from '@svc/shared';
 import type { ConsoleApi } from './api.js';
 import { LAYER_IDS } from './acceptance/layers.js';
 import { layerInput } from './acceptance/runner.js';
@@ -67,17 +67,6 @@ export type InvokeMethod = Exclude<keyof ConsoleApi, 'onTerminalsChanged'>;
 const noArguments = z.tuple([]);
 const shortText = z.string().trim().max(200);
 const layerId = z.enum(LAYER_IDS);
-/** What the renderer may ask to push; the same rules as the central service's configure. */
-export const pushRequest = z
-  .object({
-    ids: z.array(z.string().min(1).max(64)).min(1).max(1000),
-    centralUrl,
-    panelUrl: optionalHttpUrl.optional(),
-    /** Per terminal id, its management key (the same rule as the central service's). */
-    keys: z.record(z.string().min(1).max(64), terminalKey).optional(),
-    direct: z.boolean().optional(),
-  })
-  .strict();
 
 type MethodSpec<M extends InvokeMethod> = {
   /** What the method accepts from the renderer; anything else is refused before the core sees it. */
