@@ -17,7 +17,8 @@ import { SessionStore } from '../core/acceptance/session-store.js';
 import { createConsoleService } from '../core/api.js';
 import { askManagementPorts } from '../core/diagnostics/management-port.js';
 import { systemClock } from '../core/clock.js';
-import { createIpcHandlers, IPC_CHANNELS, SAVE_FILE_CHANNEL, saveFileArgs } from '../core/ipc.js';
+import { createIpcHandlers, saveFileArgs } from '../core/ipc.js';
+import { SAVE_FILE_CHANNEL, TERMINALS_CHANGED_CHANNEL } from '../core/ipc-channels.js';
 import { probeAddresses } from '../core/network.js';
 import {
   APP_ENTRY_URL,
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
     return true;
   });
   const unsubscribe = service.onTerminalsChanged((terminals) => {
-    if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.terminalsChanged, terminals);
+    if (!window.isDestroyed()) window.webContents.send(TERMINALS_CHANGED_CHANNEL, terminals);
   });
   window.on('closed', unsubscribe);
   app.on('second-instance', () => {
