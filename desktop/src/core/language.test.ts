@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SessionStore } from './acceptance/session-store.js';
-import { createConsoleService } from './api.js';
+import { createConsoleService } from './console-service.js';
 import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics/diagnostics.js';
 import { setLanguage, t } from './i18n.js';
 import { createIpcHandlers, IPC_CHANNELS } from './ipc.js';

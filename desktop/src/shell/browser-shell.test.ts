@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createConsoleService } from '../core/api.js';
+import { createConsoleService } from '../core/console-service.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { closeSocket, openSender, sendTo } from '../testing/udp.js';

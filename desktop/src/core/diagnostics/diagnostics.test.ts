@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { networkInterfaces } from 'node:os';
-import { createConsoleService } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { TerminalDirectory } from '../terminal-directory.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { closeSocket, openSender, sendTo } from '../../testing/udp.js';

@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { once } from 'node:events';
 import net from 'node:net';
 import { startTerminal } from '@svc/sim';
-import { createConsoleService } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { TerminalDirectory } from '../terminal-directory.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { announce, closeSocket, nextChange, sendTo } from '../../testing/udp.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createConsoleService, type ConsoleApi } from '../api.js';
+import type { ConsoleApi } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { systemClock } from '../clock.js';
 import { probeAddresses } from '../network.js';
 import { TerminalDirectory } from '../terminal-directory.js';

@@ -1,5 +1,6 @@
 import { startTerminal, type TerminalHandle } from '@svc/sim';
-import { createConsoleService, type ConsoleApi } from '../api.js';
+import type { ConsoleApi } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { systemClock } from '../clock.js';
 import { TerminalDirectory } from '../terminal-directory.js';
 import { openNodeUdpSocket } from '@svc/shared/udp';

@@ -1,9 +1,9 @@
+import type { ConsoleTerminal } from './api.js';
 import {
-  type ConsoleTerminal,
   createConsoleService,
   MIN_PROBE_INTERVAL_MS,
   type ConsoleServiceDeps,
-} from './api.js';
+} from './console-service.js';
 import { TerminalDirectory } from './terminal-directory.js';
 import { openNodeUdpSocket } from '@svc/shared/udp';
 import { FakeClock } from '../testing/fake-clock.js';
