@@ -7,6 +7,7 @@ import {
   SAVE_FILE_CHANNEL,
   TERMINALS_CHANGED_CHANNEL,
 } from './ipc.js';
+import { NO_DROPS } from '../testing/stand-ins.js';
 
 const central = {
   url: null,
@@ -32,15 +33,7 @@ function fakeApi(calls: string[]): ConsoleApi {
   return {
     listTerminals: record('listTerminals', []),
     listCentrals: record('listCentrals', []),
-    getDropCounts: record('getDropCounts', {
-      oversize: 3,
-      not_json: 0,
-      not_object: 0,
-      wrong_service: 0,
-      unknown_version: 0,
-      unknown_type: 0,
-      bad_field: 0,
-    }),
+    getDropCounts: record('getDropCounts', { ...NO_DROPS, oversize: 3 }),
     getStatus: record('getStatus', {
       listening: true,
       local: null,
