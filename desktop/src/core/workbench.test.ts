@@ -14,6 +14,7 @@ import {
   startCentralStub,
   STUB_CSRF_TOKEN,
   STUB_SESSION,
+  STUB_USER,
   type StubAnswer,
 } from '../testing/central-stub.js';
 import { FakeClock } from '../testing/fake-clock.js';
@@ -40,6 +41,7 @@ async function stubCentral() {
         body: { error: { code: 'two_factor_required', message: 'A two-factor code is required.' } },
       };
     }
+    if (url === '/api/auth/me') return { status: 200, body: { user: STUB_USER } };
     if (url === '/api/auth/password')
       return body.includes('wrong') ? invalidCredentials : { status: 204 };
     if (url === '/api/acceptance/reports') {

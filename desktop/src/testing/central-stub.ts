@@ -94,7 +94,6 @@ export function heardTerminal(id: string, port: number): TerminalEntry {
 const ownAnswers: StubRoute = ({ url }) => {
   if (url === '/api/heartbeat') return { status: 200, body: heartbeatBody() };
   if (url === '/api/auth/csrf') return { status: 200, body: { token: STUB_CSRF_TOKEN } };
-  if (url === '/api/auth/me') return { status: 200, body: { user: STUB_USER } };
   if (url === '/api/auth/login') {
     return { status: 200, body: { user: STUB_USER }, cookie: `sid=${STUB_SESSION}; HttpOnly` };
   }

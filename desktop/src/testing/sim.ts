@@ -1,4 +1,10 @@
-import { startTerminal, type TerminalHandle, type TerminalOptions } from '@svc/sim';
+import {
+  startDevice,
+  startTerminal,
+  type DeviceHandle,
+  type TerminalHandle,
+  type TerminalOptions,
+} from '@svc/sim';
 
 /** Where simulated terminals broadcast: every console and central service bound on loopback. */
 export const LOOPBACK_BROADCAST = '127.255.255.255';
@@ -25,4 +31,9 @@ export function loopbackTerminal(
     checkinIntervalMs: 0,
     ...extra,
   });
+}
+
+/** A simulated recognition device on 127.0.0.1 (a port the system picks), its heartbeat every 2 s. */
+export function loopbackDevice(sn: string): Promise<DeviceHandle> {
+  return startDevice({ sn, bindAddress: '127.0.0.1', httpPort: 0, heartbeatIntervalMs: 2000 });
 }
