@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import {
   startCentral,
   testDiscoveryPort,
   type CentralProcess,
 } from '../src/testing/central-process.js';
+import { loopbackTerminal } from '../src/testing/sim.js';
 import { AdminApi } from './support/admin-api.js';
 import { ConsolePage } from './support/console-page.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 import { totpCode } from './support/totp.js';
 
 /** The row's painted background, to tell a highlighted row from an ordinary one. */
@@ -30,10 +31,7 @@ test.describe('the central service the console works with', () => {
   const terminals: TerminalHandle[] = [];
   const consoles: ConsoleProcess[] = [];
   const open = async () => {
-    const c = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-    });
+    const c = await consoleOn(discoveryPort);
     consoles.push(c);
     return c;
   };
@@ -66,10 +64,8 @@ test.describe('the central service the console works with', () => {
       code: totpCode(secret, Date.now() - 30_000),
     });
 
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
+    await ui.start((await open()).url, central.url);
     await page.getByLabel('User name').fill('theo');
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -109,16 +105,7 @@ test.describe('the central service the console works with', () => {
       ['ENR-SAME', central.url],
       ['ENR-ELSE', elsewhere],
     ] as const) {
-      const t = await startTerminal({
-        id,
-        kind: 'enrollment',
-        httpPort: 0,
-        discoveryPort,
-        bindAddress: '127.0.0.1',
-        broadcastAddresses: ['127.255.255.255'],
-        announceIntervalMs: 2000,
-        checkinIntervalMs: 0,
-      });
+      const t = await loopbackTerminal(discoveryPort, id, 'enrollment');
       terminals.push(t);
       // Saved on the terminal itself, as an earlier installation left it.
       const res = await fetch(`${t.url}/api/config`, {
@@ -129,10 +116,8 @@ test.describe('the central service the console works with', () => {
       expect(res.status).toBe(200);
     }
 
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
+    await ui.start((await open()).url, central.url);
     const same = ui.terminalRow('ENR-SAME');
     const other = ui.terminalRow('ENR-ELSE');
     await expect(other).toContainText(`announces another central address: ${elsewhere}`);

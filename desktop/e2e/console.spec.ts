@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { CSRF_HEADER, formatMessage } from '@svc/shared';
-import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
+import { formatMessage } from '@svc/shared';
+import { openNodeUdpSocket } from '@svc/shared/udp';
+import type { DeviceHandle, TerminalHandle } from '@svc/sim';
 import { startNginx, type RunningNginx } from '../../web/tests/support/stack';
 import { findNginx } from '../../web/tests/support/env';
 import { demoRegion } from '../../web/tests/support/faces';
@@ -17,8 +17,10 @@ import {
   type CentralProcess,
   testDiscoveryPort,
 } from '../src/testing/central-process.js';
+import { LOOPBACK_BROADCAST, loopbackDevice, loopbackTerminal } from '../src/testing/sim.js';
+import { AdminApi } from './support/admin-api.js';
 import { ConsolePage } from './support/console-page.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 
 const run = promisify(execFile);
 
@@ -28,48 +30,13 @@ async function axe(page: Page): Promise<string[]> {
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
-/** The administrator API straight to svc_server, for the site's setup (what an admin does in the site). */
-class Admin {
-  #csrf = '';
-  #cookie = '';
-  constructor(readonly url: string) {}
-  async call(
-    method: string,
-    p: string,
-    body?: unknown,
-    type = 'application/json',
-  ): Promise<unknown> {
-    const headers: Record<string, string> = { [CSRF_HEADER]: this.#csrf, cookie: this.#cookie };
-    if (body !== undefined) headers['content-type'] = type;
-    const res = await fetch(this.url + p, {
-      method,
-      headers,
-      ...(body !== undefined && {
-        body: body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
-      }),
-    });
-    const set = res.headers.getSetCookie().map((l) => l.split(';')[0]);
-    if (set.length) this.#cookie = [...this.#cookie.split('; ').filter(Boolean), ...set].join('; ');
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as unknown) : null;
-  }
-  async signIn(username: string, password: string) {
-    this.#csrf = ((await this.call('GET', '/api/auth/csrf')) as { token: string }).token;
-    await this.call('POST', '/api/auth/login', { username, password });
-  }
-}
-
 /** One `central` datagram (PROTOCOL §1) to everything bound on the loopback discovery port. */
 async function broadcastCentral(port: number, url: string): Promise<void> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  socket.setBroadcast(true);
+  const socket = openNodeUdpSocket({ reuseAddr: false, broadcast: true });
+  await socket.bind(0, '127.0.0.1');
   const datagram = JSON.stringify({ svc: 'discovery', v: 1, type: 'central', url, name: 'svc' });
-  await new Promise<void>((resolve, reject) =>
-    socket.send(datagram, port, '127.255.255.255', (err) => (err ? reject(err) : resolve())),
-  );
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  await socket.send(Buffer.from(datagram), port, LOOPBACK_BROADCAST);
+  await socket.close();
 }
 
 test.describe('the console end to end, through its browser shell', () => {
@@ -77,7 +44,7 @@ test.describe('the console end to end, through its browser shell', () => {
   let central: CentralProcess;
   let nginx: RunningNginx;
   let consoleProc: ConsoleProcess;
-  let admin: Admin;
+  let admin: AdminApi;
   let device: DeviceHandle;
   const terminals: TerminalHandle[] = [];
   let runDir: string;
@@ -97,31 +64,11 @@ test.describe('the console end to end, through its browser shell', () => {
       ['ENR-E2E', 'enrollment'],
       ['DSP-E2E', 'display'],
     ] as const) {
-      terminals.push(
-        await startTerminal({
-          id,
-          kind,
-          httpPort: 0,
-          discoveryPort,
-          bindAddress: '127.0.0.1',
-          broadcastAddresses: ['127.255.255.255'],
-          announceIntervalMs: 2000,
-          checkinIntervalMs: 0,
-        }),
-      );
+      terminals.push(await loopbackTerminal(discoveryPort, id, kind));
     }
-    device = await startDevice({
-      sn: 'DEV-E2E',
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      heartbeatIntervalMs: 2000,
-    });
-    consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-      CONSOLE_SITE_URL: nginx.url,
-    });
-    admin = new Admin(central.url);
+    device = await loopbackDevice('DEV-E2E');
+    consoleProc = await consoleOn(discoveryPort, { CONSOLE_SITE_URL: nginx.url });
+    admin = new AdminApi(central.url);
     await admin.signIn(central.username, central.password);
   });
   test.afterAll(async () => {
@@ -319,15 +266,8 @@ test.describe('the console end to end, through its browser shell', () => {
     }
 
     // "Probe now": a terminal that stayed quiet since boot is listed once it answers the probe.
-    const late = await startTerminal({
-      id: 'LATE-E2E',
-      kind: 'enrollment',
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
+    const late = await loopbackTerminal(discoveryPort, 'LATE-E2E', 'enrollment', {
       announceIntervalMs: 0,
-      checkinIntervalMs: 0,
       faults: { mute: true }, // no boot announce
     });
     terminals.push(late);

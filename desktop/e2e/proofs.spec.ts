@@ -1,18 +1,19 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startDevice, startTerminal, type DeviceHandle, type TerminalHandle } from '@svc/sim';
+import type { DeviceHandle, TerminalHandle, TerminalOptions } from '@svc/sim';
 import { demoRegion } from '../../web/tests/support/faces';
 import {
+  closedPort,
   startCentral,
   type CentralProcess,
   testDiscoveryPort,
 } from '../src/testing/central-process.js';
-import { CentralAdmin } from './support/central-admin.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { loopbackDevice, loopbackTerminal } from '../src/testing/sim.js';
+import { AdminApi } from './support/admin-api.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 import { ProofsPage } from './support/proofs-page.js';
 import { testPersonPrefix } from './support/catalog.js';
 
@@ -21,14 +22,6 @@ import { testPersonPrefix } from './support/catalog.js';
  * route names, a device's own error, a silent or cloned terminal, a held discovery port, the
  * live header, and proof badges read whole. One central service, simulated hardware.
  */
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function chooseFile(page: Page, label: string, file: string): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
@@ -40,7 +33,7 @@ test.describe('proofs that are true, through the browser shell', () => {
   const discoveryPort = testDiscoveryPort(33000);
   let central: CentralProcess;
   let consoleProc: ConsoleProcess;
-  let admin: CentralAdmin;
+  let admin: AdminApi;
   let device: DeviceHandle;
   let spaceId = '';
   const terminals: Record<string, TerminalHandle> = {};
@@ -48,19 +41,13 @@ test.describe('proofs that are true, through the browser shell', () => {
   // One page for the console's whole run: its link is good once.
   let page: Page;
 
-  const terminal = async (id: string, kind: 'enrollment' | 'display', extra: object = {}) => {
-    const t = await startTerminal({
-      id,
-      kind,
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 2000,
-      checkinIntervalMs: 0,
-      ...extra,
-    });
-    terminals[`${id}@${(extra as { bindAddress?: string }).bindAddress ?? '127.0.0.1'}`] = t;
+  const terminal = async (
+    id: string,
+    kind: 'enrollment' | 'display',
+    extra: Partial<TerminalOptions> = {},
+  ) => {
+    const t = await loopbackTerminal(discoveryPort, id, kind, extra);
+    terminals[`${id}@${extra.bindAddress ?? '127.0.0.1'}`] = t;
     return t;
   };
 
@@ -80,18 +67,11 @@ test.describe('proofs that are true, through the browser shell', () => {
     });
     // One id, two terminals: a cloned configuration.
     await terminal('DSP-CLONE', 'display', { bindAddress: '127.0.0.4' });
-    device = await startDevice({
-      sn: 'DEV-P',
-      bindAddress: '127.0.0.1',
-      httpPort: 0,
-      heartbeatIntervalMs: 2000,
-    });
-    consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
+    device = await loopbackDevice('DEV-P');
+    consoleProc = await consoleOn(discoveryPort, {
       TERMINAL_MANAGEMENT_PORTS: `${new URL(mute.url).port},${await closedPort()}`,
     });
-    admin = new CentralAdmin(central.url);
+    admin = new AdminApi(central.url);
     await admin.signIn(central.username, central.password);
     spaceId = ((await admin.call('POST', '/api/spaces', { name: 'Gate P' })) as { id: string }).id;
     const registered = (await admin.call('POST', '/api/devices', {
@@ -355,10 +335,7 @@ test.describe('proofs that are true, through the browser shell', () => {
     const held = await closedPort();
     const holder: Socket = createSocket({ type: 'udp4' }); // no SO_REUSEADDR: nobody may share
     await new Promise<void>((resolve) => holder.bind(held, '0.0.0.0', resolve));
-    const second = await startConsole({
-      DISCOVERY_PORT: String(held),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-    });
+    const second = await consoleOn(held);
     try {
       await other.goto(second.url);
       const alert = other.getByRole('alert').filter({ hasText: 'Not listening for terminals' });

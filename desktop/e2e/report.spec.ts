@@ -5,15 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import {
   startCentral,
   type CentralProcess,
   testDiscoveryPort,
 } from '../src/testing/central-process.js';
+import { loopbackTerminal } from '../src/testing/sim.js';
 import { AdminApi } from './support/admin-api.js';
 import { ConsolePage } from './support/console-page.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 
 const run = promisify(execFile);
 
@@ -29,11 +30,7 @@ test.describe('the handover report', () => {
   let runDir: string;
   const consoles: ConsoleProcess[] = [];
   const open = async (env: Record<string, string> = {}) => {
-    const c = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-      ...env,
-    });
+    const c = await consoleOn(discoveryPort, env);
     consoles.push(c);
     return c;
   };
@@ -43,16 +40,7 @@ test.describe('the handover report', () => {
     central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
     admin = new AdminApi(central.url);
     await admin.signIn(central.username, central.password);
-    terminal = await startTerminal({
-      id: 'ENR-RPT',
-      kind: 'enrollment',
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 2000,
-      checkinIntervalMs: 0,
-    });
+    terminal = await loopbackTerminal(discoveryPort, 'ENR-RPT', 'enrollment');
   });
   test.afterAll(async () => {
     for (const c of consoles) await c.stop();
@@ -79,11 +67,8 @@ test.describe('the handover report', () => {
     const planted = [password, terminalKey, deviceKey];
     const all = planted.join(' | ');
 
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
-    await ui.signIn('tess', password);
+    await ui.start((await open()).url, central.url, { username: 'tess', password });
     await expect(ui.terminalRow('ENR-RPT')).toBeVisible();
     await page.getByLabel('Select ENR-RPT').check();
     await page.getByLabel('Central address to push').fill(central.url);
@@ -107,8 +92,7 @@ test.describe('the handover report', () => {
     await data.getByLabel('Space').fill(terminalKey);
     await data.getByLabel('Person (name or ID number)').fill(deviceKey);
     await ui.runLayer('Data');
-    await ui.openLayer('Terminal configuration');
-    await ui.runLayer('Terminal configuration');
+    await ui.check('Terminal configuration');
     const report = await ui.finish(`Tess Tech 张 ${terminalKey}`, `North ${password}`, true);
 
     const json = (await ui.download(report, 'JSON')).toString();
@@ -138,14 +122,9 @@ test.describe('the handover report', () => {
   test('a report is outdated by a change after Finish and says what failed and what never ran', async ({
     page,
   }) => {
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
-    await ui.signIn(central.username, central.password);
-    await ui.tab('Acceptance').click();
-    await ui.openLayer('Central service');
-    await ui.runLayer('Central service');
+    await ui.start((await open()).url, central.url, central);
+    await ui.check('Central service');
     const data = await ui.openLayer('Data');
     // Empty required fields: each says so, and the layer is not run (no "'' not found").
     await data.getByRole('button', { name: 'Run Data check' }).click();
@@ -165,8 +144,7 @@ test.describe('the handover report', () => {
     await expect(report.getByRole('button', { name: 'Download PDF' })).toBeEnabled();
 
     // A layer run again after Finish: the old report is no longer what the layers say.
-    await ui.openLayer('Central service');
-    await ui.runLayer('Central service');
+    await ui.check('Central service');
     await ui.openReport();
     await expect(report.getByText('Report outdated')).toBeVisible();
     await expect(report).toContainText('Central service was run again after Finish');
@@ -188,10 +166,8 @@ test.describe('the handover report', () => {
   test('a report not recorded at central says why, and is recorded from the step once signed in', async ({
     page,
   }) => {
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
+    await ui.start((await open()).url, central.url);
     const report = await ui.openReport();
     await report.getByLabel('Technician').fill('Tess');
     await report.getByLabel('Site').fill('North gate');
@@ -209,14 +185,9 @@ test.describe('the handover report', () => {
   });
 
   test('the PDF prints the technician as typed, with page numbers', async ({ page }) => {
-    const c = await open();
     const ui = new ConsolePage(page);
-    await page.goto(c.url);
-    await ui.useCentral(central.url);
-    await ui.signIn(central.username, central.password);
-    await ui.tab('Acceptance').click();
-    await ui.openLayer('Central service');
-    await ui.runLayer('Central service');
+    await ui.start((await open()).url, central.url, central);
+    await ui.check('Central service');
     const report = await ui.finish('Tess Tech 张', 'North gate — 北门', true);
     const file = path.join(runDir, 'cjk.pdf');
     writeFileSync(file, await ui.download(report, 'PDF'));
@@ -313,14 +284,11 @@ test.describe('the handover report', () => {
     const stateDir = path.join(runDir, 'state');
     const first = await open({ CONSOLE_STATE_DIR: stateDir });
     const ui = new ConsolePage(page);
-    await page.goto(first.url);
-    await ui.useCentral(central.url);
-    await ui.signIn(central.username, central.password);
+    await ui.start(first.url, central.url, central);
     await ui.tab('Acceptance').click();
     await ui.runLayer('Services');
     await ui.confirm('Services', 'Ann Tech', 'status.sh: all up');
-    await ui.openLayer('Central service');
-    await ui.runLayer('Central service');
+    await ui.check('Central service');
     const report = await ui.finish('Tess Tech', 'North gate', true);
     const digest = await report.locator('code').first().textContent();
     await first.stop();

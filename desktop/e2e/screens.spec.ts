@@ -1,58 +1,27 @@
 import { createSocket } from 'node:dgram';
-import { createServer, type Server } from 'node:http';
-import net from 'node:net';
+import { createServer } from 'node:http';
+import type net from 'node:net';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { testDiscoveryPort } from '../src/testing/central-process.js';
+import { closedPort, testDiscoveryPort } from '../src/testing/central-process.js';
+import { startCentralStub, type CentralStub } from '../src/testing/central-stub.js';
 import { ConsolePage } from './support/console-page.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 
 /**
  * The console's own screens at a laptop's and a phone's width, with no site behind them: a
  * central address where nothing answers, and a central service that refuses the sign-in.
  */
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A central service that answers its heartbeat and refuses every sign-in. */
-async function refusingCentral(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/api/heartbeat') {
-        return json(200, {
-          state: 1,
-          service: 'svc',
-          time: new Date().toISOString(),
-          responseTimeMs: 1,
-          version: '0.1.0',
-          uptimeSeconds: 1,
-          database: { state: 'up', dialect: 'sqlite' },
-          workers: {},
-          warnings: [],
-        });
-      }
-      if (req.url === '/api/auth/csrf') return json(200, { token: 'csrf-token-for-the-test' });
-      if (req.url === '/api/auth/login') {
-        return json(401, {
-          error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
-        });
-      }
-      json(404, { error: { code: 'not_found', message: 'Not found.' } });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, server };
-}
+const refusingCentral = () =>
+  startCentralStub(({ url }) =>
+    url === '/api/auth/login'
+      ? {
+          status: 401,
+          body: { error: { code: 'invalid_credentials', message: 'Wrong username or password.' } },
+        }
+      : undefined,
+  );
 
 /** What the check reads of an element (the e2e code is typed without the DOM's library). */
 interface Measured {
@@ -100,7 +69,7 @@ async function centralAnswering(port: number, url: string) {
 test.describe('the console screens at 1280 and 390 px', () => {
   let consoleProc: ConsoleProcess;
   let page: Page;
-  let central: { url: string; server: Server };
+  let central: CentralStub;
 
   const discoveryPort = testDiscoveryPort(35000);
   let answering: Awaited<ReturnType<typeof centralAnswering>>;
@@ -110,11 +79,7 @@ test.describe('the console screens at 1280 and 390 px', () => {
     answering = await centralAnswering(discoveryPort, central.url);
     // A short discovery timeout: what a central service said is forgotten within seconds (longer
     // than the panel's 5 s look, as the default 45 s is).
-    consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-      DISCOVERY_TIMEOUT: '6',
-    });
+    consoleProc = await consoleOn(discoveryPort, { DISCOVERY_TIMEOUT: '6' });
     page = await browser.newPage();
     await page.goto(consoleProc.url);
   });
@@ -122,7 +87,7 @@ test.describe('the console screens at 1280 and 390 px', () => {
     await answering?.close();
     await page?.close();
     await consoleProc?.stop();
-    await new Promise((resolve) => central?.server.close(resolve));
+    await central?.close();
   });
 
   test('a central service heard on the LAN stays on offer: the console asks again', async () => {

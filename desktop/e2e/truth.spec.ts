@@ -1,15 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import {
   startCentral,
   testDiscoveryPort,
   type CentralProcess,
 } from '../src/testing/central-process.js';
+import { loopbackTerminal } from '../src/testing/sim.js';
 import { buildReport } from '../src/core/report/report.js';
 import { reportHtml } from '../src/core/report/html.js';
 import { ConsolePage } from './support/console-page.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 
 /** Each tone's mark and fill in the stepper, and its badge beside Run (mark and words). */
 const TONES: Record<string, { mark: RegExp; fill: string; badge: RegExp; words: string }> = {
@@ -43,10 +44,7 @@ test.describe('a console that never looks better than it is', () => {
 
   test.beforeAll(async ({ browser }) => {
     central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
-    consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-    });
+    consoleProc = await consoleOn(discoveryPort);
     // axe needs a page of a context this spec made.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -104,29 +102,16 @@ test.describe('a console that never looks better than it is', () => {
   test('the stepper: passed green ✔, warning yellow ⚠, failed red ✘, not run grey; axe agrees', async () => {
     const ui = new ConsolePage(page);
     // A terminal on this laptop, heard by the console and listed at central, never pushed to.
-    terminal = await startTerminal({
-      id: 'ENR-T',
-      kind: 'enrollment',
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 2000,
-      checkinIntervalMs: 0,
-    });
+    terminal = await loopbackTerminal(discoveryPort, 'ENR-T', 'enrollment');
     await ui.tab('Terminals').click();
     await expect(ui.terminalRow('ENR-T')).toBeVisible();
     await ui.signIn(central.username, central.password);
-    await ui.tab('Acceptance').click();
     // Passed: the central service answers.
-    await ui.openLayer('Central service');
-    await ui.runLayer('Central service');
+    await ui.check('Central service');
     // A warning: the terminal is heard and listed, but the central address is loopback.
-    await ui.openLayer('Discovery');
-    await ui.runLayer('Discovery');
+    await ui.check('Discovery');
     // Failed: the terminal was never pushed to, so nothing proves its configuration.
-    await ui.openLayer('Terminal configuration');
-    const failed = await ui.runLayer('Terminal configuration');
+    const failed = await ui.check('Terminal configuration');
     await expect(failed.getByLabel('Terminal configuration evidence')).toContainText(
       '✘ ENR-T: not pushed yet',
     );
@@ -270,13 +255,9 @@ test.describe('the browser shell when the console process stops', () => {
   });
 
   test('its tab turns the header red in words, never a frozen green', async ({ page }) => {
-    const consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-    });
+    const consoleProc = await consoleOn(discoveryPort);
     try {
-      await page.goto(consoleProc.url);
-      await ui(page).useCentral(central.url);
+      await ui(page).start(consoleProc.url, central.url);
       await expect(ui(page).header()).toContainText(/Central service answering/);
     } finally {
       await consoleProc.stop();

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startTerminal, type TerminalHandle } from '@svc/sim';
+import type { TerminalHandle } from '@svc/sim';
 import {
   startCentral,
   type CentralProcess,
   testDiscoveryPort,
 } from '../src/testing/central-process.js';
-import { startConsole, type ConsoleProcess } from './support/console-process.js';
+import { loopbackTerminal } from '../src/testing/sim.js';
+import { consoleOn, type ConsoleProcess } from './support/console-process.js';
 
 /**
  * The console as a technician in China meets it: a zh-CN browser, so the console speaks
@@ -23,20 +24,8 @@ test.describe('the console in Simplified Chinese', () => {
 
   test.beforeAll(async () => {
     central = await startCentral({ discoveryPort, env: { SVC_PUSH_WORKER: '0' } });
-    terminal = await startTerminal({
-      id: 'ENR-ZH',
-      kind: 'enrollment',
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
-      announceIntervalMs: 2000,
-      checkinIntervalMs: 0,
-    });
-    consoleProc = await startConsole({
-      DISCOVERY_PORT: String(discoveryPort),
-      DISCOVERY_PROBE_ADDRESSES: '127.255.255.255',
-    });
+    terminal = await loopbackTerminal(discoveryPort, 'ENR-ZH', 'enrollment');
+    consoleProc = await consoleOn(discoveryPort);
   });
   test.afterAll(async () => {
     await consoleProc?.stop();

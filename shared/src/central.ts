@@ -180,6 +180,23 @@ export const configureRequest = z.object({
 });
 export type ConfigureRequest = z.infer<typeof configureRequest>;
 
+/**
+ * What the field console asks to push (its `push` over IPC and the browser shell): the panel
+ * address and management keys by configure's rules, a central address it must name, and
+ * `direct`, the technician's choice to go straight to the terminals. It takes more ids than one
+ * configure, since the console pushes each terminal on its own.
+ */
+export const pushRequest = z
+  .object({
+    ids: z.array(nodeId).min(1).max(1000),
+    centralUrl,
+    panelUrl: configureRequest.shape.panelUrl,
+    keys: configureRequest.shape.keys,
+    direct: z.boolean().optional(),
+  })
+  .strict();
+export type PushRequest = z.infer<typeof pushRequest>;
+
 export const configureResult = z.union([
   z.object({ id: z.string(), ok: z.literal(true), saved: terminalConfig }),
   z.object({

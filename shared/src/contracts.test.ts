@@ -5,6 +5,7 @@ import {
   errorBody,
   loginRequest,
   panelEvent,
+  pushRequest,
   recognitionEventIn,
   terminalConfigUpdate,
 } from './index.js';
@@ -68,5 +69,31 @@ describe('HTTP contracts', () => {
     expect(errorBody.safeParse({ error: { code: 'csrf', message: 'x' } }).success).toBe(true);
     expect(errorBody.safeParse({ error: { code: 'Bad Code', message: 'x' } }).success).toBe(false);
     expect(loginRequest.safeParse({ username: '', password: 'x' }).success).toBe(false);
+  });
+
+  test("the console's push: configure's rules for ids, keys and panel, a central address named", () => {
+    const request = {
+      ids: ['ENR-1', 'DSP-2'],
+      centralUrl: 'http://10.0.0.1:8000',
+      panelUrl: 'http://10.0.0.1:8000/panel',
+      keys: { 'ENR-1': 'k3y!' },
+      direct: true,
+    };
+    expect(pushRequest.parse(request)).toEqual(request);
+    // More terminals than one configure takes: the console pushes each on its own.
+    const many = Array.from({ length: 300 }, (_, i) => `ENR-${i}`);
+    expect(configureRequest.safeParse({ ids: many }).success).toBe(false);
+    expect(pushRequest.safeParse({ ids: many, centralUrl: 'http://10.0.0.1' }).success).toBe(true);
+    for (const bad of [
+      { ids: [], centralUrl: 'http://10.0.0.1' },
+      { ids: ['ENR 1'], centralUrl: 'http://10.0.0.1' },
+      { ids: ['ENR-1'] },
+      { ids: ['ENR-1'], centralUrl: 'ftp://x' },
+      { ids: ['ENR-1'], centralUrl: 'http://10.0.0.1', keys: { 'ENR-1': 'two words' } },
+      { ids: ['ENR-1'], centralUrl: 'http://10.0.0.1', panelUrl: 'panel' },
+      { ids: ['ENR-1'], centralUrl: 'http://10.0.0.1', addresses: {} },
+    ]) {
+      expect(pushRequest.safeParse(bad).success).toBe(false);
+    }
   });
 });

@@ -80,6 +80,27 @@ export class ConsolePage {
     await expect(layer.getByText(`Confirmed by ${who} at`)).toBeVisible();
   }
 
+  /**
+   * Opens the console's one-time link, works with the central service at `centralUrl`, and
+   * signs in with `account` when one is given.
+   */
+  async start(
+    consoleUrl: string,
+    centralUrl: string,
+    account?: { username: string; password: string },
+  ): Promise<void> {
+    await this.page.goto(consoleUrl);
+    await this.useCentral(centralUrl);
+    if (account) await this.signIn(account.username, account.password);
+  }
+
+  /** Opens a layer of the acceptance tab and runs its check. */
+  async check(title: string): Promise<Locator> {
+    await this.tab('Acceptance').click();
+    await this.openLayer(title);
+    return this.runLayer(title);
+  }
+
   /** Types a central address and uses it. */
   async useCentral(url: string): Promise<void> {
     await this.page.getByLabel('Central address', { exact: true }).fill(url);

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/testing/central-process.js';
+import { LOOPBACK_BROADCAST } from '../../src/testing/sim.js';
 
 const cli = path.resolve(import.meta.dirname, '..', '..', 'dist', 'shell', 'cli.js');
 
@@ -59,4 +60,19 @@ export async function startConsole(env: Record<string, string>): Promise<Console
       await exited;
     },
   };
+}
+
+/**
+ * A console listening for terminals on `discoveryPort` and probing on loopback, where the tests'
+ * simulated terminals are; `env` adds to that (or overrides it).
+ */
+export function consoleOn(
+  discoveryPort: number,
+  env: Record<string, string> = {},
+): Promise<ConsoleProcess> {
+  return startConsole({
+    DISCOVERY_PORT: String(discoveryPort),
+    DISCOVERY_PROBE_ADDRESSES: LOOPBACK_BROADCAST,
+    ...env,
+  });
 }

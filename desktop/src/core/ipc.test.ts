@@ -1,5 +1,13 @@
 import type { ConsoleApi } from './api.js';
-import { createIpcHandlers, IPC_CHANNELS, IpcArgumentError } from './ipc.js';
+import {
+  createIpcHandlers,
+  INVOKE_METHODS,
+  IPC_CHANNELS,
+  IpcArgumentError,
+  SAVE_FILE_CHANNEL,
+  TERMINALS_CHANGED_CHANNEL,
+} from './ipc.js';
+import { NO_DROPS } from '../testing/stand-ins.js';
 
 const central = {
   url: null,
@@ -25,15 +33,7 @@ function fakeApi(calls: string[]): ConsoleApi {
   return {
     listTerminals: record('listTerminals', []),
     listCentrals: record('listCentrals', []),
-    getDropCounts: record('getDropCounts', {
-      oversize: 3,
-      not_json: 0,
-      not_object: 0,
-      wrong_service: 0,
-      unknown_version: 0,
-      unknown_type: 0,
-      bad_field: 0,
-    }),
+    getDropCounts: record('getDropCounts', { ...NO_DROPS, oversize: 3 }),
     getStatus: record('getStatus', {
       listening: true,
       local: null,
@@ -76,14 +76,21 @@ function fakeApi(calls: string[]): ConsoleApi {
 }
 
 describe('IPC handlers', () => {
-  it('have one distinct channel per request method', () => {
+  it('have one distinct channel per request method, named after it', () => {
     const handlers = createIpcHandlers(fakeApi([]));
     expect(handlers.map((handler) => handler.channel).sort()).toEqual(
-      Object.values(IPC_CHANNELS)
-        .filter((channel) => channel !== IPC_CHANNELS.terminalsChanged)
-        .sort(),
+      Object.values(IPC_CHANNELS).sort(),
     );
-    expect(new Set(Object.values(IPC_CHANNELS)).size).toBe(Object.keys(IPC_CHANNELS).length);
+    const channels = [...Object.values(IPC_CHANNELS), TERMINALS_CHANGED_CHANNEL, SAVE_FILE_CHANNEL];
+    expect(new Set(channels).size).toBe(channels.length);
+    expect(IPC_CHANNELS.getDropCounts).toBe('svc-console:get-drop-counts');
+    expect(handlers.map((handler) => handler.method)).toEqual(INVOKE_METHODS);
+  });
+
+  it('cover every request method of ConsoleApi: the core and the list agree', () => {
+    const api = fakeApi([]);
+    const requests = Object.keys(api).filter((name) => name !== 'onTerminalsChanged');
+    expect([...INVOKE_METHODS].sort()).toEqual(requests.sort());
   });
 
   it('call the core with validated arguments and return its answer', async () => {

@@ -1,57 +1,23 @@
-import { issueMessage } from '@svc/shared';
-import { fieldMessage, t } from './i18n.js';
+import { centralUrl, issueMessage, loginRequest, pushRequest } from '@svc/shared';
 import { z } from 'zod';
-import { LANGUAGES } from './language.js';
-import { centralUrl, loginRequest, optionalHttpUrl, terminalKey } from '@svc/shared';
-import type { ConsoleApi } from './api.js';
 import { LAYER_IDS } from './acceptance/layers.js';
 import { layerInput } from './acceptance/runner.js';
+import type { ConsoleApi } from './api.js';
+import { fieldMessage, t } from './i18n.js';
+import { channelOf, SAVE_FILE_CHANNEL, TERMINALS_CHANGED_CHANNEL } from './ipc-channels.js';
+import { LANGUAGES } from './language.js';
+
+export { SAVE_FILE_CHANNEL, TERMINALS_CHANGED_CHANNEL };
 
 /** The second factor, by the central service's own rule (`loginRequest.code`). */
 const twoFactorCode = loginRequest.shape.code.unwrap();
 
-/**
- * IPC channel names. The preload (a standalone CommonJS file: a sandboxed preload can require
- * nothing but `electron`) repeats them, typed against this object so they cannot drift.
- */
-export const IPC_CHANNELS = {
-  listTerminals: 'svc-console:list-terminals',
-  listCentrals: 'svc-console:list-centrals',
-  getDropCounts: 'svc-console:get-drop-counts',
-  getStatus: 'svc-console:get-status',
-  probe: 'svc-console:probe',
-  listenAgain: 'svc-console:listen-again',
-  terminalsCsv: 'svc-console:terminals-csv',
-  diagnose: 'svc-console:diagnose',
-  getCentral: 'svc-console:get-central',
-  setCentral: 'svc-console:set-central',
-  signIn: 'svc-console:sign-in',
-  signOut: 'svc-console:sign-out',
-  changePassword: 'svc-console:change-password',
-  push: 'svc-console:push',
-  pushProgress: 'svc-console:push-progress',
-  listPushes: 'svc-console:list-pushes',
-  getAcceptance: 'svc-console:get-acceptance',
-  runLayer: 'svc-console:run-layer',
-  confirmLayer: 'svc-console:confirm-layer',
-  finishAcceptance: 'svc-console:finish-acceptance',
-  recordReport: 'svc-console:record-report',
-  getReport: 'svc-console:get-report',
-  getSettings: 'svc-console:get-settings',
-  setLanguage: 'svc-console:set-language',
-  /** main → renderer: the terminal list after a change. */
-  terminalsChanged: 'svc-console:terminals-changed',
-} as const;
-
-/**
- * Electron only: a file the renderer downloads (report, CSV) is written where the technician
- * chooses in the system's save dialog. The browser shell downloads through the browser.
- */
-export const SAVE_FILE_CHANNEL = 'svc-console:save-file';
+/** Electron only: the save dialog behind a download (`SAVE_FILE_CHANNEL`). */
 export interface DesktopFiles {
   /** True once written; false when the technician cancelled the dialog. */
   saveFile(filename: string, base64: string): Promise<boolean>;
 }
+/** What the save dialog takes: a plain file name and the file's bytes. */
 export const saveFileArgs = z.tuple([
   z
     .string()
@@ -67,17 +33,6 @@ export type InvokeMethod = Exclude<keyof ConsoleApi, 'onTerminalsChanged'>;
 const noArguments = z.tuple([]);
 const shortText = z.string().trim().max(200);
 const layerId = z.enum(LAYER_IDS);
-/** What the renderer may ask to push; the same rules as the central service's configure. */
-export const pushRequest = z
-  .object({
-    ids: z.array(z.string().min(1).max(64)).min(1).max(1000),
-    centralUrl,
-    panelUrl: optionalHttpUrl.optional(),
-    /** Per terminal id, its management key (the same rule as the central service's). */
-    keys: z.record(z.string().min(1).max(64), terminalKey).optional(),
-    direct: z.boolean().optional(),
-  })
-  .strict();
 
 type MethodSpec<M extends InvokeMethod> = {
   /** What the method accepts from the renderer; anything else is refused before the core sees it. */
@@ -87,6 +42,11 @@ type MethodSpec<M extends InvokeMethod> = {
   refused?: (args: readonly unknown[]) => string | null;
 };
 
+/**
+ * The one list of request methods, with the arguments each accepts. The IPC channels, the
+ * preload (written in at build time) and the browser shell's routes all come from it, so a new
+ * method is its ConsoleApi signature, its implementation, and its line here.
+ */
 const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
   listTerminals: { args: noArguments, call: (api) => api.listTerminals() },
   listCentrals: { args: noArguments, call: (api) => api.listCentrals() },
@@ -147,6 +107,26 @@ const methods: { [M in InvokeMethod]: MethodSpec<M> } = {
   },
 };
 
+/** Every request method of ConsoleApi. */
+export const INVOKE_METHODS = Object.keys(methods) as InvokeMethod[];
+
+/** Each request method's IPC channel (`listTerminals` → `svc-console:list-terminals`). */
+export const IPC_CHANNELS = Object.fromEntries(
+  INVOKE_METHODS.map((method) => [method, channelOf(method)]),
+) as Readonly<Record<InvokeMethod, string>>;
+
+/** What the built preload is given (src/main/preload.cts reads it as SVC_CONSOLE_CHANNELS). */
+export interface PreloadChannels {
+  invoke: Readonly<Record<InvokeMethod, string>>;
+  terminalsChanged: typeof TERMINALS_CHANGED_CHANNEL;
+  saveFile: typeof SAVE_FILE_CHANNEL;
+}
+export const PRELOAD_CHANNELS: PreloadChannels = {
+  invoke: IPC_CHANNELS,
+  terminalsChanged: TERMINALS_CHANGED_CHANNEL,
+  saveFile: SAVE_FILE_CHANNEL,
+};
+
 /** Arguments the console refused, said as what was wrong (never the channel's name). */
 export class IpcArgumentError extends Error {
   constructor(
@@ -168,7 +148,8 @@ export class IpcArgumentError extends Error {
 }
 
 export interface IpcHandler {
-  channel: (typeof IPC_CHANNELS)[InvokeMethod];
+  method: InvokeMethod;
+  channel: string;
   /** Validates the renderer's arguments, then calls the core. */
   handle: (args: readonly unknown[]) => Promise<unknown>;
 }
@@ -177,6 +158,7 @@ function handler<M extends InvokeMethod>(api: ConsoleApi, method: M): IpcHandler
   const spec: MethodSpec<M> = methods[method];
   const channel = IPC_CHANNELS[method];
   return {
+    method,
     channel,
     handle: (args) => {
       const parsed = spec.args.safeParse(args);
@@ -190,5 +172,5 @@ function handler<M extends InvokeMethod>(api: ConsoleApi, method: M): IpcHandler
 }
 
 export function createIpcHandlers(api: ConsoleApi): IpcHandler[] {
-  return (Object.keys(methods) as InvokeMethod[]).map((method) => handler(api, method));
+  return INVOKE_METHODS.map((method) => handler(api, method));
 }

@@ -1,62 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SessionStore } from './acceptance/session-store.js';
-import { createConsoleService } from './api.js';
-import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics/diagnostics.js';
+import { createConsoleService } from './console-service.js';
+import { diagnose, SILENCE_MS } from './diagnostics/diagnostics.js';
 import { setLanguage, t } from './i18n.js';
 import { createIpcHandlers, IPC_CHANNELS } from './ipc.js';
-import type { TerminalDirectory } from './terminal-directory.js';
+import { closedPort } from '../testing/central-process.js';
+import { diagnosticFacts, quietDirectory } from '../testing/stand-ins.js';
 
-/** A directory stand-in: listening, nothing heard. */
-const directory: Pick<
-  TerminalDirectory,
-  'list' | 'centrals' | 'dropCounts' | 'status' | 'probe' | 'onChange' | 'start'
-> = {
-  list: () => [],
-  centrals: () => [],
-  dropCounts: () => ({
-    oversize: 0,
-    not_json: 0,
-    not_object: 0,
-    wrong_service: 0,
-    unknown_version: 0,
-    unknown_type: 0,
-    bad_field: 0,
-  }),
-  status: () => ({ listening: true, local: null, lastError: null }),
-  probe: () => Promise.resolve([]),
-  onChange: () => () => undefined,
-  start: () => Promise.resolve(),
-};
-
-const silent: DiagnosticFacts = {
-  port: 20785,
-  listening: true,
-  lastError: null,
-  holders: [],
-  ownPid: 1,
-  interfaces: [],
-  expectedAddress: null,
-  routed: [],
-  notHeard: null,
-  conflicts: [],
-  gone: [],
-  listeningSince: 0,
-  lastHeardAt: null,
-  now: SILENCE_MS + 5_000,
-  platform: 'linux',
-  productName: null,
-};
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** Nothing heard on any interface for 65 s. */
+const silent = diagnosticFacts({ lastHeardAt: null, now: SILENCE_MS + 5_000 });
 
 describe('the console in Simplified Chinese and English', () => {
   let dir: string;
@@ -82,7 +36,10 @@ describe('the console in Simplified Chinese and English', () => {
   });
 
   it('keeps the technician’s choice across a restart; until then the system’s language rules', async () => {
-    const first = createConsoleService({ directory, sessionStore: new SessionStore(dir) });
+    const first = createConsoleService({
+      directory: quietDirectory,
+      sessionStore: new SessionStore(dir),
+    });
     expect(await first.getSettings()).toEqual({ language: null });
     // The system's language: spoken, not kept.
     await first.setLanguage('zh-CN', false);
@@ -93,13 +50,16 @@ describe('the console in Simplified Chinese and English', () => {
     expect(state.advice).toMatch(/^请检查：地址和端口是否正确/);
 
     await first.setLanguage('en', true);
-    const second = createConsoleService({ directory, sessionStore: new SessionStore(dir) });
+    const second = createConsoleService({
+      directory: quietDirectory,
+      sessionStore: new SessionStore(dir),
+    });
     expect(await second.getSettings()).toEqual({ language: 'en' });
     expect(t('app.tabs.terminals')).toBe('Terminals');
   });
 
   it('gives the shared field rules in the console’s language', async () => {
-    const handlers = createIpcHandlers(createConsoleService({ directory }));
+    const handlers = createIpcHandlers(createConsoleService({ directory: quietDirectory }));
     const setCentral = handlers.find((h) => h.channel === IPC_CHANNELS.setCentral)!;
     await setLanguage('zh-CN');
     await expect(setCentral.handle(['http://10.0.0.1/x'])).rejects.toThrow(

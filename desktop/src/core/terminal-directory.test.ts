@@ -2,9 +2,9 @@ import dgram from 'node:dgram';
 import { DEFAULT_DISCOVERY_PORT, DEFAULT_DISCOVERY_TIMEOUT_S, parseDatagram } from '@svc/shared';
 import { systemClock } from './clock.js';
 import { TerminalDirectory, type DirectoryChange } from './terminal-directory.js';
-import { openNodeUdpSocket, type DatagramSocket, type Endpoint } from './udp.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { announce, closeSocket, nextChange, openSender, sendTo } from './testing/udp.js';
+import { openNodeUdpSocket, type DatagramSocket, type Endpoint } from '@svc/shared/udp';
+import { FakeClock } from '../testing/fake-clock.js';
+import { announce, closeSocket, nextChange, openSender, sendTo } from '../testing/udp.js';
 
 const open: { directory: TerminalDirectory[]; sockets: dgram.Socket[] } = {
   directory: [],

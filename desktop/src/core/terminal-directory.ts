@@ -9,7 +9,7 @@ import {
   type TerminalKind,
 } from '@svc/shared';
 import type { Clock, Timer } from './clock.js';
-import type { DatagramSocket, Endpoint, OpenSocket } from './udp.js';
+import type { DatagramSocket, Endpoint } from '@svc/shared/udp';
 
 /** A terminal heard on the LAN (PROTOCOL §1 announce). Plain data: it crosses IPC as it is. */
 export interface TerminalEntry {
@@ -77,7 +77,9 @@ export type DirectoryChange =
   | { type: 'status'; status: DirectoryStatus };
 
 export interface DirectoryDeps {
-  openSocket: OpenSocket;
+  /** A fresh UDP socket (`openNodeUdpSocket` of `@svc/shared/udp`: SO_REUSEADDR, so the console
+   * and a central service on one laptop both listen on the discovery port). */
+  openSocket: () => DatagramSocket;
   clock: Clock;
   /** Where listener exceptions and socket errors are reported; they never escape. */
   report?: (message: string, error: unknown) => void;

@@ -1,101 +1,55 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handoverReport } from '@svc/shared';
 import { LAYERS } from './acceptance/layers.js';
 import { SessionStore } from './acceptance/session-store.js';
 import { createTerminalClient } from './clients/terminal-client.js';
-import { FakeClock } from './testing/fake-clock.js';
+import { closedPort } from '../testing/central-process.js';
+import {
+  heartbeatBody,
+  startCentralStub,
+  STUB_CSRF_TOKEN,
+  STUB_SESSION,
+  STUB_USER,
+  type StubAnswer,
+} from '../testing/central-stub.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { Workbench } from './workbench.js';
 
+const invalidCredentials = {
+  status: 401,
+  body: { error: { code: 'invalid_credentials', message: 'Wrong username or password.' } },
+};
+
 /** A central service stand-in: heartbeat (healthy or not), sign-in, and the report upload. */
-function stubCentral() {
+async function stubCentral() {
   const state = { healthy: true, down: false, uploads: [] as string[] };
-  const server: Server = createServer((req, res) => {
+  const stub = await startCentralStub(({ url, body }): StubAnswer | 'drop' | undefined => {
     // Down: the connection drops without an answer, as a stopped service behind a proxy does.
-    if (state.down) return void req.socket.destroy();
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const json = (status: number, value: unknown, cookie?: string) => {
-        res.writeHead(status, {
-          'content-type': 'application/json',
-          ...(cookie && { 'set-cookie': cookie }),
-        });
-        res.end(JSON.stringify(value));
+    if (state.down) return 'drop';
+    if (url === '/api/heartbeat') {
+      return { status: state.healthy ? 200 : 503, body: heartbeatBody(state.healthy) };
+    }
+    if (url === '/api/auth/login' && body.includes('wrong')) return invalidCredentials;
+    if (url === '/api/auth/login' && body.includes('needs-code') && !body.includes('"code"')) {
+      return {
+        status: 401,
+        body: { error: { code: 'two_factor_required', message: 'A two-factor code is required.' } },
       };
-      if (req.url === '/api/heartbeat') {
-        return json(state.healthy ? 200 : 503, {
-          state: state.healthy ? 1 : 0,
-          service: 'svc',
-          time: new Date().toISOString(),
-          responseTimeMs: 1,
-          version: '0.1.0',
-          uptimeSeconds: 1,
-          database: { state: state.healthy ? 'up' : 'down', dialect: 'sqlite' },
-          workers: {},
-          warnings: [],
-        });
-      }
-      if (req.url === '/api/auth/csrf') return json(200, { token: 'csrf-Tok3n-0123456789abcdef' });
-      if (req.url === '/api/auth/login' && body.includes('wrong')) {
-        return json(401, {
-          error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
-        });
-      }
-      if (
-        req.url === '/api/auth/login' &&
-        body.includes('needs-code') &&
-        !body.includes('"code"')
-      ) {
-        return json(401, {
-          error: { code: 'two_factor_required', message: 'A two-factor code is required.' },
-        });
-      }
-      if (req.url === '/api/auth/password') {
-        if (body.includes('wrong')) {
-          return json(401, {
-            error: { code: 'invalid_credentials', message: 'Wrong username or password.' },
-          });
-        }
-        res.writeHead(204);
-        return void res.end();
-      }
-      if (req.url === '/api/auth/me') {
-        return json(200, {
-          user: {
-            id: 'a1',
-            username: 'tess',
-            displayName: 'Tess',
-            role: 'admin',
-            organizationId: 'o1',
-            mustChangePassword: false,
-          },
-        });
-      }
-      if (req.url === '/api/auth/login') {
-        return json(
-          200,
-          {
-            user: {
-              id: 'a1',
-              username: 'tess',
-              displayName: 'Tess',
-              role: 'admin',
-              organizationId: 'o1',
-              mustChangePassword: false,
-            },
-          },
-          'sid=SessionCookieValue42; HttpOnly',
-        );
-      }
-      if (req.url === '/api/acceptance/reports') {
-        const report = (JSON.parse(body) as { report: string }).report;
-        state.uploads.push(report);
-        return json(201, {
+    }
+    if (url === '/api/auth/me') return { status: 200, body: { user: STUB_USER } };
+    if (url === '/api/auth/password')
+      return body.includes('wrong') ? invalidCredentials : { status: 204 };
+    if (url === '/api/acceptance/reports') {
+      const report = (JSON.parse(body) as { report: string }).report;
+      state.uploads.push(report);
+      return {
+        status: 201,
+        body: {
           sha256: createHash('sha256').update(report).digest('hex'),
           recordedAt: '2026-11-28T04:00:00.000Z',
           recordedBy: 'tess',
@@ -103,26 +57,23 @@ function stubCentral() {
           layers: 8,
           passed: 1,
           created: true,
-        });
-      }
-      json(404, { error: { code: 'not_found', message: 'no' } });
-    });
+        },
+      };
+    }
+    return undefined;
   });
-  return { server, state };
+  return { ...stub, state };
 }
 
 describe('the acceptance session', () => {
   let dir: string;
-  let central: ReturnType<typeof stubCentral>;
+  let central: Awaited<ReturnType<typeof stubCentral>>;
   let url: string;
   beforeAll(async () => {
-    central = stubCentral();
-    await new Promise<void>((resolve) => central.server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(central.server.address() as AddressInfo).port}`;
+    central = await stubCentral();
+    url = central.url;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => central.server.close(resolve));
-  });
+  afterAll(() => central.close());
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'svc-session-'));
     central.state.healthy = true;
@@ -206,7 +157,7 @@ describe('the acceptance session', () => {
 
     const files = readdirSync(path.join(dir, 'sites'));
     const onDisk = files.map((f) => readFileSync(path.join(dir, 'sites', f), 'utf8')).join('');
-    for (const secret of [password, 'SessionCookieValue42', 'csrf-Tok3n-0123456789abcdef']) {
+    for (const secret of [password, STUB_SESSION, STUB_CSRF_TOKEN]) {
       expect(onDisk).not.toContain(secret);
     }
 
@@ -281,10 +232,7 @@ describe('the acceptance session', () => {
 
   it('says in words what to check for an address where nothing, or something else, answers', async () => {
     const wb = bench();
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const none = await wb.setCentral(`http://127.0.0.1:${port}`);
     expect(none.error).toBe(`nothing answers at 127.0.0.1:${port} (connection refused)`);
     expect(none.advice).toMatch(/^Check the address and port .*the central service runs/);

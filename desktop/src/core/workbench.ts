@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { ErrorCode, handoverReport, type HandoverReport } from '@svc/shared';
+import { ErrorCode, handoverReport, type HandoverReport, type PushRequest } from '@svc/shared';
 import {
   LAYERS,
   layerStatus,
@@ -28,15 +28,8 @@ import { buildReport, redact, reportJson, sha256, verdict } from './report/repor
 import { OUTDATED, TERMINAL_WORDS, changedSince, notRunRefused, confirmRefusal } from './texts.js';
 import type { TerminalEntry } from './terminal-directory.js';
 
-export interface PushRequestInput {
-  ids: string[];
-  centralUrl: string;
-  panelUrl?: string | undefined;
-  /** Per terminal id, its management key (for terminals that have one); used for this push. */
-  keys?: Record<string, string> | undefined;
-  /** Straight to the terminals: the explicit choice, not authorized at central. */
-  direct?: boolean | undefined;
-}
+/** What the technician asks to push (the shared rule the IPC and the push panel check). */
+export type PushRequestInput = PushRequest;
 
 /** One terminal of a running push: the step it is at, and since when. */
 export interface PushProgress {

@@ -8,10 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { parseDatagram } from '@svc/shared';
-import { IPC_CHANNELS, IpcArgumentError, SAVE_FILE_CHANNEL } from '../core/ipc.js';
+import {
+  IPC_CHANNELS,
+  IpcArgumentError,
+  SAVE_FILE_CHANNEL,
+  TERMINALS_CHANGED_CHANNEL,
+} from '../core/ipc.js';
 import { APP_ENTRY_URL, APP_SCHEME } from '../core/security.js';
 import type { TerminalEntry } from '../core/terminal-directory.js';
-import { announce, closeSocket, openSender, sendTo } from '../core/testing/udp.js';
+import { announce, closeSocket, openSender, sendTo } from '../testing/udp.js';
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 
@@ -230,12 +235,7 @@ describe('main process', () => {
     expect(() => list({ senderFrame: null })).toThrow('IPC refused');
     await expect(list(fromApp, 'extra')).rejects.toBeInstanceOf(IpcArgumentError);
     expect([...ipcHandlers.keys()].sort()).toEqual(
-      [
-        ...Object.values(IPC_CHANNELS).filter(
-          (channel) => channel !== IPC_CHANNELS.terminalsChanged,
-        ),
-        SAVE_FILE_CHANNEL,
-      ].sort(),
+      [...Object.values(IPC_CHANNELS), SAVE_FILE_CHANNEL].sort(),
     );
   });
 
@@ -252,7 +252,7 @@ describe('main process', () => {
       for (let i = 0; i < 200 && !pushed; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         pushed = window.webContents.sent.find(
-          (message) => message.channel === IPC_CHANNELS.terminalsChanged,
+          (message) => message.channel === TERMINALS_CHANGED_CHANNEL,
         )?.payload as TerminalEntry[] | undefined;
       }
       expect(pushed?.map((terminal) => [terminal.id, terminal.address])).toEqual([

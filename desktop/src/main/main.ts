@@ -2,7 +2,6 @@
 // electron and is tested on its own. Everything decided here is a call into the core.
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import {
   app,
@@ -14,11 +13,9 @@ import {
   type WebPreferences,
 } from 'electron';
 import { SessionStore } from '../core/acceptance/session-store.js';
-import { createConsoleService } from '../core/api.js';
-import { askManagementPorts } from '../core/diagnostics/management-port.js';
-import { systemClock } from '../core/clock.js';
-import { createIpcHandlers, IPC_CHANNELS, SAVE_FILE_CHANNEL, saveFileArgs } from '../core/ipc.js';
-import { probeAddresses } from '../core/network.js';
+import { startConsoleService } from '../core/console-service.js';
+import { createIpcHandlers, saveFileArgs } from '../core/ipc.js';
+import { SAVE_FILE_CHANNEL, TERMINALS_CHANGED_CHANNEL } from '../core/ipc-channels.js';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -29,8 +26,6 @@ import {
   secureWebPreferences,
 } from '../core/security.js';
 import { settingsFromEnv } from '../core/settings.js';
-import { TerminalDirectory } from '../core/terminal-directory.js';
-import { openNodeUdpSocket } from '../core/udp.js';
 
 const here = import.meta.dirname; // dist/main
 const rendererDir = path.join(here, '..', 'renderer');
@@ -85,28 +80,14 @@ async function main(): Promise<void> {
     callback({ cancel: !isAppUrl(details.url) && !details.url.startsWith('devtools:') }),
   );
 
-  const directory = new TerminalDirectory(
-    { openSocket: openNodeUdpSocket, clock: systemClock, report },
-    { port: settings.discoveryPort, timeoutS: settings.discoveryTimeoutS },
-  );
-  // A busy or forbidden port must not stop the console: the window shows the status instead.
-  await directory.start().catch((error: unknown) => report('cannot listen for terminals', error));
-  const service = createConsoleService({
-    directory,
-    discoveryPort: settings.discoveryPort,
-    probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
+  const { service, directory } = await startConsoleService(settings, {
     release: app.getVersion(),
-    ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
-    ...(settings.managementPorts !== null && {
-      askPorts: (address: string) =>
-        askManagementPorts(address, { ports: settings.managementPorts ?? undefined }),
-    }),
     // Each site's acceptance, kept across restarts in the user's own application data.
     sessionStore: new SessionStore(
       process.env.CONSOLE_STATE_DIR ?? path.join(app.getPath('userData'), 'acceptance'),
     ),
+    report,
   });
-  await service.resume();
 
   for (const { channel, handle } of createIpcHandlers(service)) {
     ipcMain.handle(channel, (event, ...args: unknown[]) => {
@@ -144,7 +125,7 @@ async function main(): Promise<void> {
     return true;
   });
   const unsubscribe = service.onTerminalsChanged((terminals) => {
-    if (!window.isDestroyed()) window.webContents.send(IPC_CHANNELS.terminalsChanged, terminals);
+    if (!window.isDestroyed()) window.webContents.send(TERMINALS_CHANGED_CHANNEL, terminals);
   });
   window.on('closed', unsubscribe);
   app.on('second-instance', () => {

@@ -2,20 +2,33 @@ import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import ts from 'typescript';
 import type { ConsoleApi, TerminalEntry } from '../core/api.js';
-import { createIpcHandlers, IPC_CHANNELS } from '../core/ipc.js';
+import {
+  createIpcHandlers,
+  INVOKE_METHODS,
+  IPC_CHANNELS,
+  PRELOAD_CHANNELS,
+  SAVE_FILE_CHANNEL,
+  TERMINALS_CHANGED_CHANNEL,
+} from '../core/ipc.js';
+import { withChannels } from '../core/ipc-channels.js';
 
 type Listener = (event: unknown, ...args: unknown[]) => void;
 
-/**
- * Runs the preload the way a sandboxed renderer does: as a CommonJS script whose `require` knows
- * only `electron`, here a recording stand-in for contextBridge and ipcRenderer.
- */
-function runPreload() {
+/** The preload compiled as tsc emits it, before the build writes its channels in. */
+function compiledPreload(): string {
   const source = readFileSync(new URL('./preload.cts', import.meta.url), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
+  return ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
     fileName: 'preload.cts',
-  });
+  }).outputText;
+}
+
+/**
+ * Runs the preload as the build writes it (the channels of ipc.ts's one list ahead of it) the
+ * way a sandboxed renderer does: as a CommonJS script whose `require` knows only `electron`,
+ * here a recording stand-in for contextBridge and ipcRenderer.
+ */
+function runPreload(outputText = withChannels(compiledPreload(), PRELOAD_CHANNELS)) {
   const exposed = new Map<string, unknown>();
   const invoked: { channel: string; args: unknown[] }[] = [];
   const listeners = new Map<string, Set<Listener>>();
@@ -59,79 +72,55 @@ describe('preload', () => {
     expect([...exposed.keys()]).toEqual(['svcConsole']);
   });
 
-  it('exposes every ConsoleApi method, each reaching its IPC channel with no extra argument', async () => {
+  it('exposes every method of the one list, each reaching its IPC channel with its arguments', async () => {
     const { exposed, invoked } = runPreload();
-    const api = exposed.get('svcConsole') as ConsoleApi;
-    const methods: (keyof ConsoleApi | 'saveFile')[] = [
-      'listTerminals',
-      'listCentrals',
-      'getDropCounts',
-      'getStatus',
-      'probe',
-      'listenAgain',
-      'onTerminalsChanged',
-      'terminalsCsv',
-      'diagnose',
-      'getCentral',
-      'setCentral',
-      'signIn',
-      'signOut',
-      'changePassword',
-      'push',
-      'pushProgress',
-      'listPushes',
-      'getAcceptance',
-      'runLayer',
-      'confirmLayer',
-      'finishAcceptance',
-      'recordReport',
-      'getReport',
-      'getSettings',
-      'setLanguage',
-      'saveFile',
-    ];
-    expect(Object.keys(api).sort()).toEqual([...methods].sort());
+    const api = exposed.get('svcConsole') as ConsoleApi & { saveFile(...args: unknown[]): unknown };
+    expect(Object.keys(api).sort()).toEqual(
+      [...INVOKE_METHODS, 'onTerminalsChanged', 'saveFile'].sort(),
+    );
 
-    await api.listTerminals();
-    await api.listCentrals();
-    await api.getDropCounts();
-    await api.getStatus();
     await expect(api.probe()).resolves.toEqual({ channel: IPC_CHANNELS.probe });
-    expect(invoked).toEqual([
-      { channel: IPC_CHANNELS.listTerminals, args: [] },
-      { channel: IPC_CHANNELS.listCentrals, args: [] },
-      { channel: IPC_CHANNELS.getDropCounts, args: [] },
-      { channel: IPC_CHANNELS.getStatus, args: [] },
-      { channel: IPC_CHANNELS.probe, args: [] },
-    ]);
-    invoked.length = 0;
     await api.diagnose('10.0.0.5');
     await api.signIn('tech', 'pw');
     await api.push({ ids: ['A'], centralUrl: 'http://10.0.0.1' });
     await api.runLayer('data', { person: 'Ann' });
     await api.confirmLayer('services', 'Ann', 'ok');
     await api.finishAcceptance('Ann', 'North', false);
-    await api.recordReport();
     await api.getReport('pdf');
-    await api.listenAgain();
     await api.changePassword('old', 'new');
     await api.setLanguage('zh-CN', true);
+    await api.saveFile('report.pdf', 'AAAA');
     expect(invoked).toEqual([
+      { channel: IPC_CHANNELS.probe, args: [] },
       { channel: IPC_CHANNELS.diagnose, args: ['10.0.0.5'] },
       { channel: IPC_CHANNELS.signIn, args: ['tech', 'pw'] },
       { channel: IPC_CHANNELS.push, args: [{ ids: ['A'], centralUrl: 'http://10.0.0.1' }] },
       { channel: IPC_CHANNELS.runLayer, args: ['data', { person: 'Ann' }] },
       { channel: IPC_CHANNELS.confirmLayer, args: ['services', 'Ann', 'ok'] },
       { channel: IPC_CHANNELS.finishAcceptance, args: ['Ann', 'North', false] },
-      { channel: IPC_CHANNELS.recordReport, args: [] },
       { channel: IPC_CHANNELS.getReport, args: ['pdf'] },
-      { channel: IPC_CHANNELS.listenAgain, args: [] },
       { channel: IPC_CHANNELS.changePassword, args: ['old', 'new'] },
       { channel: IPC_CHANNELS.setLanguage, args: ['zh-CN', true] },
+      { channel: SAVE_FILE_CHANNEL, args: ['report.pdf', 'AAAA'] },
     ]);
-    // Every invoke channel the preload uses has a handler in the main process.
-    const handled = new Set<string>(createIpcHandlers(api).map((handler) => handler.channel));
-    for (const { channel } of invoked) expect(handled.has(channel)).toBe(true);
+
+    // Every request method reaches the channel the main process handles it on.
+    invoked.length = 0;
+    for (const method of INVOKE_METHODS) await (api[method] as () => Promise<unknown>)();
+    const handled = createIpcHandlers(api).map((handler) => handler.channel);
+    expect(invoked.map(({ channel }) => channel)).toEqual(handled);
+  });
+
+  it('is written in by the build: the channels first (after "use strict"), once however often', () => {
+    const compiled = compiledPreload();
+    // Without the list the preload cannot run: nothing would be exposed.
+    expect(() => runPreload(compiled)).toThrow(/SVC_CONSOLE_CHANNELS is not defined/);
+    const built = withChannels(withChannels(compiled, PRELOAD_CHANNELS), PRELOAD_CHANNELS);
+    expect(built).toBe(withChannels(compiled, PRELOAD_CHANNELS));
+    expect(built.startsWith('"use strict";\nconst SVC_CONSOLE_CHANNELS = {')).toBe(true);
+    expect(() => withChannels('"use strict";\nexports.x = 1;\n', PRELOAD_CHANNELS)).toThrow(
+      'never reads SVC_CONSOLE_CHANNELS',
+    );
   });
 
   it('forwards terminal lists without the IPC event, and unsubscribes', () => {
@@ -139,7 +128,7 @@ describe('preload', () => {
     const api = exposed.get('svcConsole') as ConsoleApi;
     const received: unknown[][] = [];
     const unsubscribe = api.onTerminalsChanged((...args) => received.push(args));
-    const registered = listeners.get(IPC_CHANNELS.terminalsChanged);
+    const registered = listeners.get(TERMINALS_CHANGED_CHANNEL);
     expect(registered?.size).toBe(1);
 
     const list = [{ id: 'ENR-0001' }] as TerminalEntry[];
@@ -147,6 +136,6 @@ describe('preload', () => {
     expect(received).toEqual([[list]]);
 
     unsubscribe();
-    expect(listeners.get(IPC_CHANNELS.terminalsChanged)?.size).toBe(0);
+    expect(listeners.get(TERMINALS_CHANGED_CHANNEL)?.size).toBe(0);
   });
 });

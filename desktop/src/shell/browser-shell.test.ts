@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createConsoleService } from '../core/api.js';
+import { createConsoleService } from '../core/console-service.js';
 import { TerminalDirectory } from '../core/terminal-directory.js';
-import { FakeClock } from '../core/testing/fake-clock.js';
-import { closeSocket, openSender, sendTo } from '../core/testing/udp.js';
-import { openNodeUdpSocket } from '../core/udp.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { closeSocket, openSender, sendTo } from '../testing/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { startBrowserShell, type BrowserShell } from './browser-shell.js';
 
 /** A raw request, so Host, Origin and Cookie are exactly what the test says. */

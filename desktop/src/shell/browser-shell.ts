@@ -6,6 +6,7 @@ import type { ConsoleApi } from '../core/api.js';
 import { acceptLanguageTags, pickLocale } from '@svc/shared';
 import { tIn } from '../core/i18n.js';
 import { createIpcHandlers, IpcArgumentError } from '../core/ipc.js';
+import { methodRoute } from '../core/ipc-channels.js';
 import {
   CONTENT_SECURITY_POLICY,
   NONCE_PLACEHOLDER,
@@ -108,9 +109,7 @@ export async function startBrowserShell(
   // The one link that may be swapped for the cookie; null once used.
   let oneTimeToken: string | null = randomBytes(24).toString('base64url');
   const session = randomBytes(24).toString('base64url');
-  const handlers = new Map(
-    createIpcHandlers(api).map((h) => [h.channel.replace('svc-console:', ''), h] as const),
-  );
+  const handlers = new Map(createIpcHandlers(api).map((h) => [methodRoute(h.method), h] as const));
   let origin = '';
   // Cookies ignore ports: two consoles on one laptop must not overwrite each other's.
   let cookieName = COOKIE;

@@ -1,14 +1,8 @@
 // `npm run console`: the console in a browser, for machines without Electron's binary.
-import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { defaultStateDir, SessionStore } from '../core/acceptance/session-store.js';
-import { createConsoleService } from '../core/api.js';
-import { askManagementPorts } from '../core/diagnostics/management-port.js';
-import { systemClock } from '../core/clock.js';
-import { probeAddresses } from '../core/network.js';
+import { startConsoleService } from '../core/console-service.js';
 import { settingsFromEnv } from '../core/settings.js';
-import { TerminalDirectory } from '../core/terminal-directory.js';
-import { openNodeUdpSocket } from '../core/udp.js';
 import { startBrowserShell } from './browser-shell.js';
 
 const report = (message: string, error: unknown): void =>
@@ -28,26 +22,12 @@ async function main(): Promise<void> {
     ...process.env,
     ...(port !== undefined && { CONSOLE_PORT: port }),
   });
-  const directory = new TerminalDirectory(
-    { openSocket: openNodeUdpSocket, clock: systemClock, report },
-    { port: settings.discoveryPort, timeoutS: settings.discoveryTimeoutS },
-  );
-  // A busy port must not stop the console: the diagnostics panel says who holds it.
-  await directory.start().catch((error: unknown) => report('cannot listen for terminals', error));
-  const service = createConsoleService({
-    directory,
-    discoveryPort: settings.discoveryPort,
-    probeAddresses: () => settings.probeAddresses ?? probeAddresses(networkInterfaces()),
+  const { service, directory } = await startConsoleService(settings, {
     release: process.env.npm_package_version ?? '0.1.0',
-    ...(settings.siteUrl !== null && { siteUrl: settings.siteUrl }),
-    ...(settings.managementPorts !== null && {
-      askPorts: (address: string) =>
-        askManagementPorts(address, { ports: settings.managementPorts ?? undefined }),
-    }),
     // Each site's acceptance, kept across restarts (CONSOLE_STATE_DIR, or the user's state dir).
     sessionStore: new SessionStore(defaultStateDir(process.env)),
+    report,
   });
-  await service.resume();
   const shell = await startBrowserShell(service, {
     rendererDir: path.join(import.meta.dirname, '..', 'renderer'),
     ...(settings.httpPort !== null && { port: settings.httpPort }),

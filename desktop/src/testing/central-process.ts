@@ -60,6 +60,9 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** A port nothing listens on (free a moment ago): where a terminal that is off would answer. */
+export const closedPort = (): Promise<number> => freePort();
+
 export interface CentralProcess {
   url: string;
   username: string;

@@ -1,48 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { networkInterfaces } from 'node:os';
-import { createConsoleService } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { FakeClock } from '../testing/fake-clock.js';
-import { closeSocket, openSender, sendTo } from '../testing/udp.js';
-import { openNodeUdpSocket } from '../udp.js';
-import { diagnose, SILENCE_MS, type DiagnosticFacts } from './diagnostics.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { diagnosticFacts } from '../../testing/stand-ins.js';
+import { closeSocket, holdUdpPort, openSender, sendTo } from '../../testing/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
+import { diagnose, SILENCE_MS } from './diagnostics.js';
 import { localInterfaces } from '../interfaces.js';
 import { setLanguage } from '../i18n.js';
 import { socketProblemOf, socketProblemWords } from './port-words.js';
 
-/** A separate process holding a UDP port without SO_REUSEADDR; resolves with its port. */
-async function holdPort(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      "const s=require('dgram').createSocket('udp4');s.bind(0,'0.0.0.0',()=>console.log(s.address().port));setInterval(()=>{},1000)",
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const [line] = (await once(child.stdout, 'data')) as [Buffer];
-  return { child, port: Number(line.toString().trim()) };
-}
-
-const base: DiagnosticFacts = {
-  port: 20785,
-  listening: true,
-  lastError: null,
-  holders: [],
-  ownPid: 1,
-  interfaces: [],
-  expectedAddress: null,
-  routed: [],
-  notHeard: null,
-  conflicts: [],
-  gone: [],
-  listeningSince: 0,
-  lastHeardAt: 0,
-  now: 1000,
-  platform: 'linux',
-  productName: null,
-};
+const base = diagnosticFacts();
 
 describe('diagnostics, each from a condition created here', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -51,10 +19,8 @@ describe('diagnostics, each from a condition created here', () => {
   });
 
   it('port held by another process: the bind fails and the holder is named (pid and program)', async () => {
-    const { child, port } = await holdPort();
-    cleanups.push(() => {
-      child.kill();
-    });
+    const { child, port, release } = await holdUdpPort();
+    cleanups.push(release);
     const clock = new FakeClock(Date.parse('2026-11-22T06:30:00.000Z'));
     const directory = new TerminalDirectory({ openSocket: openNodeUdpSocket, clock }, { port });
     await expect(directory.start()).rejects.toThrow(/EADDRINUSE/);

@@ -1,27 +1,17 @@
-import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { once } from 'node:events';
-import net from 'node:net';
-import { startTerminal } from '@svc/sim';
-import { createConsoleService } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { FakeClock } from '../testing/fake-clock.js';
-import { announce, closeSocket, nextChange, sendTo } from '../testing/udp.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { announce, closeSocket, holdUdpPort, nextChange, sendTo } from '../../testing/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { askManagementPorts } from './management-port.js';
+import { closedPort } from '../../testing/central-process.js';
+import { loopbackTerminal } from '../../testing/sim.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const undo of cleanups.splice(0).reverse()) await undo();
 });
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function senderOn(address: string): Promise<dgram.Socket> {
   const socket = dgram.createSocket({ type: 'udp4' });
@@ -39,15 +29,8 @@ async function listeningDirectory(clock = new FakeClock()) {
 
 describe('a silent terminal on this laptop’s own subnet', () => {
   it('says no announce came from it, asks its management port and says what the answer means', async () => {
-    const terminal = await startTerminal({
-      id: 'ENR-MUTE',
-      kind: 'enrollment',
-      httpPort: 0,
-      discoveryPort: await closedPort(),
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
+    const terminal = await loopbackTerminal(await closedPort(), 'ENR-MUTE', 'enrollment', {
       announceIntervalMs: 0,
-      checkinIntervalMs: 0,
       faults: { mute: true },
     });
     cleanups.push(() => terminal.stop());
@@ -143,16 +126,8 @@ describe('a terminal seen earlier that is offline now', () => {
 
 describe('listen again', () => {
   it('opens the discovery port once the program that held it lets it go', async () => {
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        "const s=require('dgram').createSocket('udp4');s.bind(0,'0.0.0.0',()=>console.log(s.address().port));process.stdin.on('data',()=>process.exit(0))",
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
-    const [line] = (await once(holder.stdout, 'data')) as [Buffer];
-    const port = Number(line.toString().trim());
+    const { port, release } = await holdUdpPort();
+    cleanups.push(release);
     const directory = new TerminalDirectory(
       { openSocket: openNodeUdpSocket, clock: new FakeClock() },
       { port },
@@ -161,8 +136,7 @@ describe('listen again', () => {
     await expect(directory.start()).rejects.toThrow(/EADDRINUSE/);
     const service = createConsoleService({ directory });
     expect((await service.listenAgain()).listening).toBe(false);
-    holder.stdin.end('bye\n');
-    await once(holder, 'exit');
+    await release();
     expect(await service.listenAgain()).toMatchObject({ listening: true, lastError: null });
   });
 

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { createConsoleService, type ConsoleApi } from '../api.js';
+import type { ConsoleApi } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { systemClock } from '../clock.js';
 import { probeAddresses } from '../network.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import { networkInterfaces } from 'node:os';
 import {
   centralUnavailable,

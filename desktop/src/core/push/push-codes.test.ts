@@ -3,8 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { createTerminalClient } from '../clients/terminal-client.js';
 import { setLanguage } from '../i18n.js';
 import { centralHealth } from '../texts.js';
-import { FakeClock } from '../testing/fake-clock.js';
-import type { TerminalEntry } from '../terminal-directory.js';
+import { closedPort } from '../../testing/central-process.js';
+import {
+  centralNode,
+  heardTerminal,
+  startCentralStub,
+  type CentralStub,
+  type StubAnswer,
+} from '../../testing/central-stub.js';
+import { FakeClock } from '../../testing/fake-clock.js';
 import { Workbench } from '../workbench.js';
 
 /**
@@ -18,154 +25,81 @@ const listen = async (server: Server) => {
   return (server.address() as AddressInfo).port;
 };
 
+const refusal = (status: number, code: string, message: string, params?: object) => ({
+  status,
+  body: { error: { code, message, ...(params && { params }) } },
+});
+
 /** The central service's answers to a configure, by the terminal pushed. */
-function stubCentral(ids: string[]): Server {
-  return createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const json = (status: number, value: unknown, cookie?: string) => {
-        res.writeHead(status, {
-          'content-type': 'application/json',
-          ...(cookie && { 'set-cookie': cookie }),
-        });
-        res.end(JSON.stringify(value));
-      };
-      const now = new Date().toISOString();
-      if (req.url === '/api/heartbeat') {
-        return json(200, {
-          state: 1,
-          service: 'svc',
-          time: now,
-          responseTimeMs: 1,
-          version: '0.1.0',
-          uptimeSeconds: 1,
-          database: { state: 'up', dialect: 'sqlite' },
-          workers: {},
-          warnings: [],
-        });
-      }
-      if (req.url === '/api/auth/csrf') return json(200, { token: 'csrf-token-for-this-test' });
-      if (req.url === '/api/auth/login') {
-        return json(
-          200,
-          {
-            user: {
-              id: 'a1',
-              username: 'tess',
-              displayName: 'Tess',
-              role: 'admin',
-              organizationId: 'o1',
-              mustChangePassword: false,
-            },
+function configureAnswer(id: string | undefined): StubAnswer {
+  if (id === 'ENR-TWICE') {
+    return refusal(
+      409,
+      'conflict',
+      'Terminal ENR-TWICE is claimed from two addresses: 10.0.0.9:8182 (accepted) and 10.0.0.10:8182. Choose the real terminal\'s address in "addresses" (nothing was sent).',
+    );
+  }
+  if (id === 'ENR-OTHER') {
+    return refusal(
+      403,
+      'terminal_other_organization',
+      'Terminal ENR-OTHER is managed by another organization: only its administrators or a superadmin may configure it. Nothing was pushed.',
+      { terminalIds: 'ENR-OTHER' },
+    );
+  }
+  if (id === 'ENR-FAIL') return refusal(500, 'internal_error', 'Internal error.');
+  return {
+    status: 200,
+    body: {
+      results: [
+        {
+          id,
+          ok: false,
+          error: 'the terminal at 10.0.0.9:8182 answered HTTP 500',
+          errorDetail: {
+            code: 'terminal_http_status',
+            params: { where: '10.0.0.9:8182', status: 500 },
+            message: 'the terminal at 10.0.0.9:8182 answered HTTP 500',
           },
-          'sid=session-for-this-test; HttpOnly',
-        );
-      }
-      if (req.url === '/api/discovery/nodes') {
-        return json(
-          200,
-          ids.map((id) => ({
-            id,
-            kind: 'enrollment',
-            name: id,
-            model: 'm',
-            version: '1',
-            address: '10.0.0.9',
-            port: 8182,
-            configUrl: 'http://10.0.0.9:8182/api/config',
-            central: '',
-            lastSeen: now,
-            lastCheckin: null,
-            online: true,
-            conflict: null,
-          })),
-        );
-      }
-      if (req.url === '/api/discovery/configure') {
-        const id = (JSON.parse(body) as { ids: string[] }).ids[0];
-        if (id === 'ENR-TWICE') {
-          return json(409, {
-            error: {
-              code: 'conflict',
-              message:
-                'Terminal ENR-TWICE is claimed from two addresses: 10.0.0.9:8182 (accepted) and 10.0.0.10:8182. Choose the real terminal\'s address in "addresses" (nothing was sent).',
-            },
-          });
-        }
-        if (id === 'ENR-OTHER') {
-          return json(403, {
-            error: {
-              code: 'terminal_other_organization',
-              message:
-                'Terminal ENR-OTHER is managed by another organization: only its administrators or a superadmin may configure it. Nothing was pushed.',
-              params: { terminalIds: 'ENR-OTHER' },
-            },
-          });
-        }
-        if (id === 'ENR-FAIL') {
-          return json(500, { error: { code: 'internal_error', message: 'Internal error.' } });
-        }
-        return json(200, {
-          results: [
-            {
-              id,
-              ok: false,
-              error: 'the terminal at 10.0.0.9:8182 answered HTTP 500',
-              errorDetail: {
-                code: 'terminal_http_status',
-                params: { where: '10.0.0.9:8182', status: 500 },
-                message: 'the terminal at 10.0.0.9:8182 answered HTTP 500',
-              },
-            },
-          ],
-        });
-      }
-      json(404, { error: { code: 'not_found', message: 'Not found.' } });
-    });
-  });
+        },
+      ],
+    },
+  };
 }
 
-const entry = (id: string, port: number): TerminalEntry => ({
-  id,
-  kind: 'enrollment',
-  name: id,
-  model: null,
-  version: null,
-  address: '127.0.0.1',
-  port,
-  sourcePort: 1,
-  configUrl: `http://127.0.0.1:${port}/api/config`,
-  central: '',
-  firstSeen: '2026-11-28T00:00:00.000Z',
-  lastSeen: '2026-11-28T00:00:00.000Z',
-  announces: 1,
-  conflict: null,
-});
+/** The central service: it lists `ids` and answers their configure. */
+const stubCentral = (ids: string[]) =>
+  startCentralStub(({ url, body }) => {
+    if (url === '/api/discovery/nodes')
+      return { status: 200, body: ids.map((id) => centralNode(id)) };
+    if (url === '/api/discovery/configure') {
+      return configureAnswer((JSON.parse(body) as { ids: string[] }).ids[0]);
+    }
+    return undefined;
+  });
 
 describe('push failures by code and values', () => {
   const ids = ['ENR-TWICE', 'ENR-OTHER', 'ENR-FAIL', 'ENR-DET'];
-  let central: Server;
+  let central: CentralStub;
   let keyed: Server;
   let url: string;
   let keyedPort: number;
-  let closedPort: number;
+  let gonePort: number;
   beforeAll(async () => {
-    central = stubCentral(ids);
-    url = `http://127.0.0.1:${await listen(central)}`;
+    central = await stubCentral(ids);
+    url = central.url;
     // A terminal with a management key: 401 to anyone without it.
     keyed = createServer((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end('{"error":{"code":"unauthorized","message":"Management key required."}}');
     });
     keyedPort = await listen(keyed);
-    const closed = createServer();
-    closedPort = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
+    gonePort = await closedPort();
   });
   afterAll(async () => {
     await setLanguage('en');
-    for (const s of [central, keyed]) await new Promise((resolve) => s.close(resolve));
+    await central.close();
+    await new Promise((resolve) => keyed.close(resolve));
   });
 
   const bench = () =>
@@ -173,9 +107,9 @@ describe('push failures by code and values', () => {
       clock: new FakeClock(),
       terminalClient: createTerminalClient(1_000),
       terminals: () => [
-        ...ids.map((id) => entry(id, 8182)),
-        entry('ENR-KEYED', keyedPort),
-        entry('ENR-GONE', closedPort),
+        ...ids.map((id) => heardTerminal(id, 8182)),
+        heardTerminal('ENR-KEYED', keyedPort),
+        heardTerminal('ENR-GONE', gonePort),
       ],
       release: '0.1.0',
       checkinTimeoutMs: 0,
@@ -231,7 +165,7 @@ describe('push failures by code and values', () => {
     );
     expect(saved['ENR-GONE']!.code).toMatchObject({
       code: 'terminal_unreachable',
-      params: { where: `127.0.0.1:${closedPort}`, cause: 'ECONNREFUSED' },
+      params: { where: `127.0.0.1:${gonePort}`, cause: 'ECONNREFUSED' },
     });
     expect(saved['ENR-TWICE']!.detail).toBe(
       "refused by the central service: the central service hears ENR-TWICE from two addresses and sends its address to neither until someone chooses the real terminal's: choose it in the site's System Configuration (terminals), or stop the copy, then push again. Nothing was pushed",
@@ -256,7 +190,7 @@ describe('push failures by code and values', () => {
     expect(saved['ENR-KEYED']!.detail).toBe(
       `127.0.0.1:${keyedPort} 的终端设有管理密钥：请输入密钥后再下发（401）`,
     );
-    expect(saved['ENR-GONE']!.detail).toBe(`连接被拒绝（127.0.0.1:${closedPort}）`);
+    expect(saved['ENR-GONE']!.detail).toBe(`连接被拒绝（127.0.0.1:${gonePort}）`);
     for (const { detail } of Object.values(saved)) {
       const english = detail
         .replace(/ENR-\w+|HTTP|\d+\.\d+\.\d+\.\d+:\d+/g, '')

@@ -1,9 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TerminalConfig } from '@svc/shared';
 import type { TerminalClient } from '../clients/terminal-client.js';
 import { systemClock } from '../clock.js';
-import type { TerminalEntry } from '../terminal-directory.js';
+import {
+  centralNode,
+  heardTerminal,
+  startCentralStub,
+  type CentralStub,
+} from '../../testing/central-stub.js';
 import { Workbench, type PushProgress } from '../workbench.js';
 
 /**
@@ -14,49 +17,27 @@ import { Workbench, type PushProgress } from '../workbench.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The central service's node list: ENR-FAST checks in a moment after its push, ENR-SLOW never. */
-function stubCentral(): { server: Server; pushedAt: Map<string, number> } {
+async function stubCentral(): Promise<CentralStub & { pushedAt: Map<string, number> }> {
   const pushedAt = new Map<string, number>();
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
+  const stub = await startCentralStub(({ url }) => {
+    if (url === '/api/heartbeat') return undefined;
     const now = new Date().toISOString();
-    if (req.url === '/api/heartbeat') {
-      return res.end(
-        JSON.stringify({
-          state: 1,
-          service: 'svc',
-          time: now,
-          responseTimeMs: 1,
-          version: '0.1.0',
-          uptimeSeconds: 1,
-          database: { state: 'up', dialect: 'sqlite' },
-          workers: {},
-          warnings: [],
-        }),
-      );
-    }
-    res.end(
-      JSON.stringify(
-        ['ENR-FAST', 'ENR-SLOW'].map((id) => ({
-          id,
-          kind: 'enrollment',
-          name: id,
-          model: 'm',
-          version: '1',
+    return {
+      status: 200,
+      body: ['ENR-FAST', 'ENR-SLOW'].map((id) =>
+        centralNode(id, {
           address: '127.0.0.1',
           port: 9,
           configUrl: 'http://127.0.0.1:9/api/config',
-          central: '',
           lastSeen: now,
           // A moment after its push (a check-in the console's next look finds).
           lastCheckin:
             id === 'ENR-FAST' && Date.now() - (pushedAt.get(id) ?? Infinity) > 700 ? now : null,
-          online: true,
-          conflict: null,
-        })),
+        }),
       ),
-    );
+    };
   });
-  return { server, pushedAt };
+  return { ...stub, pushedAt };
 }
 
 /** Terminals that take their time to save and to answer a read. */
@@ -77,38 +58,20 @@ function slowTerminals(pushedAt: Map<string, number>, centralUrl: string): Termi
   };
 }
 
-const entry = (id: string, port: number): TerminalEntry => ({
-  id,
-  kind: 'enrollment',
-  name: id,
-  model: null,
-  version: null,
-  address: '127.0.0.1',
-  port,
-  sourcePort: 1,
-  configUrl: `http://127.0.0.1:${port}/api/config`,
-  central: '',
-  firstSeen: '2026-11-28T00:00:00.000Z',
-  lastSeen: '2026-11-28T00:00:00.000Z',
-  announces: 1,
-  conflict: null,
-});
-
 describe('a running push', () => {
-  let central: ReturnType<typeof stubCentral>;
+  let central: Awaited<ReturnType<typeof stubCentral>>;
   let url: string;
   beforeAll(async () => {
-    central = stubCentral();
-    await new Promise<void>((resolve) => central.server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(central.server.address() as AddressInfo).port}`;
+    central = await stubCentral();
+    url = central.url;
   });
-  afterAll(() => new Promise((resolve) => central.server.close(resolve)));
+  afterAll(() => central.close());
 
   it('says, terminal by terminal, which step each is at until all are done', async () => {
     const wb = new Workbench({
       clock: systemClock,
       terminalClient: slowTerminals(central.pushedAt, url),
-      terminals: () => [entry('ENR-FAST', 9), entry('ENR-SLOW', 10)],
+      terminals: () => [heardTerminal('ENR-FAST', 9), heardTerminal('ENR-SLOW', 10)],
       release: '0.1.0',
       checkinTimeoutMs: 1_500,
     });

@@ -1,14 +1,16 @@
-import { startTerminal, type TerminalHandle } from '@svc/sim';
-import { createConsoleService, type ConsoleApi } from '../api.js';
+import type { TerminalHandle, TerminalOptions } from '@svc/sim';
+import type { ConsoleApi } from '../api.js';
+import { createConsoleService } from '../console-service.js';
 import { systemClock } from '../clock.js';
 import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '../udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
 import {
   centralUnavailable,
   startCentral,
   type CentralProcess,
   testDiscoveryPort,
 } from '../../testing/central-process.js';
+import { LOOPBACK_BROADCAST, loopbackTerminal } from '../../testing/sim.js';
 
 const skip = centralUnavailable();
 const d = skip ? describe.skip : describe;
@@ -34,16 +36,13 @@ d('push with proof, against the real central service and simulated terminals', (
   let directory: TerminalDirectory;
   let api: ConsoleApi;
   const terminals: TerminalHandle[] = [];
-  const terminal = async (id: string, kind: 'enrollment' | 'display', extra: object = {}) => {
-    const t = await startTerminal({
-      id,
-      kind,
-      httpPort: 0,
-      discoveryPort,
-      bindAddress: '127.0.0.1',
-      broadcastAddresses: ['127.255.255.255'],
+  const terminal = async (
+    id: string,
+    kind: 'enrollment' | 'display',
+    extra: Partial<TerminalOptions> = {},
+  ) => {
+    const t = await loopbackTerminal(discoveryPort, id, kind, {
       announceIntervalMs: 1000,
-      checkinIntervalMs: 0,
       ...extra,
     });
     terminals.push(t);
@@ -59,7 +58,7 @@ d('push with proof, against the real central service and simulated terminals', (
     await directory.start();
     api = createConsoleService({
       directory,
-      probeAddresses: () => ['127.255.255.255'],
+      probeAddresses: () => [LOOPBACK_BROADCAST],
       checkinTimeoutMs: 8000,
     });
     await terminal('ENR-P1', 'enrollment');

@@ -1,4 +1,5 @@
 import type { ConsoleApi, ConsoleTerminal } from '../../core/api.js';
+import { methodRoute, sentArguments } from '../../core/ipc-channels.js';
 
 declare global {
   interface Window {
@@ -9,61 +10,41 @@ declare global {
 
 export class ConsoleCallError extends Error {}
 
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-async function call<T>(method: string, args: unknown[]): Promise<T> {
-  const res = await fetch(`/api/call/${kebab(method)}`, {
+async function call(method: string, args: readonly unknown[]): Promise<unknown> {
+  const res = await fetch(`/api/call/${methodRoute(method)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
+    body: JSON.stringify(sentArguments(args)),
   });
-  const body = (await res.json()) as T | { error?: { message?: string } };
+  const body = (await res.json()) as unknown;
   if (!res.ok) {
-    const message = (body as { error?: { message?: string } }).error?.message;
+    const message = (body as { error?: { message?: string } } | null)?.error?.message;
     throw new ConsoleCallError(message ?? `HTTP ${res.status}`);
   }
-  return body as T;
+  return body;
 }
 
-/** ConsoleApi over the browser shell's HTTP routes and event stream. */
+function onTerminalsChanged(listener: (terminals: ConsoleTerminal[]) => void): () => void {
+  const source = new EventSource('/api/events');
+  source.addEventListener('terminals', (event) => {
+    listener(JSON.parse((event as MessageEvent<string>).data) as ConsoleTerminal[]);
+  });
+  return () => source.close();
+}
+
+/**
+ * ConsoleApi over the browser shell's HTTP routes and event stream. Every request method is a
+ * POST to its route, so none is listed here: the shell answers the methods of ipc.ts's one list
+ * and refuses any other name. (Not a thenable: `then` is no method.)
+ */
 function httpConsoleApi(): ConsoleApi {
-  const via =
-    <M extends keyof ConsoleApi>(method: M) =>
-    (...args: unknown[]) =>
-      call(method, args);
-  return {
-    listTerminals: via('listTerminals'),
-    listCentrals: via('listCentrals'),
-    getDropCounts: via('getDropCounts'),
-    getStatus: via('getStatus'),
-    probe: via('probe'),
-    listenAgain: via('listenAgain'),
-    terminalsCsv: via('terminalsCsv'),
-    diagnose: via('diagnose'),
-    getCentral: via('getCentral'),
-    setCentral: via('setCentral'),
-    signIn: via('signIn'),
-    signOut: via('signOut'),
-    changePassword: via('changePassword'),
-    push: via('push'),
-    pushProgress: via('pushProgress'),
-    listPushes: via('listPushes'),
-    getAcceptance: via('getAcceptance'),
-    runLayer: via('runLayer'),
-    confirmLayer: via('confirmLayer'),
-    finishAcceptance: via('finishAcceptance'),
-    recordReport: via('recordReport'),
-    getReport: via('getReport'),
-    getSettings: via('getSettings'),
-    setLanguage: via('setLanguage'),
-    onTerminalsChanged(listener) {
-      const source = new EventSource('/api/events');
-      source.addEventListener('terminals', (event) => {
-        listener(JSON.parse((event as MessageEvent<string>).data) as ConsoleTerminal[]);
-      });
-      return () => source.close();
+  return new Proxy({} as ConsoleApi, {
+    get: (_target, name) => {
+      if (name === 'onTerminalsChanged') return onTerminalsChanged;
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      return (...args: unknown[]) => call(name, args);
     },
-  } as ConsoleApi;
+  });
 }
 
 export const consoleApi: ConsoleApi = window.svcConsole ?? httpConsoleApi();

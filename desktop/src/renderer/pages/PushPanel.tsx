@@ -13,10 +13,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { PushProgress, PushRequestInput, PushResult } from '../../core/api.js';
-import { pushRequest } from '../../core/ipc.js';
 import { consoleApi } from '../api/console-api.js';
 import { fieldMessage } from '../../core/i18n.js';
-import { issueMessage } from '@svc/shared';
+import { issueMessage, pushRequest } from '@svc/shared';
 import { useT } from '../i18n.js';
 import { ProofBadges } from './ProofBadge.js';
 

@@ -1,5 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
-import type { DirectoryChange, TerminalDirectory } from '../terminal-directory.js';
+import { once } from 'node:events';
+import type { DirectoryChange, TerminalDirectory } from '../core/terminal-directory.js';
 
 /** Test helpers over real loopback sockets. */
 export async function openSender(): Promise<dgram.Socket> {
@@ -54,4 +56,34 @@ export function announce(fields: Record<string, unknown> = {}): string {
     port: 8182,
     ...fields,
   });
+}
+
+/**
+ * Another program holding a UDP port (bound on 0.0.0.0 without SO_REUSEADDR), as a separate
+ * process so the OS names it; `release` lets the port go and waits for the process to end.
+ */
+export async function holdUdpPort(): Promise<{
+  child: ChildProcess;
+  port: number;
+  release: () => Promise<void>;
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('dgram').createSocket('udp4');s.bind(0,'0.0.0.0',()=>console.log(s.address().port));process.stdin.on('data',()=>process.exit(0))",
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  return {
+    child,
+    port: Number(line.toString().trim()),
+    release: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.stdin.end('bye\n');
+      await exited;
+    },
+  };
 }

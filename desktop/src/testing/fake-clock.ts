@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 
 interface Scheduled {
   every: number;

@@ -1,13 +1,13 @@
+import type { ConsoleTerminal } from './api.js';
 import {
-  type ConsoleTerminal,
   createConsoleService,
   MIN_PROBE_INTERVAL_MS,
   type ConsoleServiceDeps,
-} from './api.js';
+} from './console-service.js';
 import { TerminalDirectory } from './terminal-directory.js';
-import { openNodeUdpSocket } from './udp.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { announce, closeSocket, nextChange, openSender, sendTo } from './testing/udp.js';
+import { openNodeUdpSocket } from '@svc/shared/udp';
+import { FakeClock } from '../testing/fake-clock.js';
+import { announce, closeSocket, nextChange, openSender, sendTo } from '../testing/udp.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
