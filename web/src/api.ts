@@ -186,19 +186,31 @@ async function send(
     headers['Content-Type'] = body instanceof Blob ? body.type : 'application/json';
   }
   if (isStateChanging(method)) headers[CSRF_HEADER] = await getCsrfToken(signal);
+  return reach(path, {
+    method,
+    headers,
+    body: raw ? body : body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+}
+
+/** `fetch` of our own origin, never cached; a service out of reach is `network`. */
+async function reach(path: string, init: RequestInit): Promise<Response> {
   try {
-    return await fetch(path, {
-      method,
-      headers,
-      body: raw ? body : body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
+    return await fetch(path, { credentials: 'same-origin', cache: 'no-store', ...init });
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (init.signal?.aborted) throw error;
     throw networkError();
   }
+}
+
+/** An answer that does not parse with its schema. */
+function badResponse(status: number): ApiError {
+  return new ApiError(
+    status,
+    'bad_response',
+    translateError('bad_response', {}, 'The service sent an unexpected answer.'),
+  );
 }
 
 export interface RequestOptions<T> {
@@ -243,14 +255,42 @@ export async function request<T = undefined>(
 
   if (schema === undefined) return undefined as T;
   const parsed = schema.safeParse(await readJson(response));
-  if (!parsed.success) {
-    throw new ApiError(
-      response.status,
-      'bad_response',
-      translateError('bad_response', {}, 'The service sent an unexpected answer.'),
-    );
-  }
+  if (!parsed.success) throw badResponse(response.status);
   return parsed.data;
+}
+
+/** `path` with the query set from `params` (empty values left out). */
+export function withQuery(
+  path: string,
+  params: Record<string, string | number | undefined>,
+): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/**
+ * Every item of a list endpoint, a page of 200 (the API's largest) at a time. Bounded: an
+ * organization with more than 10,000 spaces or devices gets the first 10,000.
+ */
+export async function listAll<T>(
+  path: string,
+  schema: Schema<{ items: T[]; total: number }>,
+  signal?: AbortSignal,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; page <= 50; page++) {
+    const answer = await request('GET', withQuery(path, { page, pageSize: 200 }), {
+      schema,
+      signal,
+    });
+    all.push(...answer.items);
+    if (answer.items.length === 0 || all.length >= answer.total) break;
+  }
+  return all;
 }
 
 function notify(problem: SessionProblem): void {
@@ -260,27 +300,13 @@ function notify(problem: SessionProblem): void {
 /** `GET /api/auth/csrf`, cached until the session changes. */
 export async function getCsrfToken(signal?: AbortSignal): Promise<string> {
   if (csrfToken !== null) return csrfToken;
-  let response: Response;
-  try {
-    response = await fetch('/api/auth/csrf', {
-      headers: { Accept: 'application/json' },
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw networkError();
-  }
+  const response = await reach('/api/auth/csrf', {
+    headers: { Accept: 'application/json' },
+    signal,
+  });
   if (!response.ok) throw await toApiError(response);
   const parsed = csrfResponse.safeParse(await readJson(response));
-  if (!parsed.success) {
-    throw new ApiError(
-      response.status,
-      'bad_response',
-      translateError('bad_response', {}, 'The service sent an unexpected answer.'),
-    );
-  }
+  if (!parsed.success) throw badResponse(response.status);
   csrfToken = parsed.data.token;
   return csrfToken;
 }
@@ -362,29 +388,15 @@ export async function changePassword(currentPassword: string, newPassword: strin
  * not a failure, so it is returned like a 200.
  */
 export async function heartbeat(signal?: AbortSignal): Promise<HeartbeatResponse> {
-  let response: Response;
-  try {
-    response = await fetch('/api/heartbeat', {
-      headers: { Accept: 'application/json' },
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw networkError();
-  }
+  const response = await reach('/api/heartbeat', {
+    headers: { Accept: 'application/json' },
+    signal,
+  });
   if (response.ok || response.status === 503) {
     const copy = response.clone();
     const parsed = heartbeatResponse.safeParse(await readJson(response));
     if (parsed.success) return parsed.data;
-    if (response.ok) {
-      throw new ApiError(
-        response.status,
-        'bad_response',
-        translateError('bad_response', {}, 'The service sent an unexpected answer.'),
-      );
-    }
+    if (response.ok) throw badResponse(response.status);
     throw await toApiError(copy);
   }
   throw await toApiError(response);

@@ -7,7 +7,7 @@
  */
 import { Alert, List, Text } from '@mantine/core';
 import { ErrorCode } from '@svc/shared';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from './api';
 import { t, useT } from './i18n';
 import { Tx } from './i18n/Tx';
@@ -53,6 +53,61 @@ export function mergeTheirChanges<D extends object>(
     }
   }
   return { merged, changes };
+}
+
+/** What a form's submit needs of its conflict handling (useFormSubmit). */
+export interface ConflictReview<V> {
+  /** What the form edits ("person", "device"…, in the site's language), for the notice. */
+  what: string;
+  /** What someone else changed, shown above the form until the next save. */
+  changes: TheirChange[] | null;
+  clear: () => void;
+  /** After a 412: the record read again and merged into `draft`; false when it is gone. */
+  review: (draft: V) => Promise<boolean>;
+}
+
+export interface TheirChanges<R, V> extends ConflictReview<V> {
+  /** The record as the form last read it: its `etag` goes with the next save. */
+  base: R;
+  setBase: (record: R) => void;
+}
+
+/**
+ * A form's edit of `record` (absent: a new one, nothing to conflict with), saved over the state
+ * it was opened with: when someone else saved first, `reread` fetches the record as it is now,
+ * and their changes go into the fields the administrator left alone (mergeTheirChanges).
+ */
+export function useTheirChanges<R, V extends object>(
+  form: { setValues: (values: V) => void },
+  record: R,
+  how: {
+    what: string;
+    valuesOf: (record: NonNullable<R>) => V;
+    labels: () => Partial<Record<keyof V, string>>;
+    /** The record now; undefined when it is gone. */
+    reread: (record: NonNullable<R>) => Promise<NonNullable<R> | undefined>;
+    show?: (key: keyof V, value: V[keyof V]) => string;
+  },
+): TheirChanges<R, V> {
+  const [base, setBase] = useState(record);
+  const [changes, setChanges] = useState<TheirChange[] | null>(null);
+  const review = async (draft: V) => {
+    if (base === null || base === undefined) return false;
+    const current = await how.reread(base);
+    if (current === undefined) return false;
+    const merged = mergeTheirChanges(
+      how.valuesOf(base),
+      how.valuesOf(current),
+      draft,
+      how.labels(),
+      how.show,
+    );
+    setBase(current);
+    form.setValues(merged.merged);
+    setChanges(merged.changes);
+    return true;
+  };
+  return { what: how.what, base, setBase, changes, clear: () => setChanges(null), review };
 }
 
 function display(value: unknown): string {

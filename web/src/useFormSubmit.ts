@@ -1,39 +1,105 @@
-import { useState } from 'react';
-import { ApiError } from './api';
-import { describeError } from './messages';
+import type { FormErrors } from '@mantine/form';
+import { useState, type FormEvent } from 'react';
+import { isEditConflict, type ConflictReview } from './conflict';
+import { refusalOf } from './messages';
 
 export interface SubmitMessage {
   ok: boolean;
   text: string;
 }
 
-/**
- * A form's submit to the server: busy while it runs, the server's field errors put on the
- * form's fields, the outcome in plain words for the form's alert.
- */
-export function useFormSubmit(form: { setErrors: (errors: Record<string, string>) => void }): {
+/** What a submit's work answers: the success text, a refusal of its own, or null for none. */
+export type SubmitOutcome = string | SubmitMessage | null;
+
+/** The parts of a `@mantine/form` form a submit needs. */
+export interface SubmittedForm<Values> {
+  setErrors: (errors: FormErrors) => void;
+  getValues: () => Values;
+  onSubmit: (
+    handle: (values: Values) => Promise<void>,
+    refused?: () => void,
+  ) => (event?: FormEvent<HTMLFormElement>) => void;
+}
+
+export interface FormSubmit<Values> {
   busy: boolean;
   message: SubmitMessage | null;
-  /** Runs `what` (its answer: the success text, or null for none), then `after` either way. */
-  run: (what: () => Promise<string | null>, after?: () => Promise<unknown>) => Promise<void>;
+  /** Runs `what`, then `after` either way; a refusal goes through the one error map. */
+  run: (what: () => Promise<SubmitOutcome>, after?: () => Promise<unknown>) => Promise<void>;
+  /**
+   * The form's `onSubmit`: the values, once they pass the form's own check, go to `save`; a
+   * submit the form's own check refused clears the last outcome (it no longer stands).
+   */
+  handler: (
+    save: (values: Values) => Promise<SubmitOutcome>,
+    after?: () => Promise<unknown>,
+  ) => (event?: FormEvent<HTMLFormElement>) => void;
   /** For a submit the form's own check refused: the last outcome no longer stands. */
   clear: () => void;
-} {
+  /** An outcome of something else the form does (a connection test, say). */
+  show: (message: SubmitMessage) => void;
+}
+
+/**
+ * Every form's submit to the server: busy while it runs, the server's field messages on the
+ * form's fields (any for a field the form has no input for said in the banner), the outcome in
+ * plain words for the form's alert. With `conflict`, a save refused because someone else saved
+ * first takes their changes into the form instead (conflict.tsx).
+ */
+export function useFormSubmit<Values>(
+  form: SubmittedForm<Values>,
+  options: {
+    /** The wording of a 401: a password form's is "the current password is wrong". */
+    context?: 'password' | 'other';
+    conflict?: ConflictReview<Values>;
+  } = {},
+): FormSubmit<Values> {
+  const { context = 'other', conflict } = options;
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<SubmitMessage | null>(null);
-  const run = async (what: () => Promise<string | null>, after?: () => Promise<unknown>) => {
+  const refuse = (error: unknown) => {
+    const refusal = refusalOf(error, context, Object.keys(form.getValues() as object));
+    form.setErrors(refusal.fields);
+    setMessage({ ok: false, text: refusal.banner });
+  };
+  /** Someone else saved first: their changes taken into the form (true), or not to be had. */
+  const tookTheirChanges = async (error: unknown, values: Values | undefined) => {
+    if (conflict === undefined || values === undefined || !isEditConflict(error)) return false;
+    try {
+      return await conflict.review(values);
+    } catch (again) {
+      // Reading the record again failed too: that failure is the one said.
+      refuse(again);
+      return true;
+    }
+  };
+  const run = async (
+    what: () => Promise<SubmitOutcome>,
+    after?: () => Promise<unknown>,
+    values?: Values,
+  ) => {
     setBusy(true);
     setMessage(null);
+    conflict?.clear();
     try {
-      const text = await what();
-      if (text !== null) setMessage({ ok: true, text });
+      const outcome = await what();
+      if (typeof outcome === 'string') setMessage({ ok: true, text: outcome });
+      else if (outcome !== null) setMessage(outcome);
     } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      setMessage({ ok: false, text: describeError(error, 'other') });
+      if (!(await tookTheirChanges(error, values))) refuse(error);
     } finally {
       setBusy(false);
       await after?.();
     }
   };
-  return { busy, message, run, clear: () => setMessage(null) };
+  const clear = () => setMessage(null);
+  return {
+    busy,
+    message,
+    run: (what, after) => run(what, after),
+    handler: (save, after) =>
+      form.onSubmit((values) => run(() => save(values), after, values), clear),
+    clear,
+    show: setMessage,
+  };
 }

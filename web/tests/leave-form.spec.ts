@@ -41,3 +41,21 @@ test('leaving a half-filled form asks first: menu, Back and reload', async ({ pa
   await page.reload();
   expect(asked).toEqual(['beforeunload']);
 });
+
+test('a form opened by its address in a fresh tab: Back asks in the page and stays', async ({
+  page,
+  admin,
+}) => {
+  await signIn(page, admin, '/people');
+  // A tab of its own: the form is the first page of its history, so Back would leave the site.
+  const tab = await page.context().newPage();
+  await tab.goto('/people/new');
+  const form = new PersonFormPage(tab);
+  await form.name.fill('Typed in a fresh tab');
+  await tab.goBack();
+  const ask = question(tab, 'Leave without saving?');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Stay on the form' }).click();
+  await expect(tab).toHaveURL(/\/people\/new$/);
+  await expect(form.name).toHaveValue('Typed in a fresh tab');
+});

@@ -1,12 +1,10 @@
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Select, TextInput } from '@mantine/core';
+import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { administratorCreate, type SessionUser } from '@svc/shared';
-import { useState } from 'react';
-import { ApiError } from '../api';
+import { FormShell } from '../components/FormShell';
 import { schemaResolver } from '../forms';
 import { t as translate, useT } from '../i18n';
 import { useReportDirty } from '../components/DiscardGuard';
-import { describeError } from '../messages';
 import type { AdministratorCreate } from './api';
 
 interface Values {
@@ -68,62 +66,64 @@ export function CreateAdministratorForm({
     validateInputOnChange: true,
   });
   useReportDirty(form.isDirty(), onDirty);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setSaving(true);
-      setProblem(null);
-      try {
-        await onSubmit(toBody(values));
-      } catch (error) {
-        if (error instanceof ApiError) form.setErrors(error.fields);
-        setProblem(describeError(error, 'other'));
-      } finally {
-        setSaving(false);
-      }
-    },
-    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
-    () => setProblem(null),
-  );
 
   return (
-    <form onSubmit={(e) => void submit(e)} aria-label={t('administrators.new')} noValidate>
-      <Stack>
-        {problem !== null && (
-          <Alert color="red" title={t('common.notCreated')} role="alert">
-            {problem}
-          </Alert>
-        )}
-        <TextInput
-          label={t('administrators.username')}
-          required
-          data-autofocus
-          {...form.getInputProps('username')}
-        />
-        <TextInput label={t('administrators.displayName')} {...form.getInputProps('displayName')} />
-        {organizations !== undefined && (
-          <Select
-            label={t('administrators.organization')}
-            description={t('administrators.organizationHelp')}
-            data={organizations}
-            allowDeselect={false}
-            {...form.getInputProps('organizationId')}
-          />
-        )}
+    <FormShell
+      form={form}
+      label={t('administrators.new')}
+      submitLabel={t('spaces.create')}
+      failTitle={t('common.notCreated')}
+      save={(values) => onSubmit(toBody(values))}
+    >
+      <TextInput
+        label={t('administrators.username')}
+        required
+        data-autofocus
+        {...form.getInputProps('username')}
+      />
+      <TextInput label={t('administrators.displayName')} {...form.getInputProps('displayName')} />
+      <RoleFields form={form} organizations={organizations} roles={roleOptions(actorRole)} />
+    </FormShell>
+  );
+}
+
+/**
+ * The organization (a super administrator's choice, with `organizations`) and the role: the
+ * fields creating and editing an account share.
+ */
+export function RoleFields({
+  form,
+  organizations,
+  roles,
+  roleHelp,
+  roleFixed = false,
+}: {
+  form: { getInputProps: (path: 'organizationId' | 'role') => GetInputPropsReturnType };
+  organizations: { value: string; label: string }[] | undefined;
+  roles: { value: string; label: string }[];
+  roleHelp?: string;
+  roleFixed?: boolean;
+}) {
+  const t = useT();
+  return (
+    <>
+      {organizations !== undefined && (
         <Select
-          label={t('administrators.role')}
-          data={roleOptions(actorRole)}
+          label={t('administrators.organization')}
+          description={t('administrators.organizationHelp')}
+          data={organizations}
           allowDeselect={false}
-          {...form.getInputProps('role')}
+          {...form.getInputProps('organizationId')}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('spaces.create')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      )}
+      <Select
+        label={t('administrators.role')}
+        description={roleHelp}
+        data={roles}
+        allowDeselect={false}
+        disabled={roleFixed}
+        {...form.getInputProps('role')}
+      />
+    </>
   );
 }

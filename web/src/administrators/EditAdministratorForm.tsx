@@ -1,20 +1,13 @@
-import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { administratorUpdate, type SessionUser } from '@svc/shared';
-import { useState } from 'react';
-import { ApiError } from '../api';
+import { FormShell } from '../components/FormShell';
 import { useReportDirty } from '../components/DiscardGuard';
-import {
-  isEditConflict,
-  mergeTheirChanges,
-  TheirChangesNotice,
-  type TheirChange,
-} from '../conflict';
+import { useTheirChanges } from '../conflict';
 import { schemaResolver } from '../forms';
 import { t, useT } from '../i18n';
-import { describeError } from '../messages';
 import { getAdministrator, updateAdministrator, type Administrator } from './api';
-import { roleOptions } from './CreateAdministratorForm';
+import { RoleFields, roleOptions } from './CreateAdministratorForm';
 
 interface Values {
   displayName: string;
@@ -62,88 +55,35 @@ export function EditAdministratorForm({
     validateInputOnChange: true,
   });
   useReportDirty(form.isDirty(), onDirty);
-  const [base, setBase] = useState(administrator);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setSaving(true);
-      setProblem(null);
-      setTheirChanges(null);
-      try {
-        await updateAdministrator(base.id, bodyOf(values, base, organizations), base.etag);
-        await onSaved();
-      } catch (error) {
-        if (isEditConflict(error)) {
-          const current = await getAdministrator(base.id);
-          const merged = mergeTheirChanges(
-            valuesOf(base),
-            valuesOf(current),
-            values,
-            labels(),
-            (key, value) => shown(key, value, organizations),
-          );
-          setBase(current);
-          form.setValues(merged.merged);
-          setTheirChanges(merged.changes);
-          return;
-        }
-        if (error instanceof ApiError) form.setErrors(error.fields);
-        setProblem(describeError(error, 'other'));
-      } finally {
-        setSaving(false);
-      }
-    },
-    () => setProblem(null),
-  );
+  const conflict = useTheirChanges(form, administrator, {
+    what: t('conflict.what.administrator'),
+    valuesOf,
+    labels,
+    reread: (base) => getAdministrator(base.id),
+    show: (key, value) => shown(key, value, organizations),
+  });
+  const { base } = conflict;
+  const save = async (values: Values) => {
+    await updateAdministrator(base.id, bodyOf(values, base, organizations), base.etag);
+    await onSaved();
+  };
 
   return (
-    <form
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label={t('administrators.editForm')}
-    >
-      <Stack>
-        {problem !== null && (
-          <Alert color="red" title={t('common.notSaved')} role="alert">
-            {problem}
-          </Alert>
-        )}
-        {theirChanges !== null && (
-          <TheirChangesNotice what={t('conflict.what.administrator')} changes={theirChanges} />
-        )}
-        <Text size="sm">{t('administrators.usernameFixed', { username: base.username })}</Text>
-        <TextInput
-          label={t('administrators.displayName')}
-          data-autofocus
-          {...form.getInputProps('displayName')}
-        />
-        {organizations !== undefined && (
-          <Select
-            label={t('administrators.organization')}
-            description={t('administrators.organizationHelp')}
-            data={organizations}
-            allowDeselect={false}
-            {...form.getInputProps('organizationId')}
-          />
-        )}
-        <Select
-          label={t('administrators.role')}
-          description={self ? t('administrators.ownRole') : undefined}
-          data={roleOptions(actorRole)}
-          allowDeselect={false}
-          disabled={self}
-          {...form.getInputProps('role')}
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell form={form} conflict={conflict} label={t('administrators.editForm')} save={save}>
+      <Text size="sm">{t('administrators.usernameFixed', { username: base.username })}</Text>
+      <TextInput
+        label={t('administrators.displayName')}
+        data-autofocus
+        {...form.getInputProps('displayName')}
+      />
+      <RoleFields
+        form={form}
+        organizations={organizations}
+        roles={roleOptions(actorRole)}
+        roleHelp={self ? t('administrators.ownRole') : undefined}
+        roleFixed={self}
+      />
+    </FormShell>
   );
 }
 

@@ -7,8 +7,7 @@ import {
   type LoginLockout,
 } from '@svc/shared';
 import type { z } from 'zod';
-import { request } from '../api';
-import { withQuery } from '../resources';
+import { request, withQuery } from '../api';
 
 export type Administrator = z.infer<typeof administratorOut>;
 export type AdministratorCreate = z.infer<typeof administratorCreate>;

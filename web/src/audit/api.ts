@@ -1,8 +1,7 @@
 import { auditFilter, auditList, ruleText, type AuditFilter } from '@svc/shared';
 import { z } from 'zod';
-import { request } from '../api';
+import { request, withQuery } from '../api';
 import { localInputToIso } from '../people/datetime';
-import { withQuery } from '../resources';
 
 /** The search form: text boxes and local times, as the page's URL holds them. */
 export interface AuditFormValues {

@@ -145,20 +145,16 @@ function UploadForm({ busy }: { busy: boolean }) {
   };
   // Another file (or none) chosen since: the refusal was about the old one.
   const checkFailed = refusedFile !== null && refusedFile === form.values.csv;
-  const start = form.onSubmit(
-    (values) =>
-      submit.run(
-        async () => {
-          if (values.csv === null) return null;
-          setCheck(null);
-          await startImport({ csv: values.csv, photos: values.photos });
-          form.reset();
-          setMustCheck(false);
-          return null;
-        },
-        () => queryClient.invalidateQueries({ queryKey: keys.imports }),
-      ),
-    submit.clear,
+  const start = submit.handler(
+    async (values) => {
+      if (values.csv === null) return null;
+      setCheck(null);
+      await startImport({ csv: values.csv, photos: values.photos });
+      form.reset();
+      setMustCheck(false);
+      return null;
+    },
+    () => queryClient.invalidateQueries({ queryKey: keys.imports }),
   );
 
   return (
@@ -172,7 +168,7 @@ function UploadForm({ busy }: { busy: boolean }) {
       <Anchor href={`/${template()}`} download={template()} size="sm">
         {t('import.template')}
       </Anchor>
-      <form onSubmit={(e) => void start(e)} aria-label={t('import.new')} noValidate>
+      <form onSubmit={start} aria-label={t('import.new')} noValidate>
         <Stack maw={560}>
           <FileInput
             label={t('import.csv')}

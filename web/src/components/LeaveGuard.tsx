@@ -1,10 +1,12 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useBlocker } from '@tanstack/react-router';
+import { useBlocker, useRouter } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { useT } from '../i18n';
 
 /**
  * Asks before a half-filled form is left: a menu link or Back asks in the page, a reload or a
- * closed tab asks through the browser's own question.
+ * closed tab asks through the browser's own question. `when` is asked on each render of the
+ * page (a form's values re-render it).
  */
 export function LeaveGuard({
   when,
@@ -21,6 +23,17 @@ export function LeaveGuard({
     stay: t('leave.stay'),
     leave: t('leave.leave'),
   };
+  const router = useRouter();
+  const guarding = when();
+  useEffect(() => {
+    // On a page opened straight by its address, Back leaves the site, and a browser asks
+    // before that only sometimes (not at all without a recent click on the page): an entry of
+    // the same page, once there is something to lose, makes Back stay in the site, where the
+    // question below asks.
+    if (guarding && !router.history.canGoBack()) {
+      router.history.push(router.history.location.href, {}, { ignoreBlocker: true });
+    }
+  }, [guarding, router]);
   const blocker = useBlocker({
     shouldBlockFn: when,
     enableBeforeUnload: when,

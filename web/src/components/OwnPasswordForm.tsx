@@ -1,12 +1,11 @@
-import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PASSWORD_MIN_LENGTH, messageCatalog, passwordChangeRequest } from '@svc/shared';
-import { useState } from 'react';
 import { z } from 'zod';
 import { changePassword } from '../api';
 import { schemaResolver } from '../forms';
-import { refusalOf } from '../messages';
 import { t as translate, useT } from '../i18n';
+import { FormShell } from './FormShell';
 
 interface Values {
   currentPassword: string;
@@ -32,61 +31,41 @@ export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void 
     validate: schemaResolver<Values>(schema),
     validateInputOnChange: true,
   });
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setSaving(true);
-      setProblem(null);
-      try {
-        await changePassword(values.currentPassword, values.newPassword);
-        onDone(translate('password.changed'));
-      } catch (error) {
-        const refusal = refusalOf(error, 'password', ['currentPassword', 'newPassword']);
-        form.setErrors(refusal.fields);
-        setProblem(refusal.banner);
-      } finally {
-        setSaving(false);
-      }
-    },
-    () => setProblem(null),
-  );
+  const save = async (values: Values) => {
+    await changePassword(values.currentPassword, values.newPassword);
+    onDone(translate('password.changed'));
+  };
 
   return (
-    <form onSubmit={(e) => void submit(e)} aria-label={t('password.submit')} noValidate>
-      <Stack>
-        {problem !== null && (
-          <Alert color="red" role="alert" data-testid="own-password-error">
-            {problem}
-          </Alert>
-        )}
-        <PasswordInput
-          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
-          label={t('password.current')}
-          autoComplete="current-password"
-          data-autofocus
-          {...form.getInputProps('currentPassword')}
-        />
-        <PasswordInput
-          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
-          label={t('password.new')}
-          description={t('password.newHint', { min: PASSWORD_MIN_LENGTH })}
-          autoComplete="new-password"
-          {...form.getInputProps('newPassword')}
-        />
-        <PasswordInput
-          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
-          label={t('password.confirm')}
-          autoComplete="new-password"
-          {...form.getInputProps('confirmation')}
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('password.submit')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell
+      form={form}
+      context="password"
+      label={t('password.submit')}
+      submitLabel={t('password.submit')}
+      failTitle={null}
+      failTestId="own-password-error"
+      save={save}
+    >
+      <PasswordInput
+        visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+        label={t('password.current')}
+        autoComplete="current-password"
+        data-autofocus
+        {...form.getInputProps('currentPassword')}
+      />
+      <PasswordInput
+        visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+        label={t('password.new')}
+        description={t('password.newHint', { min: PASSWORD_MIN_LENGTH })}
+        autoComplete="new-password"
+        {...form.getInputProps('newPassword')}
+      />
+      <PasswordInput
+        visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+        label={t('password.confirm')}
+        autoComplete="new-password"
+        {...form.getInputProps('confirmation')}
+      />
+    </FormShell>
   );
 }

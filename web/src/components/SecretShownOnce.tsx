@@ -1,6 +1,5 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
-import { useRouter } from '@tanstack/react-router';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { copyText, type CopyOutcome } from '../clipboard';
 import { useT } from '../i18n';
 import { LeaveGuard } from './LeaveGuard';
@@ -9,7 +8,7 @@ import { LeaveGuard } from './LeaveGuard';
  * A secret shown only now (a device key, a one-time password), in a dialog that closes only
  * through "I have stored it": not on Esc, ×, or a click beside it, where the secret would be
  * gone for good by accident. Leaving the page while it is shown (a menu link, Back, a reload, a
- * closed tab) asks first too.
+ * closed tab) asks first too, through the LeaveGuard (Back too on a page opened by its address).
  */
 export function SecretShownOnce({
   opened,
@@ -35,15 +34,6 @@ export function SecretShownOnce({
   onStored: () => void;
 }) {
   const t = useT();
-  const router = useRouter();
-  useEffect(() => {
-    // On a page opened straight by its address, Back leaves the site, and a browser asks
-    // before that only sometimes (not at all without a recent click on the page): an entry of
-    // the same page makes Back stay in the site, where the guard below asks.
-    if (opened && !router.history.canGoBack()) {
-      router.history.push(router.history.location.href, {}, { ignoreBlocker: true });
-    }
-  }, [opened, router]);
   return (
     <>
       <LeaveGuard

@@ -5,7 +5,7 @@ import { EventTable } from '../events/EventTable';
 import { useLiveStatus } from '../live';
 import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
-import { listEvents } from '../resources';
+import { listEvents } from '../events/api';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useCanEdit } from '../access';
 import { useT } from '../i18n';

@@ -1,7 +1,8 @@
 /** The dashboard's counts, each from an existing list endpoint asked for one row and its total. */
 import { recognitionEventList, syncTaskList, type DeliveryStateName } from '@svc/shared';
-import { request } from '../api';
-import { listAllDevices, listPeople, withQuery } from '../resources';
+import { request, withQuery } from '../api';
+import { listAllDevices } from '../devices/api';
+import { listPeople } from '../people/api';
 import { listNodes } from '../system/api';
 import { countFilters } from '../sync/api';
 

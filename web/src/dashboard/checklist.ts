@@ -3,10 +3,10 @@
  * service holds now, never from what the site remembers: a step ticks itself once it is true.
  */
 import { auditList, listOf, recognitionEventList, spaceOut, syncTaskList } from '@svc/shared';
-import { heartbeat, request } from '../api';
+import { heartbeat, request, withQuery } from '../api';
 import { listAdministrators } from '../administrators/api';
 import { listOrganizations } from '../organizations/api';
-import { listAllDevices, withQuery } from '../resources';
+import { listAllDevices } from '../devices/api';
 import { listNodes } from '../system/api';
 import { centralState } from '../system/central';
 

@@ -1,17 +1,11 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { deviceUpdate, type DeviceOut } from '@svc/shared';
 import { useState } from 'react';
-import { ApiError } from '../api';
-import {
-  isEditConflict,
-  mergeTheirChanges,
-  TheirChangesNotice,
-  type TheirChange,
-} from '../conflict';
+import { FormShell } from '../components/FormShell';
+import { useTheirChanges } from '../conflict';
 import { schemaResolver } from '../forms';
 import { t, useT } from '../i18n';
-import { describeError } from '../messages';
 import { getDevice, updateDevice } from './api';
 
 interface Values {
@@ -26,6 +20,37 @@ const labels = () => ({
   baseUrl: t('devices.address'),
   model: t('devices.model'),
 });
+
+/** Name, address and model: the fields registering and editing a device share. */
+export function DeviceFields({
+  form,
+  addressHelp,
+  first = false,
+}: {
+  form: { getInputProps: (path: keyof Values) => GetInputPropsReturnType };
+  addressHelp: string;
+  /** The name is the form's first field (it takes the focus). */
+  first?: boolean;
+}) {
+  const t = useT();
+  return (
+    <>
+      <TextInput
+        label={t('devices.name')}
+        required
+        data-autofocus={first || undefined}
+        {...form.getInputProps('name')}
+      />
+      <TextInput
+        label={t('devices.address')}
+        description={addressHelp}
+        required
+        {...form.getInputProps('baseUrl')}
+      />
+      <TextInput label={t('devices.model')} {...form.getInputProps('model')} />
+    </>
+  );
+}
 
 /**
  * A device's name, address and model (a device whose address changed keeps failing its tasks
@@ -46,74 +71,27 @@ export function EditDeviceForm({
     validate: schemaResolver<Values>(deviceUpdate),
     validateInputOnChange: true,
   });
-  const [base, setBase] = useState(device);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setSaving(true);
-      setProblem(null);
-      setTheirChanges(null);
-      const body = {
-        name: values.name.trim(),
-        baseUrl: values.baseUrl.trim(),
-        model: values.model.trim(),
-      };
-      try {
-        await onSaved(await updateDevice(base.id, body, base.etag));
-      } catch (error) {
-        if (isEditConflict(error)) {
-          const current = await getDevice(base.id);
-          const merged = mergeTheirChanges(valuesOf(base), valuesOf(current), values, labels());
-          setBase(current);
-          form.setValues(merged.merged);
-          setTheirChanges(merged.changes);
-          return;
-        }
-        if (error instanceof ApiError) form.setErrors(error.fields);
-        setProblem(describeError(error, 'other'));
-      } finally {
-        setSaving(false);
-      }
-    },
-    // Refused by the form's own check: the last outcome no longer stands (old banners clear).
-    () => setProblem(null),
-  );
+  const conflict = useTheirChanges(form, device, {
+    what: t('conflict.what.device'),
+    valuesOf,
+    labels,
+    reread: (base) => getDevice(base.id),
+  });
+  const save = async (values: Values) => {
+    const { base } = conflict;
+    const body = {
+      name: values.name.trim(),
+      baseUrl: values.baseUrl.trim(),
+      model: values.model.trim(),
+    };
+    await onSaved(await updateDevice(base.id, body, base.etag));
+  };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('devices.editForm')}>
-      <Stack>
-        {problem !== null && (
-          <Alert color="red" title={t('common.notSaved')} role="alert">
-            {problem}
-          </Alert>
-        )}
-        {theirChanges !== null && (
-          <TheirChangesNotice what={t('conflict.what.device')} changes={theirChanges} />
-        )}
-        <Text size="sm">{t('devices.snFixed', { sn: device.sn })}</Text>
-        <TextInput
-          label={t('devices.name')}
-          required
-          data-autofocus
-          {...form.getInputProps('name')}
-        />
-        <TextInput
-          label={t('devices.address')}
-          description={t('devices.addressHelpEdit')}
-          required
-          {...form.getInputProps('baseUrl')}
-        />
-        <TextInput label={t('devices.model')} {...form.getInputProps('model')} />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell form={form} conflict={conflict} label={t('devices.editForm')} save={save}>
+      <Text size="sm">{t('devices.snFixed', { sn: device.sn })}</Text>
+      <DeviceFields form={form} addressHelp={t('devices.addressHelpEdit')} first />
+    </FormShell>
   );
 }
 

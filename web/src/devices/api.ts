@@ -2,6 +2,7 @@ import {
   deviceOut,
   deviceSyncOut,
   deviceWithKey,
+  listOf,
   reconciliationStarted,
   retriedOut,
   syncTaskList,
@@ -10,9 +11,16 @@ import {
   type DeviceSyncOut,
 } from '@svc/shared';
 import type { z } from 'zod';
-import { request } from '../api';
+import { listAll, request } from '../api';
 
 export type DeviceWithKey = z.infer<typeof deviceWithKey>;
+
+const deviceList = listOf(deviceOut);
+
+/** Every device of the organization. */
+export function listAllDevices(signal?: AbortSignal): Promise<DeviceOut[]> {
+  return listAll('/api/devices', deviceList, signal);
+}
 
 /** The answer carries the device key: the only time it is shown. */
 export function registerDevice(body: DeviceCreate): Promise<DeviceWithKey> {

@@ -1,8 +1,7 @@
 import { Text } from '@mantine/core';
-import { enrollmentChangeFaceOut } from '@svc/shared';
-import { request } from '../api';
 import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
+import { getChangeFace } from './api';
 
 /** Under 0.55 the face check warns that two faces look alike (photos/faces/rules.ts). */
 const SAME = 0.55;
@@ -11,10 +10,7 @@ const SAME = 0.55;
 export function FaceDistance({ changeId }: { changeId: string }) {
   const t = useT();
   const change = useApiQuery([...keys.enrollmentChange(changeId), 'face'], (signal) =>
-    request('GET', `/api/enrollment/changes/${encodeURIComponent(changeId)}`, {
-      schema: enrollmentChangeFaceOut,
-      signal,
-    }),
+    getChangeFace(changeId, signal),
   );
   const distance = change.data?.faceDistance;
   if (distance === undefined || distance === null) return null;

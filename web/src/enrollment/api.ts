@@ -1,12 +1,12 @@
 import {
+  enrollmentChangeFaceOut,
   enrollmentChangeList,
   enrollmentChangeOut,
   type EnrollmentChangeOut,
   type EnrollmentChangeState,
 } from '@svc/shared';
-import { request } from '../api';
+import { request, withQuery } from '../api';
 import { t } from '../i18n';
-import { withQuery } from '../resources';
 
 export interface ChangeSearch {
   state?: EnrollmentChangeState;
@@ -26,6 +26,14 @@ export function listChanges(search: ChangeSearch, signal?: AbortSignal) {
 export function getChange(id: string, signal?: AbortSignal): Promise<EnrollmentChangeOut> {
   return request('GET', `/api/enrollment/changes/${encodeURIComponent(id)}`, {
     schema: enrollmentChangeOut,
+    signal,
+  });
+}
+
+/** The change with how far its new face is from the old one (`faceDistance`). */
+export function getChangeFace(id: string, signal?: AbortSignal) {
+  return request('GET', `/api/enrollment/changes/${encodeURIComponent(id)}`, {
+    schema: enrollmentChangeFaceOut,
     signal,
   });
 }

@@ -1,22 +1,10 @@
 import { Table, Text, Timeline } from '@mantine/core';
-import {
-  deliveryHistoryOut,
-  type DeliveryFailure,
-  type DeliveryHistory as History,
-  type RecognitionEventOut,
-} from '@svc/shared';
-import { request } from '../api';
+import type { DeliveryFailure, RecognitionEventOut } from '@svc/shared';
 import { useT } from '../i18n';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
+import { getDeliveryHistory } from './api';
 import { deliverySteps, failureText } from './delivery';
-
-function getHistory(id: string, signal?: AbortSignal): Promise<History> {
-  return request('GET', `/api/recognition/events/${encodeURIComponent(id)}/deliveries`, {
-    schema: deliveryHistoryOut,
-    signal,
-  });
-}
 
 /**
  * The event's way to the panel: each failed try with its time and reason, then the delivery.
@@ -26,7 +14,7 @@ function getHistory(id: string, signal?: AbortSignal): Promise<History> {
 export function DeliveryHistory({ event }: { event: RecognitionEventOut }) {
   useT();
   const history = useApiQuery([...keys.events, 'one', event.id, 'deliveries'], (signal) =>
-    getHistory(event.id, signal),
+    getDeliveryHistory(event.id, signal),
   );
   return (
     <Timeline bulletSize={14} lineWidth={2} data-testid="delivery-history">

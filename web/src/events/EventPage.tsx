@@ -12,28 +12,21 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { recognitionEventOut, type RecognitionEventOut } from '@svc/shared';
+import type { RecognitionEventOut } from '@svc/shared';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
-import { request } from '../api';
 import { useT } from '../i18n';
 import { Link } from '../nav';
 import { formatTime } from '../people/format';
 import { keys, useApiQuery } from '../query';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { getEvent, snapshotUrl } from './api';
 import { deliveryLabel } from './delivery';
 import { DeliveryHistory } from './DeliveryHistory';
 import { ReportedTime } from './ReportedTime';
 import { Tx } from '../i18n/Tx';
 
 const route = getRouteApi('/events/$id');
-
-function getEvent(id: string, signal?: AbortSignal): Promise<RecognitionEventOut> {
-  return request('GET', `/api/recognition/events/${encodeURIComponent(id)}`, {
-    schema: recognitionEventOut,
-    signal,
-  });
-}
 
 /**
  * One recognition event: who, where, the snapshot in a viewer and the delivery to the panel,
@@ -133,7 +126,7 @@ function Snapshot({ event }: { event: RecognitionEventOut }) {
   if (event.snapshotUrl === null) {
     return <Text c="dimmed">{t('event.noSnapshot')}</Text>;
   }
-  const src = `/api/recognition/events/${encodeURIComponent(event.id)}/snapshot`;
+  const src = snapshotUrl(event.id);
   const alt = t('event.snapshotAlt', { time: formatTime(event.time) });
   return (
     <Stack gap="xs" align="start">

@@ -3,6 +3,7 @@ import type { RecognitionEventOut as RecognitionEvent } from '@svc/shared';
 import { formatTime } from '../people/format';
 import { useT } from '../i18n';
 import { Link } from '../nav';
+import { snapshotUrl } from './api';
 import { deliveryLabel, failureText } from './delivery';
 import { ReportedTime } from './ReportedTime';
 import { Serial } from '../components/Serial';
@@ -37,7 +38,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                   ) : (
                     <Link to="/events/$id" params={{ id: event.id }}>
                       <Image
-                        src={`/api/recognition/events/${event.id}/snapshot`}
+                        src={snapshotUrl(event.id)}
                         alt={t('events.snapshotAlt', { time: formatTime(event.time) })}
                         w={56}
                         h={56}

@@ -1,7 +1,7 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { getPerson, listPeople } from '../resources';
+import { getPerson, listPeople } from '../people/api';
 import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
 

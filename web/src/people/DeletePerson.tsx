@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
-import { deletePerson } from '../resources';
+import { deletePerson } from './api';
 
 /**
  * Delete, after a confirmation that says what it means: the person is erased from every device,

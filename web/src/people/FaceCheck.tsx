@@ -1,18 +1,11 @@
 import { Alert, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { personFaceOut, type FaceCheckOut, type PersonFaceOut } from '@svc/shared';
-import { request } from '../api';
+import type { FaceCheckOut } from '@svc/shared';
 import { t, useT } from '../i18n';
 import { translateMessage } from '../i18n/errors';
 import { Tx } from '../i18n/Tx';
 import { Link } from '../nav';
 import { keys, useApiQuery } from '../query';
-
-function getPersonFace(id: string, signal: AbortSignal): Promise<PersonFaceOut> {
-  return request('GET', `/api/people/${encodeURIComponent(id)}/face`, {
-    schema: personFaceOut,
-    signal,
-  });
-}
+import { getPersonFace } from './api';
 
 function measures(check: FaceCheckOut): string {
   const parts = [

@@ -1,50 +1,32 @@
-import {
-  Alert,
-  Checkbox,
-  Button,
-  FileInput,
-  Group,
-  Image,
-  Loader,
-  MultiSelect,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  ErrorCode,
-  MAX_PHOTO_UPLOAD_BYTES,
-  personCreate,
-  type PersonCreate,
-  type PersonOut,
-  type SpaceOut,
-} from '@svc/shared';
-import { useEffect, useRef, useState } from 'react';
-import { schemaResolver } from '../forms';
-import { spaceOptions, spaceTree } from '../spaces/tree';
-import { ApiError } from '../api';
-import { describeError } from '../messages';
-import { leaveNote } from '../flash';
-import { LeaveGuard } from '../components/LeaveGuard';
-import { createPerson, getPerson, listAllSpaces, updatePerson, uploadPhoto } from '../resources';
+import { ErrorCode, personCreate, type PersonOut, type SpaceOut } from '@svc/shared';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useRef, useState } from 'react';
 import { RequireEdit } from '../access';
+import { ApiError } from '../api';
+import { LeaveGuard } from '../components/LeaveGuard';
+import { TheirChangesNotice, useTheirChanges, type ConflictReview } from '../conflict';
+import { leaveNote } from '../flash';
+import { schemaResolver } from '../forms';
+import { useT } from '../i18n';
+import { describeError } from '../messages';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
+import { listAllSpaces } from '../spaces/api';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { isoToLocalInput, localInputToIso, timeInputHelp } from './datetime';
+import { useFormSubmit, type FormSubmit, type SubmitOutcome } from '../useFormSubmit';
+import { createPerson, getPerson, updatePerson } from './api';
 import {
-  isEditConflict,
-  mergeTheirChanges,
-  TheirChangesNotice,
-  type TheirChange,
-} from '../conflict';
-import { translateMessage } from '../i18n/errors';
-import { t, useT } from '../i18n';
+  bodyOf,
+  draftOf,
+  keepUntouchedValidity,
+  personLabels,
+  showValue,
+  type Draft,
+} from './draft';
+import { AccessFields, IdentityFields } from './PersonFields';
+import { PhotoField, usePhotoChoice } from './PhotoField';
 
 const editRoute = getRouteApi('/people/$id/edit');
 
@@ -91,358 +73,129 @@ function PersonFormPage({ id }: { id?: string }) {
   );
 }
 
-interface Draft {
-  name: string;
-  idNumber: string;
-  phone: string;
-  notes: string;
-  spaceIds: string[];
-  validFrom: string;
-  validUntil: string;
-  enabled: boolean;
-}
-
-const draftOf = (person: PersonOut | null): Draft => ({
-  name: person?.name ?? '',
-  idNumber: person?.idNumber ?? '',
-  phone: person?.phone ?? '',
-  notes: person?.notes ?? '',
-  spaceIds: [...(person?.spaceIds ?? [])].sort(),
-  validFrom: isoToLocalInput(person?.validFrom ?? null),
-  validUntil: isoToLocalInput(person?.validUntil ?? null),
-  enabled: person?.enabled ?? true,
-});
-
-/** ISO time of a local input, null when empty, the text itself when nonsense. */
-function timeOf(value: string): string | null {
-  const iso = localInputToIso(value);
-  return iso === undefined ? value : iso;
-}
-
-/** The request body of the form's values; a nonsense date stays text so the schema names it. */
-const bodyOf = (draft: Draft): PersonCreate => ({
-  name: draft.name,
-  idNumber: draft.idNumber,
-  phone: draft.phone.trim() === '' ? null : draft.phone,
-  notes: draft.notes.trim() === '' ? null : draft.notes,
-  spaceIds: draft.spaceIds,
-  validFrom: timeOf(draft.validFrom),
-  validUntil: timeOf(draft.validUntil),
-  enabled: draft.enabled,
-});
-
-/**
- * A validity bound the form left as it was keeps its stored instant: the box shows minutes,
- * and a whole day ends at 23:59:59.999, which the box cannot say.
- */
-function keepUntouchedValidity(body: PersonCreate, draft: Draft, person: PersonOut | null) {
-  if (person === null) return body;
-  const loaded = draftOf(person);
-  return {
-    ...body,
-    ...(draft.validFrom === loaded.validFrom && { validFrom: person.validFrom }),
-    ...(draft.validUntil === loaded.validUntil && { validUntil: person.validUntil }),
-  };
-}
-
-const personLabels = (): Partial<Record<keyof Draft, string>> => ({
-  name: t('people.name'),
-  idNumber: t('people.idNumber'),
-  phone: t('people.phone'),
-  notes: t('people.notes'),
-  spaceIds: t('people.spaces'),
-  validFrom: t('people.validFrom'),
-  validUntil: t('people.validUntil'),
-  enabled: t('people.enabled'),
-});
-
-function showValue(key: keyof Draft, value: unknown, spaces: readonly SpaceOut[]): string {
-  if (key === 'spaceIds' && Array.isArray(value)) {
-    const names = new Map(spaces.map((s) => [s.id, s.name]));
-    return value.length === 0
-      ? t('conflict.none')
-      : value.map((id) => names.get(String(id)) ?? '?').join(t('conflict.listSeparator'));
-  }
-  if (typeof value === 'boolean') return value ? t('conflict.yes') : t('conflict.no');
-  if (value === '' || value === null) return t('conflict.empty');
-  return typeof value === 'string' ? value.replace('T', ' ') : JSON.stringify(value);
-}
-
-/** The server's `fields` (zod paths such as `spaceIds.0`) on the inputs they belong to. */
-function fieldErrorsOf(error: ApiError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [path, problem] of Object.entries(error.fields)) {
-    const field = path.split('.')[0] ?? path;
-    out[field] = out[field] ?? problem;
-  }
-  return out;
-}
-
-/** Why a chosen photo cannot be sent, judged in the browser before anything is saved. */
-function photoProblem(file: File): string | null {
-  if (file.size > MAX_PHOTO_UPLOAD_BYTES) {
-    return translateMessage('photo_too_large', { max: MAX_PHOTO_UPLOAD_BYTES / 1024 / 1024 });
-  }
-  if (!['image/jpeg', 'image/png'].includes(file.type)) {
-    return translateMessage('photo_not_image', { file: file.name });
-  }
-  return null;
-}
-
-/**
- * A local preview of the chosen photo, as a data: URL. A blob: URL is not enough under the
- * site's CSP: anything that reads the picture back (a screenshot or trace tool, an extension)
- * fetches it, and `connect-src 'self'` refuses blob: (the page then reports a CSP error).
- */
-function usePreview(photo: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    setUrl(null);
-    if (photo === null) return;
-    const reader = new FileReader();
-    reader.onload = () => {
-      if (typeof reader.result === 'string') setUrl(reader.result);
-    };
-    reader.readAsDataURL(photo);
-    return () => reader.abort();
-  }, [photo]);
-  return url;
-}
-
 function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spaces: SpaceOut[] }) {
   const t = useT();
-  // Once a new person is created (and only its photo failed), further saves edit that person.
-  const [person, setPerson] = useState(loaded);
   const form = useForm<Draft>({
-    initialValues: draftOf(person),
+    initialValues: draftOf(loaded),
     validate: schemaResolver<Draft>(personCreate, bodyOf),
     validateInputOnChange: true,
   });
-  const [photo, setPhoto] = useState<File | null>(null);
-  const [photoError, setPhotoError] = useState<string | null>(null);
-  // The face check refused this photo: the administrator may keep it anyway (audited).
-  const [faceRefused, setFaceRefused] = useState(false);
-  const [acceptFace, setAcceptFace] = useState(false);
-  // A file refused in the browser is not previewed (it is no photo, or too large to decode).
-  const preview = usePreview(photoError === null ? photo : null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const conflict = useTheirChanges(form, loaded, {
+    what: t('conflict.what.person'),
+    valuesOf: draftOf,
+    labels: personLabels,
+    reread: (mine) => getPerson(mine.id),
+    show: (key, value) => showValue(key, value, spaces),
+  });
+  // Once a new person is created (and only its photo failed), further saves edit that person.
+  const person = conflict.base;
+  const submit = useFormSubmit(form, { conflict });
+  const photo = usePhotoChoice();
   // The person saved, the photo refused: the box says "saved without the photo", not "not saved".
   const [photoOnly, setPhotoOnly] = useState(false);
-  const [theirChanges, setTheirChanges] = useState<TheirChange[] | null>(null);
-  const [saving, setSaving] = useState(false);
-  // The photo is on its way and the server's face check runs: it can take seconds.
-  const [checkingPhoto, setCheckingPhoto] = useState(false);
   // Set once saved, so going to the person's page is not taken for leaving unsaved work.
   const leaving = useRef(false);
   const navigate = useNavigate();
-  const tree = spaceTree(spaces);
-  const depth = new Map(tree.map((node) => [node.space.id, node.depth]));
 
-  /** Someone else saved first: their changes into the fields left alone, and said which. */
-  const reviewTheirChanges = async (mine: PersonOut, draft: Draft) => {
-    const current = await getPerson(mine.id);
-    const { merged, changes } = mergeTheirChanges(
-      draftOf(mine),
-      draftOf(current),
-      draft,
-      personLabels(),
-      (key, value) => showValue(key, value, spaces),
-    );
-    setPerson(current);
-    form.setValues(merged);
-    setTheirChanges(changes);
-  };
-
-  const submit = async (draft: Draft) => {
-    setProblem(null);
-    setPhotoOnly(false);
-    setTheirChanges(null);
-    const refused = photo === null ? null : photoProblem(photo);
-    if (refused !== null) {
-      // One outcome: with a photo that cannot be sent, nothing is saved at all.
-      setPhotoError(refused);
-      setProblem(t('people.form.nothingSaved', { problem: refused }));
-      return;
-    }
-    const body = keepUntouchedValidity(bodyOf(draft), draft, person);
-    setSaving(true);
-    let saved: PersonOut;
-    try {
-      saved =
-        person === null
-          ? await createPerson(body)
-          : await updatePerson(person.id, body, person.etag);
-    } catch (error) {
-      setSaving(false);
-      if (person !== null && isEditConflict(error)) {
-        await reviewTheirChanges(person, draft).catch((e: unknown) =>
-          setProblem(describeError(e, 'other')),
-        );
-        return;
-      }
-      if (error instanceof ApiError) form.setErrors(fieldErrorsOf(error));
-      setProblem(describeError(error, 'other'));
-      return;
-    }
-    if (photo !== null) {
-      setCheckingPhoto(true);
-      try {
-        await uploadPhoto(saved.id, photo, faceRefused && acceptFace);
-        setCheckingPhoto(false);
-      } catch (error) {
-        setCheckingPhoto(false);
-        setSaving(false);
-        const message = describeError(error, 'other');
-        if (person === null) {
-          // A new person exists now: their page says so, rather than a form that still reads
-          // "new" and would create them twice.
-          leaveNote(saved.id, t('people.form.savedWithoutPhoto', { problem: message }));
-          await queryClient.invalidateQueries({ queryKey: keys.people });
-          leaving.current = true;
-          await navigate({ to: '/people/$id', params: { id: saved.id } });
-          return;
-        }
-        setFaceRefused(error instanceof ApiError && error.code === ErrorCode.faceCheckFailed);
-        setPhotoError(message);
-        setProblem(t('people.form.photoNotSaved', { problem: message }));
-        setPhotoOnly(true);
-        setPerson(saved);
-        return;
-      }
-    }
+  const goToPerson = async (id: string) => {
     await queryClient.invalidateQueries({ queryKey: keys.people });
     leaving.current = true;
-    await navigate({ to: '/people/$id', params: { id: saved.id } });
+    await navigate({ to: '/people/$id', params: { id } });
   };
 
+  const save = submit.handler(async (draft): Promise<SubmitOutcome> => {
+    setPhotoOnly(false);
+    const refused = photo.check();
+    // One outcome: with a photo that cannot be sent, nothing is saved at all.
+    if (refused !== null) {
+      return { ok: false, text: t('people.form.nothingSaved', { problem: refused }) };
+    }
+    const body = keepUntouchedValidity(bodyOf(draft), draft, person);
+    const saved =
+      person === null ? await createPerson(body) : await updatePerson(person.id, body, person.etag);
+    const failure = photo.file === null ? null : await photo.send(saved.id, photo.file);
+    if (failure === null) {
+      await goToPerson(saved.id);
+      return null;
+    }
+    const message = describeError(failure, 'other');
+    if (person === null) {
+      // A new person exists now: their page says so, rather than a form that still reads
+      // "new" and would create them twice.
+      leaveNote(saved.id, t('people.form.savedWithoutPhoto', { problem: message }));
+      await goToPerson(saved.id);
+      return null;
+    }
+    photo.refused(
+      message,
+      failure instanceof ApiError && failure.code === ErrorCode.faceCheckFailed,
+    );
+    setPhotoOnly(true);
+    conflict.setBase(saved);
+    return { ok: false, text: t('people.form.photoNotSaved', { problem: message }) };
+  });
+
   return (
-    <form
-      onSubmit={form.onSubmit(
-        (values) => void submit(values),
-        // Refused by the form's own check: the last outcome no longer stands (old banners clear).
-        () => {
-          setProblem(null);
-          setTheirChanges(null);
-        },
-      )}
-      noValidate
-      aria-label={t('events.person')}
-    >
-      <LeaveGuard when={() => !leaving.current && (form.isDirty() || photo !== null)} />
+    <form onSubmit={save} noValidate aria-label={t('events.person')}>
+      <LeaveGuard when={() => !leaving.current && (form.isDirty() || photo.file !== null)} />
       <Stack maw={560}>
-        {person === null ? (
-          <Link to="/people">{t('people.form.back')}</Link>
-        ) : (
-          <Link to="/people/$id" params={{ id: person.id }}>
-            {t('people.form.back')}
-          </Link>
-        )}
-        <Title order={1}>
-          {person === null ? t('people.new') : t('people.form.editName', { name: person.name })}
-        </Title>
-        {problem !== null && (
-          <Alert
-            color="red"
-            title={photoOnly ? t('people.savedWithoutPhoto') : t('common.notSaved')}
-            data-testid="form-error"
-            role="alert"
-          >
-            {problem}
-          </Alert>
-        )}
-        {theirChanges !== null && (
-          <TheirChangesNotice what={t('conflict.what.person')} changes={theirChanges} />
-        )}
-        {/* No HTML maxLength: it would cut a pasted text short without a word; the shared
-            schema's "at most N characters" shows under the field instead. */}
-        <TextInput label={t('people.name')} required {...form.getInputProps('name')} />
-        <TextInput
-          label={t('people.idNumber')}
-          description={t('people.form.idNumberHelp')}
-          required
-          {...form.getInputProps('idNumber')}
-        />
-        <TextInput
-          label={t('people.phone')}
-          description={t('people.form.phoneHelp')}
-          {...form.getInputProps('phone')}
-        />
-        <Textarea label={t('people.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <MultiSelect
-          label={t('people.spaces')}
-          description={t('people.form.spacesHelp')}
-          data={spaceOptions(spaces)}
-          renderOption={({ option }) => (
-            <span style={{ paddingLeft: `${(depth.get(option.value) ?? 0) * 16}px` }}>
-              {option.label}
-            </span>
-          )}
-          {...form.getInputProps('spaceIds')}
-          searchable
-          clearable
-        />
-        <Group grow align="start">
-          <TextInput
-            type="datetime-local"
-            label={t('people.validFrom')}
-            description={timeInputHelp()}
-            {...form.getInputProps('validFrom')}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('people.validUntil')}
-            description={timeInputHelp()}
-            {...form.getInputProps('validUntil')}
-          />
-        </Group>
-        <Switch
-          label={t('people.enabled')}
-          {...form.getInputProps('enabled', { type: 'checkbox' })}
-        />
-        <FileInput
-          label={person?.photoSha256 ? t('people.form.replacePhoto') : t('people.photo')}
-          description={t('people.form.photoHelp', {
-            max: MAX_PHOTO_UPLOAD_BYTES / 1024 / 1024,
-          })}
-          accept="image/jpeg,image/png"
-          value={photo}
-          onChange={(file) => {
-            setPhoto(file);
-            setPhotoError(file === null ? null : photoProblem(file));
-            setFaceRefused(false);
-            setAcceptFace(false);
-          }}
-          error={photoError}
-          clearable
-          clearButtonProps={{ 'aria-label': t('people.form.clearPhoto') }}
-        />
-        {faceRefused && (
-          <Checkbox
-            label={t('people.form.useAnyway')}
-            description={t('people.form.useAnywayHelp')}
-            checked={acceptFace}
-            onChange={(e) => setAcceptFace(e.currentTarget.checked)}
-          />
-        )}
-        {preview !== null && (
-          <Image
-            src={preview}
-            alt={t('people.form.preview')}
-            w={160}
-            radius="sm"
-            data-testid="photo-preview"
-          />
-        )}
+        <PersonFormHead person={person} submit={submit} conflict={conflict} photoOnly={photoOnly} />
+        <IdentityFields form={form} />
+        <AccessFields form={form} spaces={spaces} />
+        <PhotoField choice={photo} hasPhoto={Boolean(person?.photoSha256)} />
         <Group>
-          <Button type="submit" loading={saving}>
+          <Button type="submit" loading={submit.busy}>
             {person === null ? t('spaces.create') : t('common.save')}
           </Button>
           {/* Always present, so a screen reader hears the text when it appears. */}
           <Text size="sm" c="dimmed" role="status" data-testid="photo-status">
-            {checkingPhoto ? t('photo.checking') : null}
+            {photo.sending ? t('photo.checking') : null}
           </Text>
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The way back, the heading, and the outcome of the last save above the fields. */
+function PersonFormHead({
+  person,
+  submit,
+  conflict,
+  photoOnly,
+}: {
+  person: PersonOut | null;
+  submit: FormSubmit<Draft>;
+  conflict: ConflictReview<Draft>;
+  /** The person was saved, only the photo was refused. */
+  photoOnly: boolean;
+}) {
+  const t = useT();
+  return (
+    <>
+      {person === null ? (
+        <Link to="/people">{t('people.form.back')}</Link>
+      ) : (
+        <Link to="/people/$id" params={{ id: person.id }}>
+          {t('people.form.back')}
+        </Link>
+      )}
+      <Title order={1}>
+        {person === null ? t('people.new') : t('people.form.editName', { name: person.name })}
+      </Title>
+      {submit.message !== null && (
+        <Alert
+          color="red"
+          title={photoOnly ? t('people.savedWithoutPhoto') : t('common.notSaved')}
+          data-testid="form-error"
+          role="alert"
+        >
+          {submit.message.text}
+        </Alert>
+      )}
+      {conflict.changes !== null && (
+        <TheirChangesNotice what={conflict.what} changes={conflict.changes} />
+      )}
+    </>
   );
 }

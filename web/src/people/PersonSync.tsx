@@ -3,7 +3,8 @@ import { useCanEdit } from '../access';
 import { useT } from '../i18n';
 import { formatTime } from './format';
 import { keys, useApiQuery } from '../query';
-import { getPersonSync, listAllDevices } from '../resources';
+import { listAllDevices } from '../devices/api';
+import { getPersonSync } from './api';
 import { retryTask } from '../sync/api';
 import {
   AttemptsHelp,

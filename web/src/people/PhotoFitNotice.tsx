@@ -1,5 +1,5 @@
 import { Alert, List } from '@mantine/core';
-import { getPhotoFit } from '../resources';
+import { getPhotoFit } from './api';
 import { useT } from '../i18n';
 import { keys, useApiQuery } from '../query';
 

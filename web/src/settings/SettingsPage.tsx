@@ -100,19 +100,15 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
     validateInputOnChange: true,
   });
   const submit = useFormSubmit(form);
-  const save = form.onSubmit(
-    (values) =>
-      submit.run(
-        async () => {
-          const saved = await setRetention({ days: retentionDaysOf(values.days) ?? 0 });
-          const shown = { days: String(saved.days) };
-          form.setValues(shown);
-          form.resetDirty(shown);
-          return t('settings.retention.saved', { days: saved.days });
-        },
-        () => queryClient.invalidateQueries({ queryKey: keys.settings }),
-      ),
-    submit.clear,
+  const save = submit.handler(
+    async (values) => {
+      const saved = await setRetention({ days: retentionDaysOf(values.days) ?? 0 });
+      const shown = { days: String(saved.days) };
+      form.setValues(shown);
+      form.resetDirty(shown);
+      return t('settings.retention.saved', { days: saved.days });
+    },
+    () => queryClient.invalidateQueries({ queryKey: keys.settings }),
   );
 
   return (
@@ -120,7 +116,7 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
       <Title order={2} id="settings-retention-title">
         {t('settings.retention.title')}
       </Title>
-      <form onSubmit={(e) => void save(e)} aria-label={t('settings.retention.title')} noValidate>
+      <form onSubmit={save} aria-label={t('settings.retention.title')} noValidate>
         <Stack maw={560}>
           <TextInput
             label={t('settings.retention.label')}

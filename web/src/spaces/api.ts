@@ -1,5 +1,12 @@
-import { spaceOut, type SpaceCreate, type SpaceOut } from '@svc/shared';
-import { request } from '../api';
+import { listOf, spaceOut, type SpaceCreate, type SpaceOut } from '@svc/shared';
+import { listAll, request } from '../api';
+
+const spaceList = listOf(spaceOut);
+
+/** Every space of the organization. */
+export function listAllSpaces(signal?: AbortSignal): Promise<SpaceOut[]> {
+  return listAll('/api/spaces', spaceList, signal);
+}
 
 export function createSpace(body: SpaceCreate): Promise<SpaceOut> {
   return request('POST', '/api/spaces', { body, schema: spaceOut });

@@ -18,10 +18,9 @@ import { useCanEdit } from '../access';
 import { useT } from '../i18n';
 import { formatNumber } from '../i18n/format';
 import { LiveBadge } from '../components/LiveBadge';
-import { retryFailed } from '../devices/api';
+import { listAllDevices, retryFailed } from '../devices/api';
 import { PersonPicker } from '../events/PersonPicker';
 import { keys, useApiQuery } from '../query';
-import { listAllDevices } from '../resources';
 import type { SyncSearchParams } from '../routes';
 import { useDocumentTitle } from '../useDocumentTitle';
 import {

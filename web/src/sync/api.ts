@@ -9,8 +9,7 @@ import {
   type SyncState,
   type SyncTaskOut,
 } from '@svc/shared';
-import { request } from '../api';
-import { withQuery } from '../resources';
+import { request, withQuery } from '../api';
 
 export interface TaskFilter {
   state?: SyncState;

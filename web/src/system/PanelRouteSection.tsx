@@ -11,11 +11,11 @@ import {
 import { useForm } from '@mantine/form';
 import { panelRoute, type PanelRoute } from '@svc/shared';
 import { useState } from 'react';
-import { ApiError } from '../api';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
 import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
+import { useFormSubmit } from '../useFormSubmit';
 import { setPanelRoute, testPanelRoute } from './api';
 
 /**
@@ -43,47 +43,34 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
     validate: schemaResolver<PanelRoute>(panelRoute),
     validateInputOnChange: true,
   });
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useFormSubmit(form);
   const [testing, setTesting] = useState(false);
+  const { message } = submit;
 
   const test = async () => {
     setTesting(true);
-    setMessage(null);
+    submit.clear();
     try {
       const result = await testPanelRoute();
-      setMessage(
+      submit.show(
         result.ok
           ? { ok: true, text: t('panel.answered', { url: result.url, ms: result.ms }) }
           : { ok: false, text: t('panel.testFailed', { reason: result.reason }) },
       );
     } catch (error) {
-      setMessage({ ok: false, text: describeError(error, 'other') });
+      submit.show({ ok: false, text: describeError(error, 'other') });
     } finally {
       setTesting(false);
     }
   };
 
-  const save = form.onSubmit(
-    async (values) => {
-      setSaving(true);
-      setMessage(null);
-      try {
-        const saved = await setPanelRoute({ mode: values.mode, url: values.url.trim() });
-        form.setValues(saved);
-        form.resetDirty(saved);
-        await queryClient.invalidateQueries({ queryKey: keys.panel });
-        setMessage({ ok: true, text: t('panel.saved') });
-      } catch (error) {
-        if (error instanceof ApiError) form.setErrors(error.fields);
-        setMessage({ ok: false, text: describeError(error, 'other') });
-      } finally {
-        setSaving(false);
-      }
-      // A refused submit: the earlier outcome ("saved") must not stand under the new errors.
-    },
-    () => setMessage(null),
-  );
+  const save = submit.handler(async (values) => {
+    const saved = await setPanelRoute({ mode: values.mode, url: values.url.trim() });
+    form.setValues(saved);
+    form.resetDirty(saved);
+    await queryClient.invalidateQueries({ queryKey: keys.panel });
+    return t('panel.saved');
+  });
 
   return (
     <Stack component="section" aria-labelledby="panel-title">
@@ -93,7 +80,7 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
       <Text size="sm" c="dimmed">
         {t('panel.help')}
       </Text>
-      <form onSubmit={(e) => void save(e)} aria-label={t('settings.panel.title')} noValidate>
+      <form onSubmit={save} aria-label={t('settings.panel.title')} noValidate>
         <Stack maw={560}>
           <SegmentedControl
             aria-label={t('panel.mode')}
@@ -112,7 +99,7 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
           />
           {canEdit && (
             <Group>
-              <Button type="submit" loading={saving}>
+              <Button type="submit" loading={submit.busy}>
                 {t('panel.save')}
               </Button>
               <Button

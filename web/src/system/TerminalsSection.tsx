@@ -25,6 +25,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatAgo } from '../i18n/format';
 import { warningText } from '../i18n/warnings';
 import { keys, queryClient, useApiQuery } from '../query';
+import { useFormSubmit } from '../useFormSubmit';
 import { configureTerminals, listKnownTerminals, removeTerminal } from './api';
 
 /** Terminals announce every 10 s; the list is asked for more often so a change shows soon. */
@@ -56,8 +57,6 @@ export function TerminalsSection({
   const [removing, setRemoving] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [pushed, setPushed] = useState<Record<string, Pushed>>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const form = useForm({
     mode: 'controlled',
     initialValues: { centralUrl: advertised ?? '', terminalKey: '' },
@@ -69,34 +68,25 @@ export function TerminalsSection({
   const toggle = (id: string, on: boolean) =>
     setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id)));
 
-  const push = form.onSubmit(
-    async (values) => {
-      setBusy(true);
-      setProblem(null);
-      const before = new Map(list.map((n) => [n.id, n.lastCheckin]));
-      try {
-        const key = values.terminalKey.trim();
-        const results = await configureTerminals({
-          ids: selected,
-          centralUrl: values.centralUrl,
-          ...(key !== '' && { keys: Object.fromEntries(selected.map((id) => [id, key])) }),
-        });
-        // The key was for this push only: it is not kept in the page either.
-        form.setFieldValue('terminalKey', '');
-        setPushed((current) => {
-          const next = { ...current };
-          for (const result of results)
-            next[result.id] = { before: before.get(result.id) ?? null, result };
-          return next;
-        });
-      } catch (error) {
-        setProblem(describeError(error, 'other'));
-      } finally {
-        setBusy(false);
-      }
-    },
-    () => setProblem(null),
-  );
+  const submit = useFormSubmit(form);
+  const push = submit.handler(async (values) => {
+    const before = new Map(list.map((n) => [n.id, n.lastCheckin]));
+    const key = values.terminalKey.trim();
+    const results = await configureTerminals({
+      ids: selected,
+      centralUrl: values.centralUrl,
+      ...(key !== '' && { keys: Object.fromEntries(selected.map((id) => [id, key])) }),
+    });
+    // The key was for this push only: it is not kept in the page either.
+    form.setFieldValue('terminalKey', '');
+    setPushed((current) => {
+      const next = { ...current };
+      for (const result of results)
+        next[result.id] = { before: before.get(result.id) ?? null, result };
+      return next;
+    });
+    return null;
+  });
 
   return (
     <Stack component="section" aria-labelledby="terminals-title">
@@ -158,13 +148,13 @@ export function TerminalsSection({
         confirmLabel={t('terminals.removeConfirm')}
         onCancel={() => setRemoving(null)}
         onConfirm={async () => {
-          setProblem(null);
+          submit.clear();
           try {
             await removeTerminal(removing ?? '');
             setSelected((current) => current.filter((x) => x !== removing));
             await queryClient.invalidateQueries({ queryKey: keys.discovery });
           } catch (error) {
-            setProblem(describeError(error, 'other'));
+            submit.show({ ok: false, text: describeError(error, 'other') });
           } finally {
             setRemoving(null);
           }
@@ -173,7 +163,7 @@ export function TerminalsSection({
         {t('terminals.removeConsequence')}
       </ConfirmDialog>
       {canEdit && list.length > 0 && (
-        <form onSubmit={(e) => void push(e)} aria-label={t('system.pushForm')} noValidate>
+        <form onSubmit={push} aria-label={t('system.pushForm')} noValidate>
           <Group align="end">
             <TextInput
               label={t('system.central')}
@@ -191,15 +181,15 @@ export function TerminalsSection({
               // Mantine marks the inner input data-invalid only; assistive technology needs this.
               aria-invalid={form.errors.terminalKey !== undefined}
             />
-            <Button type="submit" loading={busy} disabled={selected.length === 0}>
+            <Button type="submit" loading={submit.busy} disabled={selected.length === 0}>
               {t('system.push', { count: selected.length })}
             </Button>
           </Group>
         </form>
       )}
-      {problem !== null && (
+      {submit.message !== null && (
         <Alert color="red" title={t('system.notPushed')} role="alert">
-          {problem}
+          {submit.message.text}
         </Alert>
       )}
     </Stack>

@@ -14,10 +14,8 @@ import {
 import { z } from 'zod';
 import { request } from '../api';
 
-/** A terminal heard on the LAN: the server's own contract (`conflict` is null or the other announcer). */
-export type HeardNode = DiscoveryNode;
-
-export function listNodes(signal?: AbortSignal): Promise<HeardNode[]> {
+/** The terminals heard on the LAN now (shared `discoveryNode`: the server's own contract). */
+export function listNodes(signal?: AbortSignal): Promise<DiscoveryNode[]> {
   return request('GET', '/api/discovery/nodes', { schema: z.array(discoveryNode), signal });
 }
 
