@@ -11,6 +11,7 @@ import { expect, test } from './data-fixtures';
 import { ChangePasswordPage, LoginPage } from './pages';
 import { accessibleAtBothWidths, budget, open, signInQuickly } from './support/a11y';
 import { postRecognition, tag } from './support/admin-api';
+import { expectAccessible } from './support/checks';
 import { webDir } from './support/env';
 
 /** Every route of the route table, and the test below that checks it. */
@@ -42,6 +43,19 @@ test('the accessibility checks cover every route of the route table', () => {
   const routes = [...source.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1]);
   expect(routes.length).toBeGreaterThan(10);
   expect([...routes].sort()).toEqual(Object.keys(COVERED).sort());
+});
+
+test('the axe check finds a violation planted in a page', async ({ page }) => {
+  await new LoginPage(page).goto('/');
+  // An image with no text alternative and a button with no name: both critical.
+  await page.evaluate(() => {
+    const img = document.createElement('img');
+    img.src = '/favicon.svg';
+    document.body.append(img, document.createElement('button'));
+  });
+  await expect(expectAccessible(page, 'planted')).rejects.toThrow(
+    /image-alt[\s\S]*button-name|button-name[\s\S]*image-alt/,
+  );
 });
 
 test('signed out: the sign-in page, its refusal, and the forced password change', async ({
