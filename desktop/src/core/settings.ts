@@ -31,14 +31,15 @@ const fromText = (schema: z.ZodType<number, number>) =>
     .pipe(schema)
     .optional();
 
-const addressList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== ''),
-  )
+/** "a, b,,c" → ["a", "b", "c"]: a comma-separated list, blanks dropped. */
+const commaList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== ''),
+);
+
+const addressList = commaList
   .pipe(z.array(z.ipv4()).min(1, 'must name at least one IPv4 address'))
   .optional();
 
@@ -48,14 +49,7 @@ const envSchema = z.object({
   DISCOVERY_PROBE_ADDRESSES: addressList,
   CONSOLE_SITE_URL: httpUrl.optional(),
   CONSOLE_PORT: fromText(port),
-  TERMINAL_MANAGEMENT_PORTS: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== ''),
-    )
+  TERMINAL_MANAGEMENT_PORTS: commaList
     .pipe(
       z
         .array(z.string().regex(/^\d+$/, 'must be whole numbers').transform(Number).pipe(port))

@@ -10,6 +10,7 @@ import { SessionStore } from './acceptance/session-store.js';
 import { createTerminalClient } from './clients/terminal-client.js';
 import { closedPort } from '../testing/central-process.js';
 import {
+  heardTerminal,
   heartbeatBody,
   startCentralStub,
   STUB_CSRF_TOKEN,
@@ -19,6 +20,12 @@ import {
 } from '../testing/central-stub.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { Workbench } from './workbench.js';
+
+/** Heard just now, from the discovery port (not the fixed past of `heardTerminal`). */
+const heardNow = () => {
+  const now = new Date().toISOString();
+  return { sourcePort: 20785, firstSeen: now, lastSeen: now };
+};
 
 const invalidCredentials = {
   status: 401,
@@ -295,24 +302,7 @@ describe('the acceptance session', () => {
     const workbenchWithTerminal = new Workbench({
       clock: new FakeClock(),
       terminalClient: createTerminalClient(),
-      terminals: () => [
-        {
-          id: 'ENR-R',
-          kind: 'enrollment',
-          name: null,
-          model: null,
-          version: null,
-          address: '127.0.0.1',
-          port: 9,
-          sourcePort: 20785,
-          configUrl: 'http://127.0.0.1:9/api/config',
-          central: '',
-          firstSeen: new Date().toISOString(),
-          lastSeen: new Date().toISOString(),
-          announces: 1,
-          conflict: null,
-        },
-      ],
+      terminals: () => [heardTerminal('ENR-R', 9, { name: null, ...heardNow() })],
       release: '0.1.0',
       store: new SessionStore(dir),
     });
@@ -328,22 +318,7 @@ describe('the acceptance session', () => {
     expect(second.acceptance().layers.find((l) => l.id === 'central')?.status).toBe('passed');
   });
   it('outdates the report and fails the terminal layer once a proven terminal announces another central', async () => {
-    const terminal = {
-      id: 'ENR-P',
-      kind: 'enrollment' as const,
-      name: null,
-      model: null,
-      version: null,
-      address: '127.0.0.1',
-      port: 9,
-      sourcePort: 20785,
-      configUrl: 'http://127.0.0.1:9/api/config',
-      central: url,
-      firstSeen: new Date().toISOString(),
-      lastSeen: new Date().toISOString(),
-      announces: 1,
-      conflict: null,
-    };
+    const terminal = heardTerminal('ENR-P', 9, { name: null, central: url, ...heardNow() });
     const at = new Date().toISOString();
     await new SessionStore(dir).save({
       centralUrl: url,

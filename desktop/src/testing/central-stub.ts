@@ -71,7 +71,11 @@ export function centralNode(id: string, fields: Record<string, unknown> = {}) {
 }
 
 /** An enrollment terminal the console heard on 127.0.0.1, its management port `port`. */
-export function heardTerminal(id: string, port: number): TerminalEntry {
+export function heardTerminal(
+  id: string,
+  port: number,
+  fields: Partial<TerminalEntry> = {},
+): TerminalEntry {
   return {
     id,
     kind: 'enrollment',
@@ -87,6 +91,7 @@ export function heardTerminal(id: string, port: number): TerminalEntry {
     lastSeen: '2026-11-28T00:00:00.000Z',
     announces: 1,
     conflict: null,
+    ...fields,
   };
 }
 

@@ -1,10 +1,7 @@
 import path from 'node:path';
 import type { ConsoleApi } from '../api.js';
-import { createConsoleService } from '../console-service.js';
-import { systemClock } from '../clock.js';
 import { probeAddresses } from '../network.js';
-import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '@svc/shared/udp';
+import type { TerminalDirectory } from '../terminal-directory.js';
 import { networkInterfaces } from 'node:os';
 import {
   centralUnavailable,
@@ -12,6 +9,7 @@ import {
   type CentralProcess,
   testDiscoveryPort,
 } from '../../testing/central-process.js';
+import { listeningConsole } from '../../testing/console.js';
 import { createSubnets, inNamespace, netnsUnavailable, type Subnet } from '../../testing/lan.js';
 
 const SIM = path.resolve(import.meta.dirname, '../../../../tools/sim/dist/cli.js');
@@ -36,18 +34,12 @@ if (unavailable)
     lan = await createSubnets(2);
     const [a] = lan.subnets as [Subnet, Subnet];
     central = await startCentral({ discoveryPort, host: a.hostAddress, bind: '0.0.0.0' });
-    directory = new TerminalDirectory(
-      { openSocket: openNodeUdpSocket, clock: systemClock },
-      { port: discoveryPort },
-    );
-    await directory.start();
-    api = createConsoleService({
-      directory,
+    ({ directory, api } = await listeningConsole(discoveryPort, {
       // The subnet broadcasts of this laptop's interfaces (never 255.255.255.255 in tests).
       probeAddresses: () =>
         probeAddresses(networkInterfaces()).filter((x) => x !== '255.255.255.255'),
       checkinTimeoutMs: 10_000,
-    });
+    }));
     for (const [i, s] of lan.subnets.entries()) {
       sims.push(
         inNamespace(s.ns, [

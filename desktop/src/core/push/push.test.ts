@@ -1,15 +1,13 @@
 import type { TerminalHandle, TerminalOptions } from '@svc/sim';
 import type { ConsoleApi } from '../api.js';
-import { createConsoleService } from '../console-service.js';
-import { systemClock } from '../clock.js';
-import { TerminalDirectory } from '../terminal-directory.js';
-import { openNodeUdpSocket } from '@svc/shared/udp';
+import type { TerminalDirectory } from '../terminal-directory.js';
 import {
   centralUnavailable,
   startCentral,
   type CentralProcess,
   testDiscoveryPort,
 } from '../../testing/central-process.js';
+import { listeningConsole } from '../../testing/console.js';
 import { LOOPBACK_BROADCAST, loopbackTerminal } from '../../testing/sim.js';
 
 const skip = centralUnavailable();
@@ -51,16 +49,10 @@ d('push with proof, against the real central service and simulated terminals', (
 
   beforeAll(async () => {
     central = await startCentral({ discoveryPort });
-    directory = new TerminalDirectory(
-      { openSocket: openNodeUdpSocket, clock: systemClock },
-      { port: discoveryPort },
-    );
-    await directory.start();
-    api = createConsoleService({
-      directory,
+    ({ directory, api } = await listeningConsole(discoveryPort, {
       probeAddresses: () => [LOOPBACK_BROADCAST],
       checkinTimeoutMs: 8000,
-    });
+    }));
     await terminal('ENR-P1', 'enrollment');
     await terminal('DSP-P1', 'display');
     await terminal('ENR-KEY', 'enrollment', { managementKey: 'terminal-key-for-this-test' });

@@ -1,5 +1,5 @@
 import type { HandoverReport } from '@svc/shared';
-import { evidenceMark, layerResultShown, printed, resultLine, verdict } from './report.js';
+import { evidenceMark, layerResultShown, printed, reportFacts, verdict } from './report.js';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
 
 const esc = (s: string) =>
@@ -45,7 +45,6 @@ export function reportHtml(
 ): string {
   report = printed(report, w);
   const m = report.meta;
-  const f = w.fields;
   const v = verdict(report, w);
   const sections = report.layers
     .map((l) => {
@@ -63,15 +62,7 @@ ${l.manual ? `<p>${whole(w.confirmedByHand(l.manual.who, w.when(l.manual.at), l.
 ${l.error ? `<p class="failed">${whole(w.error(l.error))}</p>` : ''}</section>`;
     })
     .join('\n');
-  const facts: [string, string][] = [
-    [f.site, m.site],
-    [f.release, m.release],
-    [f.host, m.host],
-    [f.centralUrl, m.centralUrl],
-    [f.date, w.when(m.createdAt)],
-    [f.technician, m.technician],
-    [f.result, resultLine(report, w)],
-  ];
+  const facts = reportFacts(report, w);
   return `<!doctype html>
 <html lang="${w.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${w.reportTitle} — ${esc(m.site)}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;overflow-wrap:break-word}

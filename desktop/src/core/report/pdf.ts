@@ -3,7 +3,7 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { HandoverReport } from '@svc/shared';
 import { reportWords, type ReportRecord, type ReportWords } from './words.js';
-import { evidenceMark, layerResultShown, printed, resultLine, verdict } from './report.js';
+import { evidenceMark, layerResultShown, printed, reportFacts, verdict } from './report.js';
 
 /**
  * Noto Sans (Simplified Chinese, with Latin) from an npm package as OpenType files pdfkit can
@@ -101,7 +101,6 @@ function titlePage(
   record: ReportRecord | null,
 ): void {
   const m = report.meta;
-  const f = w.fields;
   doc.font('Bold').fontSize(22).text(w.reportTitle);
   doc.moveDown(0.3).font('Regular').fontSize(16).text(m.site);
   const v = verdict(report, w);
@@ -117,15 +116,7 @@ function titlePage(
       { title: '', width: 130 },
       { title: '', width: 365 },
     ],
-    [
-      [f.site, m.site],
-      [f.release, m.release],
-      [f.host, m.host],
-      [f.centralUrl, m.centralUrl],
-      [f.date, w.when(m.createdAt)],
-      [f.technician, m.technician],
-      [f.result, resultLine(report, w)],
-    ].map((cells) => ({ cells })),
+    reportFacts(report, w).map((cells) => ({ cells })),
   );
   doc.moveDown(1);
   table(

@@ -136,6 +136,24 @@ export function resultLine(report: HandoverReport, w: ReportWords = reportWords(
   ].join(w.partSeparator);
 }
 
+/** The report's head, label and value, as the HTML and the PDF both print it. */
+export function reportFacts(
+  report: HandoverReport,
+  w: ReportWords = reportWords(),
+): [string, string][] {
+  const m = report.meta;
+  const f = w.fields;
+  return [
+    [f.site, m.site],
+    [f.release, m.release],
+    [f.host, m.host],
+    [f.centralUrl, m.centralUrl],
+    [f.date, w.when(m.createdAt)],
+    [f.technician, m.technician],
+    [f.result, resultLine(report, w)],
+  ];
+}
+
 /**
  * Whether the report hands the site over (every layer passed), and what a signature under it
  * confirms: a failed acceptance is never presented for signature as an accepted one.
