@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { configureResponse, errorBody } from '@svc/shared';
 import { DIALECTS } from '../test/dialects.js';
 import { discoverySuite } from '../test/discovery-suite.js';
-import { TestClient } from '../test/http-client.js';
+import type { TestClient } from '../test/http-client.js';
 import { createOrganization, seededOrganizationId, signedInAt } from '../test/org-fixtures.js';
 import { createTerminalClient } from './terminal-client.js';
 
