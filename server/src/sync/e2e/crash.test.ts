@@ -1,18 +1,18 @@
-import { freePort } from '../test/mariadb-instance.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { SIGNED_IN_PASSWORD, signedIn } from '../test/admins.js';
+import { freePort } from '../../test/mariadb-instance.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer } from '../../test/harness.js';
+import { TestClient } from '../../test/http-client.js';
+import { SIGNED_IN_PASSWORD, signedIn } from '../../test/admins.js';
 import {
   MAIN,
   requireBuild,
   spawnNode,
   waitForOwnHeartbeat,
   type Spawned,
-} from '../test/process.js';
+} from '../../test/process.js';
 import { deviceSyncOut } from '@svc/shared';
-import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
-import { until } from '../test/wait.js';
+import { expectConverged, holdings, seedFleet, type Fleet } from '../../test/sync-fleet.js';
+import { until } from '../../test/wait.js';
 
 const PEOPLE = 1000;
 const DEVICES = 2;

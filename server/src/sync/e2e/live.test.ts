@@ -1,15 +1,15 @@
-import { ManualClock } from '../platform/clock.js';
-import { createPerson } from '../people/service.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import { suiteServer } from '../test/suite.js';
-import type { TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { createOrganization } from '../test/org-fixtures.js';
-import type { SyncLiveEvent } from './live.js';
-import { addPerson, beat, simDoor, type SimDevice } from '../test/sync-setup.js';
-import { SyncWorker } from './worker/worker.js';
-import { openEventStream } from '../test/sse.js';
+import { ManualClock } from '../../platform/clock.js';
+import { createPerson } from '../../people/service.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { createOrganization } from '../../test/org-fixtures.js';
+import type { SyncLiveEvent } from '../live.js';
+import { addPerson, beat, simDoor, type SimDevice } from '../../test/sync-setup.js';
+import { SyncWorker } from '../worker/worker.js';
+import { openEventStream } from '../../test/sse.js';
 
 interface Stream {
   /** Every `event: sync` until the marker event, in order. */

@@ -1,16 +1,16 @@
 import { personOut } from '@svc/shared';
-import { plainJpeg } from '../test/images.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { plainJpeg } from '../../test/images.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 import {
   expectConverged,
   fleetSitePerTest,
   repeatedPushes,
   syncCounts,
   type FleetSite,
-} from '../test/sync-fleet.js';
-import { until } from '../test/wait.js';
+} from '../../test/sync-fleet.js';
+import { until } from '../../test/wait.js';
 
 const PEOPLE = 50;
 const DEVICES = 3;

@@ -1,12 +1,12 @@
-import { ManualClock } from '../platform/clock.js';
-import { createDeviceClient } from '../devices/client.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import { suiteServer } from '../test/suite.js';
-import type { TestServer } from '../test/harness.js';
-import { MAX_ATTEMPTS } from './knobs.js';
-import { addPerson, beat, held, simDoor, type SimDevice } from '../test/sync-setup.js';
-import { SyncWorker } from './worker/worker.js';
+import { ManualClock } from '../../platform/clock.js';
+import { createDeviceClient } from '../../devices/client.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
+import { MAX_ATTEMPTS } from '../knobs.js';
+import { addPerson, beat, held, simDoor, type SimDevice } from '../../test/sync-setup.js';
+import { SyncWorker } from '../worker/worker.js';
 
 /** The push timeout of this suite's worker; the slow device answers well after it. */
 const PUSH_TIMEOUT_MS = 300;

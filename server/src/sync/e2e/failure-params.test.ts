@@ -1,14 +1,14 @@
 import { syncTaskList, personSyncOut } from '@svc/shared';
-import { ManualClock } from '../platform/clock.js';
-import { createDeviceClient } from '../devices/client.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import type { TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { MAX_ATTEMPTS } from './knobs.js';
-import { addPerson, beat, simDoor, type SimDevice } from '../test/sync-setup.js';
-import { SyncWorker } from './worker/worker.js';
-import { suiteServer } from '../test/suite.js';
+import { ManualClock } from '../../platform/clock.js';
+import { createDeviceClient } from '../../devices/client.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import type { TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { MAX_ATTEMPTS } from '../knobs.js';
+import { addPerson, beat, simDoor, type SimDevice } from '../../test/sync-setup.js';
+import { SyncWorker } from '../worker/worker.js';
+import { suiteServer } from '../../test/suite.js';
 
 /**
  * Issue 34: a failed push keeps its detail code and values beside the English sentence, so the

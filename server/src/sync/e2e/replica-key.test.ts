@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { heartbeatResponse } from '@svc/shared';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS, scratchDb, type ScratchDb } from '../test/dialects.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { addPerson, simDoor, type SimDevice } from '../test/sync-setup.js';
-import { SyncWorker } from './worker/worker.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS, scratchDb, type ScratchDb } from '../../test/dialects.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { addPerson, simDoor, type SimDevice } from '../../test/sync-setup.js';
+import { SyncWorker } from '../worker/worker.js';
 
 /**
  * Two server processes on one database, each with a DATA_DIR of its own (a replica set up

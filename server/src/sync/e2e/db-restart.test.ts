@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DbConfig } from '../platform/config/config.js';
-import { ThrowawayMariaDb, throwawayUnavailable } from '../test/mariadb-instance.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
-import { expectConverged, holdings, seedFleet, type Fleet } from '../test/sync-fleet.js';
-import { until } from '../test/wait.js';
+import type { DbConfig } from '../../platform/config/config.js';
+import { ThrowawayMariaDb, throwawayUnavailable } from '../../test/mariadb-instance.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { expectConverged, holdings, seedFleet, type Fleet } from '../../test/sync-fleet.js';
+import { until } from '../../test/wait.js';
 
 /**
  * The database restarted under a running server in the middle of a 2,000-task run. MariaDB

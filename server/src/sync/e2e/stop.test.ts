@@ -1,8 +1,8 @@
-import { createDeviceClient } from '../devices/client.js';
-import { DIALECTS } from '../test/dialects.js';
-import type { TestServer } from '../test/harness.js';
-import { lastReconciliation, RECONCILIATION_STOPPED } from './reconciliation/read-back.js';
-import { reconcileAll } from './reconciliation/runs.js';
+import { createDeviceClient } from '../../devices/client.js';
+import { DIALECTS } from '../../test/dialects.js';
+import type { TestServer } from '../../test/harness.js';
+import { lastReconciliation, RECONCILIATION_STOPPED } from '../reconciliation/read-back.js';
+import { reconcileAll } from '../reconciliation/runs.js';
 import {
   expectConverged,
   gatedClient,
@@ -11,9 +11,9 @@ import {
   statesOf,
   type Fleet,
   type FleetSite,
-} from '../test/sync-fleet.js';
-import { SyncWorker } from './worker/worker.js';
-import { until } from '../test/wait.js';
+} from '../../test/sync-fleet.js';
+import { SyncWorker } from '../worker/worker.js';
+import { until } from '../../test/wait.js';
 
 const PEOPLE = 300;
 

@@ -1,15 +1,15 @@
 import { personSyncOut, syncTaskList } from '@svc/shared';
-import { createDeviceClient, type DeviceClient } from '../devices/service.js';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import { readDueTasks } from './delivery/store/due.js';
-import type { ReadCursor } from './tasks/rows.js';
-import { planSync } from './planning/full-plan.js';
-import { InFlight } from './delivery/inflight.js';
-import { addPerson } from '../test/sync-setup.js';
-import { expectConverged, fleetSitePerTest, holdings, syncCounts } from '../test/sync-fleet.js';
-import { SyncWorker } from './worker/worker.js';
-import { until } from '../test/wait.js';
+import { createDeviceClient, type DeviceClient } from '../../devices/service.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { readDueTasks } from '../delivery/store/due.js';
+import type { ReadCursor } from '../tasks/rows.js';
+import { planSync } from '../planning/full-plan.js';
+import { InFlight } from '../delivery/inflight.js';
+import { addPerson } from '../../test/sync-setup.js';
+import { expectConverged, fleetSitePerTest, holdings, syncCounts } from '../../test/sync-fleet.js';
+import { SyncWorker } from '../worker/worker.js';
+import { until } from '../../test/wait.js';
 
 const PEOPLE = 6;
 

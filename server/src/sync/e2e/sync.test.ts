@@ -6,18 +6,18 @@ import {
   syncTaskList,
   syncTaskOut,
 } from '@svc/shared';
-import { ManualClock } from '../platform/clock.js';
-import { plainJpeg } from '../test/images.js';
-import { DIALECTS } from '../test/dialects.js';
-import { suiteServer } from '../test/suite.js';
-import type { TestServer } from '../test/harness.js';
-import type { TestClient } from '../test/http-client.js';
-import { signedIn } from '../test/admins.js';
-import { readDueTasks } from './delivery/store/due.js';
-import { MAX_ATTEMPTS } from './knobs.js';
-import { SyncWorker } from './worker/worker.js';
-import { createSpace as createSpaceIn, registerSim, type SimDevice } from '../test/sync-setup.js';
-import { waitFor } from '../test/wait.js';
+import { ManualClock } from '../../platform/clock.js';
+import { plainJpeg } from '../../test/images.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { suiteServer } from '../../test/suite.js';
+import type { TestServer } from '../../test/harness.js';
+import type { TestClient } from '../../test/http-client.js';
+import { signedIn } from '../../test/admins.js';
+import { readDueTasks } from '../delivery/store/due.js';
+import { MAX_ATTEMPTS } from '../knobs.js';
+import { SyncWorker } from '../worker/worker.js';
+import { createSpace as createSpaceIn, registerSim, type SimDevice } from '../../test/sync-setup.js';
+import { waitFor } from '../../test/wait.js';
 
 const TIMEOUT_S = 30;
 let serial = 0;
@@ -313,9 +313,9 @@ describe.each(DIALECTS)('person synchronization on %s', (dialect) => {
   test('one process pushes a device at a time, and a dead one lets go of it after its lease', async () => {
     await beat(d1, d2, d3);
     for (let i = 0; i < 6; i++) await addPerson(`claim${i}`, [space.a1]);
-    const { planSync } = await import('./planning/full-plan.js');
+    const { planSync } = await import('../planning/full-plan.js');
     await planSync(server.ctx);
-    const { DeviceLeases, newHolder } = await import('./delivery/device-leases.js');
+    const { DeviceLeases, newHolder } = await import('../delivery/device-leases.js');
     // Two processes' runs: the second does not get the device the first holds.
     const first = new DeviceLeases(server.ctx, newHolder());
     const second = new DeviceLeases(server.ctx, newHolder());

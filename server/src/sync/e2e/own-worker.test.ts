@@ -1,8 +1,8 @@
 import { syncTaskList } from '@svc/shared';
-import { signedIn } from '../test/admins.js';
-import { DIALECTS } from '../test/dialects.js';
-import { expectConverged, fleetSitePerTest, syncCounts } from '../test/sync-fleet.js';
-import { until } from '../test/wait.js';
+import { signedIn } from '../../test/admins.js';
+import { DIALECTS } from '../../test/dialects.js';
+import { expectConverged, fleetSitePerTest, syncCounts } from '../../test/sync-fleet.js';
+import { until } from '../../test/wait.js';
 
 const PEOPLE = 4;
 
