@@ -194,8 +194,18 @@ test('pending changes: one approved (its photo becomes the person’s), one reje
   await expectAccessible(page);
   await list.row(bob.changeId).getByRole('link').first().click();
   await expect(change.name).toHaveText(`Bob ${t} → Robert Impostor ${t}`);
-  await change.decide('Reject');
+  // A double click on the dialog's button decides once: no second request, no "already decided".
+  const decisions: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/changes/${bob.changeId}/reject`)) {
+      decisions.push(r.url());
+    }
+  });
+  await change.reject.click();
+  await change.dialog.getByRole('button', { name: 'Reject change' }).dblclick();
+  await expect(change.dialog).toBeHidden();
   await expect(change.state).toHaveText('Rejected');
+  expect(decisions).toHaveLength(1);
   const after = personOut.parse(
     await (await api.request.get(`/api/people/${bob.personId}`)).json(),
   );
