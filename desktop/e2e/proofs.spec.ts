@@ -1,26 +1,18 @@
-import { createSocket, type Socket } from 'node:dgram';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { DeviceHandle, TerminalHandle, TerminalOptions } from '@svc/sim';
+import type { DeviceHandle } from '@svc/sim';
 import { demoRegion } from '../../web/tests/support/faces';
-import {
-  closedPort,
-  startCentral,
-  type CentralProcess,
-  testDiscoveryPort,
-} from '../src/testing/central-process.js';
-import { loopbackDevice, loopbackTerminal } from '../src/testing/sim.js';
-import { AdminApi } from './support/admin-api.js';
-import { consoleOn, type ConsoleProcess } from './support/console-process.js';
+import { testDiscoveryPort, type CentralProcess } from '../src/testing/central-process.js';
+import type { AdminApi } from './support/admin-api.js';
 import { ProofsPage } from './support/proofs-page.js';
+import { ProofsStack } from './support/proofs-stack.js';
 import { testPersonPrefix } from './support/catalog.js';
 
 /**
  * Proofs that are never better than the facts: a push central refuses, the display the panel
- * route names, a device's own error, a silent or cloned terminal, a held discovery port, the
- * live header, and proof badges read whole. One central service, simulated hardware.
+ * route names, a device's own error, a silent or cloned terminal, the live header, and proof
+ * badges read whole. One central service, simulated hardware (support/proofs-stack.ts).
  */
 
 async function chooseFile(page: Page, label: string, file: string): Promise<void> {
@@ -30,68 +22,19 @@ async function chooseFile(page: Page, label: string, file: string): Promise<void
 }
 
 test.describe('proofs that are true, through the browser shell', () => {
-  const discoveryPort = testDiscoveryPort(33000);
+  const stack = new ProofsStack(testDiscoveryPort(33000));
+  const { terminals, runDir } = stack;
+  const terminal = stack.terminal.bind(stack);
   let central: CentralProcess;
-  let consoleProc: ConsoleProcess;
   let admin: AdminApi;
   let device: DeviceHandle;
-  let spaceId = '';
-  const terminals: Record<string, TerminalHandle> = {};
-  let runDir: string;
-  // One page for the console's whole run: its link is good once.
   let page: Page;
 
-  const terminal = async (
-    id: string,
-    kind: 'enrollment' | 'display',
-    extra: Partial<TerminalOptions> = {},
-  ) => {
-    const t = await loopbackTerminal(discoveryPort, id, kind, extra);
-    terminals[`${id}@${extra.bindAddress ?? '127.0.0.1'}`] = t;
-    return t;
-  };
-
   test.beforeAll(async ({ browser }) => {
-    runDir = mkdtempSync(path.join(os.tmpdir(), 'svc-console-proofs-'));
-    central = await startCentral({
-      discoveryPort,
-      env: { SVC_PUSH_WORKER: '1', HEARTBEAT_TIMEOUT: '60' },
-    });
-    await terminal('ENR-P', 'enrollment');
-    await terminal('DSP-A', 'display');
-    await terminal('DSP-B', 'display');
-    // A terminal that runs but never announces, on an address of this laptop's loopback subnet.
-    const mute = await terminal('ENR-MUTE', 'enrollment', {
-      bindAddress: '127.0.0.3',
-      faults: { mute: true },
-    });
-    // One id, two terminals: a cloned configuration.
-    await terminal('DSP-CLONE', 'display', { bindAddress: '127.0.0.4' });
-    device = await loopbackDevice('DEV-P');
-    consoleProc = await consoleOn(discoveryPort, {
-      TERMINAL_MANAGEMENT_PORTS: `${new URL(mute.url).port},${await closedPort()}`,
-    });
-    admin = new AdminApi(central.url);
-    await admin.signIn(central.username, central.password);
-    spaceId = ((await admin.call('POST', '/api/spaces', { name: 'Gate P' })) as { id: string }).id;
-    const registered = (await admin.call('POST', '/api/devices', {
-      sn: 'DEV-P',
-      name: 'Gate P device',
-      baseUrl: device.url,
-      spaceId,
-    })) as { key: string };
-    await device.setConnection({ key: registered.key, centralUrl: central.url });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(consoleProc.url);
+    await stack.start(browser);
+    ({ central, admin, device, page } = stack);
   });
-  test.afterAll(async () => {
-    await page?.close();
-    await consoleProc?.stop();
-    for (const t of Object.values(terminals)) await t.stop();
-    await device?.stop();
-    await central?.stop();
-    rmSync(runDir, { recursive: true, force: true });
-  });
+  test.afterAll(() => stack.stop());
 
   test('a push central refuses is never green; a direct push is its own, labelled action', async () => {
     const ui = new ProofsPage(page);
@@ -327,60 +270,6 @@ test.describe('proofs that are true, through the browser shell', () => {
     await expect(findings).toContainText('a terminal runs there, but its announces do not reach');
     await expect(findings).not.toContainText('Nothing looks wrong');
     await expect(findings).toContainText(/DSP-CLONE is announced from two addresses/);
-  });
-
-  test('listen again: the console opens the discovery port once another program lets it go', async ({
-    page: other,
-  }) => {
-    const held = await closedPort();
-    const holder: Socket = createSocket({ type: 'udp4' }); // no SO_REUSEADDR: nobody may share
-    await new Promise<void>((resolve) => holder.bind(held, '0.0.0.0', resolve));
-    const second = await consoleOn(held);
-    try {
-      await other.goto(second.url);
-      const alert = other.getByRole('alert').filter({ hasText: 'Not listening for terminals' });
-      // In words, naming the program holding the port (this test's own process), not EADDRINUSE.
-      await expect(alert).toContainText(`Another program already uses UDP port ${held}`);
-      await expect(alert).toContainText(`(process ${process.pid}:`);
-      await expect(alert).not.toContainText('EADDRINUSE');
-      const ui = new ProofsPage(other);
-      for (const width of [1280, 390]) {
-        await other.setViewportSize({ width, height: 800 });
-        // The holder's long command line wraps inside the banner: nothing is cut.
-        expect(await ui.cutInside(alert)).toEqual([]);
-        await other.screenshot({ path: test.info().outputPath(`port-held-${width}.png`) });
-      }
-      await other.setViewportSize({ width: 1280, height: 800 });
-      // Diagnostics says the same in words: the holder named, no socket error code.
-      const diagnosed = await ui.diagnose('');
-      const heldFinding = diagnosed
-        .getByRole('alert')
-        .filter({ hasText: `UDP port ${held} is held by another program` });
-      await expect(heldFinding).toContainText(`this console could not open UDP ${held}`);
-      await expect(heldFinding).toContainText(`(process ${process.pid}:`);
-      await expect(diagnosed).not.toContainText('EADDRINUSE');
-      for (const width of [1280, 390]) {
-        await other.setViewportSize({ width, height: 800 });
-        expect(await ui.cutInside(heldFinding)).toEqual([]);
-        expect(
-          await other.evaluate<number>('document.documentElement.scrollWidth'),
-        ).toBeLessThanOrEqual(width);
-        await other.screenshot({
-          path: test.info().outputPath(`port-held-diagnostics-${width}.png`),
-          fullPage: true,
-        });
-      }
-      await other.setViewportSize({ width: 1280, height: 800 });
-      await new Promise<void>((resolve) => holder.close(() => resolve()));
-      // The banner is the Terminals tab's.
-      await ui.tab('Terminals').click();
-      await alert.getByRole('button', { name: 'Listen again' }).click();
-      await expect(alert).toHaveCount(0);
-      const findings = await ui.diagnose('127.0.0.1');
-      await expect(findings).toContainText(`UDP ${held}: listening`);
-    } finally {
-      await second.stop();
-    }
   });
 
   test('a running push shows where each terminal is, not a frozen screen', async () => {
