@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from './constants.js';
 
 /**
  * The handover report the console writes at the end of a site's acceptance, and the central
@@ -146,10 +147,14 @@ const SECRET_PATTERNS: [RegExp, Replacement][] = [
   [/\/\/[^/@\s]+:[^/@\s]+@/g, `//${REDACTED}@`],
   // Long runs of the base64 / base64url alphabet: a photo, a key, a token.
   [/[A-Za-z0-9+/_-]{44,}={0,2}/g, REDACTED],
-  // Shorter runs that look random: letters of both cases and digits mixed, as a key or a
-  // token is (a word or an identifier a person types rarely is); a device key has 43.
+  // Shorter runs that look random: letters of both cases and digits mixed, as a key, a token
+  // or a password is (a word or an identifier a person types rarely is). From the shortest
+  // password the site accepts (PASSWORD_MIN_LENGTH), so one typed into a note goes too.
   [
-    /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*\d)[A-Za-z0-9+/_-]{20,}={0,2}/g,
+    new RegExp(
+      `(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*\\d)[A-Za-z0-9+/_-]{${PASSWORD_MIN_LENGTH},}={0,2}`,
+      'g',
+    ),
     REDACTED,
   ],
   // Hex runs as long as a 128-bit token or more.

@@ -75,7 +75,12 @@ describe('handover report', () => {
     expect(redact('port 8640, 1764300000000 ms, 2026-11-22')).toBe(
       'port 8640, 1764300000000 ms, 2026-11-22',
     );
-    // Ordinary words and identifiers stay.
+    // A password the console never handled, typed without a label: any the site accepts has
+    // 12 characters or more, so a 12- or 16-character mixed run goes (outside eyes: 16 stayed).
+    expect(redact('told them aB3dE5fG7hJ9kL1m today')).toBe('told them [redacted] today');
+    expect(redact('new one Xy7pQ2rT9wZ4, ok')).toBe('new one [redacted], ok');
+    // Ordinary words and identifiers stay, a mixed one shorter than 12 too.
+    expect(redact('the iPhone13Pro at gate B2')).toBe('the iPhone13Pro at gate B2');
     expect(redact('ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z')).toBe(
       'ACC20261128031700 Jane Roe ENR-E2E 2026-11-22T06:30:00.000Z',
     );
