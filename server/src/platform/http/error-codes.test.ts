@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, loadSharedTexts, type SharedTexts } from '@svc/shared';
+import { createLogger } from '../logger.js';
+import { toHttpError } from './errors.js';
 
 const src = path.resolve(import.meta.dirname, '../..');
 
@@ -45,6 +47,19 @@ describe('the server error codes and conflict reasons have catalog texts', () =>
         (code) => !(texts.errors as Record<string, string | undefined>)[code],
       );
       expect([language, missing]).toEqual([language, []]);
+    }
+  });
+
+  test('a 500 names its request id, in the English text and as a param both catalogs word', () => {
+    const body = toHttpError(new Error('boom'), createLogger('silent'), 'req-42').body();
+    expect(body.error.code).toBe(ErrorCode.internal);
+    expect(body.error.message).toContain('(request req-42)');
+    expect(body.error.params).toEqual({ requestId: 'req-42' });
+    for (const [language, texts] of catalogs) {
+      expect([language, texts.errors.internal_error]).toEqual([
+        language,
+        expect.stringContaining('{requestId}'),
+      ]);
     }
   });
 

@@ -135,10 +135,16 @@ export function toHttpError(err: unknown, logger: Logger, reqId: unknown): HttpE
   if (parsed) return parsed;
   const name = err instanceof BaseError ? err.name : 'unexpected';
   logger.error({ reqId, err, kind: name }, 'request failed');
+  // The request id in the params too: the site words the error in its own language, and the
+  // operator finds the log line by it whichever language the administrator reads.
+  const requestId = typeof reqId === 'string' ? reqId : '-';
   return new HttpError(
     500,
     ErrorCode.internal,
-    `Something went wrong on the server (request ${typeof reqId === 'string' ? reqId : '-'}).`,
+    `Something went wrong on the server (request ${requestId}).`,
+    undefined,
+    undefined,
+    { params: { requestId } },
   );
 }
 
