@@ -55,6 +55,9 @@ export const theme = createTheme({
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A table that scrolls sideways on a phone can be scrolled from the keyboard too (and axe's
     // scrollable-region-focusable holds for tables without a link or button).
+    // A column header's Chinese term stays on one line ("最近签到", not "最近签" over "到"):
+    // keep-all breaks CJK text only where a space or punctuation is, as Latin text breaks.
+    Table: { styles: { th: { wordBreak: 'keep-all' } } },
     TableScrollContainer: {
       defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },
     },

@@ -18,6 +18,7 @@ import { heartbeatResponse } from '@svc/shared';
 import { z } from 'zod';
 import { countActions } from './support/actions';
 import { expect, test as base, type Stack } from './fixtures';
+import { expectNoSplitWords } from './support/checks';
 import { demoRegion } from './support/faces';
 import { withAnyNumber, wordsFor } from './support/words';
 import { freeUdpPort } from './support/udp';
@@ -265,6 +266,8 @@ for (const lng of ['en', 'zh-CN'] as const) {
       const dsp = terminal(display.id);
       await expect(enr).toContainText(w('system.enrollment'));
       await expect(dsp).toContainText(w('system.display'));
+      // Its column headers whole: "最后签到", not "最后签" over "到" (outside eyes).
+      await expectNoSplitWords(page, 'System Configuration');
 
       // 6. Push the central address to both: saved, read back, checked in.
       await page

@@ -80,9 +80,10 @@ export async function expectPhoneLayout(page: Page): Promise<void> {
 
 /**
  * No ordinary word is split across two lines in the page's headings, table cells and badges
- * (a phone's narrow columns must not read "Adminis / trator"). Latin words only (Chinese breaks
- * between characters by design, and a hyphen is a break of its own); letters next to digits are
- * part of a value (a serial, an ID), which may break since it cannot always fit.
+ * (a phone's narrow columns must not read "Adminis / trator"). Latin words, and a column
+ * header's Chinese term (elsewhere Chinese breaks between characters by design; a hyphen is a
+ * break of its own); letters next to digits are part of a value (a serial, an ID), which may
+ * break since it cannot always fit.
  */
 export async function expectNoSplitWords(page: Page, what = page.url()): Promise<void> {
   const split = await page.evaluate(() => {
@@ -94,7 +95,12 @@ export async function expectNoSplitWords(page: Page, what = page.url()): Promise
       const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
         const text = node.textContent ?? '';
-        for (const m of text.matchAll(/(?<![A-Za-z0-9])[A-Za-z][A-Za-z'’]{3,23}(?![A-Za-z0-9])/g)) {
+        const words = [
+          ...text.matchAll(/(?<![A-Za-z0-9])[A-Za-z][A-Za-z'’]{3,23}(?![A-Za-z0-9])/g),
+          // A column header's Chinese term reads as one word ("最后签到", not "最后签 / 到").
+          ...(holder.tagName === 'TH' ? text.matchAll(/[\u3400-\u9fff]{2,8}/g) : []),
+        ];
+        for (const m of words) {
           const range = document.createRange();
           range.setStart(node, m.index);
           range.setEnd(node, m.index + m[0].length);
