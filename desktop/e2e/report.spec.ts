@@ -308,5 +308,15 @@ test.describe('the handover report', () => {
     await expect(resumed.locator('code').first()).toHaveText(digest!);
     await expect(resumed.getByLabel('Report result')).toContainText('2/8 layers passed');
     await expect(resumed.getByRole('button', { name: 'Download JSON' })).toBeEnabled();
+    // Who signed and where stay filled in, for the next Finish (outside eyes: emptied).
+    await expect(page.getByRole('textbox', { name: 'Technician' })).toHaveValue('Tess Tech');
+    await expect(page.getByRole('textbox', { name: 'Site' })).toHaveValue('North gate');
+    // A name typed and not yet used survives a reload too.
+    await page.getByRole('textbox', { name: 'Technician' }).fill('Tom Tech');
+    await page.reload();
+    await ui.tab('Acceptance').click();
+    await ui.openReport();
+    await expect(page.getByRole('textbox', { name: 'Technician' })).toHaveValue('Tom Tech');
+    await expect(page.getByRole('textbox', { name: 'Site' })).toHaveValue('North gate');
   });
 });

@@ -91,6 +91,21 @@ function useReportLanguage(): [Language, (l: Language) => void] {
   ];
 }
 
+/**
+ * Who signs and where: what was typed last (kept across a reload), else the last report's, so
+ * a second Finish after a fix does not start from empty fields. Neither is a secret.
+ */
+function useKeptText(key: string, fromReport: string | undefined): [string, (v: string) => void] {
+  const [typed, setTyped] = useState<string | null>(() => localStorage.getItem(key));
+  return [
+    typed ?? fromReport ?? '',
+    (v) => {
+      localStorage.setItem(key, v);
+      setTyped(v);
+    },
+  ];
+}
+
 export function ReportStep({
   state,
   onDone,
@@ -99,8 +114,11 @@ export function ReportStep({
   onDone: (s: AcceptanceState) => void;
 }) {
   const t = useT();
-  const [technician, setTechnician] = useState('');
-  const [site, setSite] = useState('');
+  const [technician, setTechnician] = useKeptText(
+    'svc-console.report-technician',
+    state?.report?.technician,
+  );
+  const [site, setSite] = useKeptText('svc-console.report-site', state?.report?.site);
   const [asking, setAsking] = useState(false);
   const notRun = (state?.layers ?? [])
     .filter((l) => l.ranAt === null)
