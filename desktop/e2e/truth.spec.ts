@@ -96,7 +96,12 @@ test.describe('a console that never looks better than it is', () => {
     await expect(error).toHaveCount(0);
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
     await shoot('other-address');
-    await ui.useCentral(central.url);
+    // An address typed without http:// is taken as http:// (outside eyes: it was refused).
+    const bare = central.url.replace(/^http:\/\//, '');
+    await page.getByLabel('Central address', { exact: true }).fill(bare);
+    await page.getByRole('button', { name: 'Use this central service' }).click();
+    await expect(page.getByText(`Central: ${central.url}`)).toBeVisible();
+    await expect(page.getByLabel('Central address', { exact: true })).toHaveValue(central.url);
   });
 
   test('the stepper: passed green ✔, warning yellow ⚠, failed red ✘, not run grey; axe agrees', async () => {

@@ -40,6 +40,15 @@ export const storedHttpUrl = httpUrl.refine((value) => {
 }, ruleText('url_no_credentials'));
 
 /**
+ * An address as a person types it, with `http://` in front when it names no scheme
+ * ("192.168.1.10:8000"): what a technician means, where a browser would have added it too.
+ */
+export function withHttpScheme(typed: string): string {
+  const value = typed.trim();
+  return value === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
+/**
  * The central address pushed to terminals: http://host[:port] with nothing after it. At most
  * 512 characters, so a terminal can always repeat it in a 1024-byte announce.
  */

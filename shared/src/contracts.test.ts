@@ -8,6 +8,7 @@ import {
   pushRequest,
   recognitionEventIn,
   terminalConfigUpdate,
+  withHttpScheme,
 } from './index.js';
 
 describe('HTTP contracts', () => {
@@ -29,6 +30,11 @@ describe('HTTP contracts', () => {
   test('terminal config push: token optional, invalid URL refused', () => {
     expect(terminalConfigUpdate.safeParse({ centralUrl: 'http://10.0.0.2' }).success).toBe(true);
     expect(terminalConfigUpdate.safeParse({ centralUrl: 'nope' }).success).toBe(false);
+    // A central address typed without a scheme is taken as http://; one with a scheme stays.
+    expect(withHttpScheme(' 192.168.1.10:8000 ')).toBe('http://192.168.1.10:8000');
+    expect(withHttpScheme('localhost')).toBe('http://localhost');
+    expect(withHttpScheme('https://central.example')).toBe('https://central.example');
+    expect(withHttpScheme('')).toBe('');
   });
 
   test('recognition event: uuid, score range, ms-precision UTC time', () => {

@@ -4,6 +4,7 @@ import { centralHealth, centralReachWords, roleName } from '../../core/texts.js'
 import { PasswordChange } from './PasswordChange.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { withHttpScheme } from '@svc/shared';
 import type { CentralState } from '../../core/api.js';
 import { consoleApi } from '../api/console-api.js';
 import { useT } from '../i18n.js';
@@ -82,7 +83,9 @@ export function CentralPanel() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          setCentral.mutate(url);
+          const typed = withHttpScheme(url);
+          setUrl(typed);
+          setCentral.mutate(typed);
         }}
       >
         <Group align="end">
