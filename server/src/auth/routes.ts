@@ -73,12 +73,15 @@ function loginRefusal(result: Exclude<LoginResult, { kind: 'ok' }>): HttpError {
 
 /** PROTOCOL §6: /api/auth/{csrf,login,logout,me,password}; and /api/auth/lockouts. */
 export function registerAuthRoutes(api: Api, ctx: AppContext): void {
+  registerSignIn(api, ctx);
   registerSessionRoutes(api, ctx);
   registerAccountRoutes(api, ctx);
+  registerLockoutRoutes(api, ctx);
+  registerTwoFactorRoutes(api, ctx);
 }
 
-/** Signing in and out: the CSRF token, login, logout, who is signed in. */
-function registerSessionRoutes(api: Api, ctx: AppContext): void {
+/** Signing in: the CSRF token and login. */
+function registerSignIn(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -139,7 +142,10 @@ function registerSessionRoutes(api: Api, ctx: AppContext): void {
       } satisfies UserResponse);
     },
   );
+}
 
+/** The signed-in session: logout and who is signed in. */
+function registerSessionRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',
@@ -264,9 +270,6 @@ function registerAccountRoutes(api: Api, ctx: AppContext): void {
       } satisfies UserResponse);
     },
   );
-
-  registerLockoutRoutes(api, ctx);
-  registerTwoFactorRoutes(api, ctx);
 }
 
 /** The session's user with its two-factor state (the site leads an unenrolled one to it). */
