@@ -45,6 +45,13 @@ const administratorsQuery = pageQuery.extend({
  * passwords appear only in the create and reset answers; the audit log never holds one.
  */
 export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
+  registerAdministratorCollection(api, ctx);
+  registerAdministratorItem(api, ctx);
+  registerPasswordReset(api, ctx);
+}
+
+/** GET and POST /administrators: the list and a new account. */
+function registerAdministratorCollection(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -83,7 +90,10 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
       res.status(201).json(created);
     },
   );
+}
 
+/** GET and PATCH /administrators/:id. */
+function registerAdministratorItem(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -128,7 +138,10 @@ export function registerAdministratorRoutes(api: Api, ctx: AppContext): void {
       );
     },
   );
+}
 
+/** POST /administrators/:id/password-reset: a new one-time password. */
+function registerPasswordReset(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',

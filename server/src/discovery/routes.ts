@@ -22,7 +22,16 @@ import { listKnownTerminals } from './known-terminals.js';
 
 /** PROTOCOL §5 discovery endpoints and the §2 terminal check-in. */
 export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['discovery'];
+  registerTerminalLists(api, ctx);
+  registerTerminalRemoval(api, ctx);
+  registerTerminalConfiguration(api, ctx);
+  registerTerminalCheckin(api, ctx);
+}
+
+const tags = ['discovery'];
+
+/** What the LAN announces, and every terminal known. */
+function registerTerminalLists(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -63,7 +72,10 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
       res.json(await listKnownTerminals(known(), orgScope(req) ?? undefined));
     },
   );
+}
 
+/** DELETE /discovery/nodes/:id: a terminal gone silent leaves the list. */
+function registerTerminalRemoval(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'delete',
@@ -112,7 +124,10 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
       res.status(204).end();
     },
   );
+}
 
+/** Pushing the central address to terminals, and confirming a terminal's move. */
+function registerTerminalConfiguration(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',
@@ -181,7 +196,10 @@ export function registerDiscoveryRoutes(api: Api, ctx: AppContext): void {
       res.json(node);
     },
   );
+}
 
+/** POST /terminal/checkin: what a configured terminal calls. */
+function registerTerminalCheckin(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',

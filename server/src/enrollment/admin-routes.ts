@@ -23,8 +23,15 @@ const scopeOf = (req: Request) => orgScope(req);
 
 /** Administrator API: the spaces each enrollment terminal may grant, and the review queue. */
 export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['enrollment'];
+  registerTerminalSpaces(api, ctx);
+  registerChangeReads(api, ctx);
+  registerChangeDecisions(api, ctx);
+}
 
+const tags = ['enrollment'];
+
+/** GET and PUT /terminals/:id/spaces: what an enrollment terminal may grant. */
+function registerTerminalSpaces(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -60,7 +67,10 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
       res.json(await setTerminalSpaces(ctx, node, organizationId, body.spaceIds, auditActor(req)));
     },
   );
+}
 
+/** The review queue: the list, one change and its photos. */
+function registerChangeReads(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -129,7 +139,10 @@ export function registerEnrollmentAdminRoutes(api: Api, ctx: AppContext): void {
         .end(data);
     },
   );
+}
 
+/** POST /enrollment/changes/:id/{approve,reject}. */
+function registerChangeDecisions(api: Api, ctx: AppContext): void {
   for (const decision of ['approve', 'reject'] as const) {
     api.add(
       {

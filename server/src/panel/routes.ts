@@ -26,10 +26,18 @@ const SUPERADMIN_ONLY: Access = {
  * from PANEL_URL; after that only a super administrator reads, changes or tests it.
  */
 export function registerPanelRoutes(api: Api, ctx: AppContext): void {
-  const current = async (): Promise<PanelRoute> =>
-    (await ctx.settings.get(SettingKey.panelRoute, panelRoute)) ?? { mode: 'local', url: '' };
-  const tags = ['panel'];
+  registerPanelRoute(api, ctx);
+  registerPanelTest(api, ctx);
+}
 
+const tags = ['panel'];
+
+/** The saved route, or none (local) before one is set. */
+const currentRoute = async (ctx: AppContext): Promise<PanelRoute> =>
+  (await ctx.settings.get(SettingKey.panelRoute, panelRoute)) ?? { mode: 'local', url: '' };
+
+/** GET and POST /panel/route: reading and changing it. */
+function registerPanelRoute(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -40,7 +48,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: panelRoute },
     },
     async (_input, _req, res) => {
-      res.json(await current());
+      res.json(await currentRoute(ctx));
     },
   );
 
@@ -56,7 +64,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       bodyLimit: '8kb',
     },
     async ({ body }, req, res) => {
-      const before = await current();
+      const before = await currentRoute(ctx);
       await ctx.settings.set(SettingKey.panelRoute, body);
       const admin = req.auth!.admin;
       await ctx.audit.record({
@@ -74,7 +82,10 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       res.json(body);
     },
   );
+}
 
+/** POST /panel/test: a test event sent along the saved route. */
+function registerPanelTest(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',
@@ -86,7 +97,7 @@ export function registerPanelRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: panelTestResult },
     },
     async (_input, req, res) => {
-      const result = await testPanelConnection(await current(), ctx.clock.now());
+      const result = await testPanelConnection(await currentRoute(ctx), ctx.clock.now());
       const admin = req.auth!.admin;
       // Kept so the first-session checklist (and an auditor) can tell the route was tried.
       await ctx.audit.record({

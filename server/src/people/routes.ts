@@ -49,9 +49,15 @@ async function filterSpaces(
 
 /** PROTOCOL §7 `GET, POST /api/people` and `GET, PATCH, DELETE /api/people/{id}`. */
 export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['people'];
-  const access = { kind: 'session' } as const;
+  registerPeopleCollection(api, ctx);
+  registerPersonItem(api, ctx);
+}
 
+const tags = ['people'];
+const access = { kind: 'session' } as const;
+
+/** GET and POST /people: the search and a new person. */
+function registerPeopleCollection(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -110,7 +116,10 @@ export function registerPeopleRoutes(api: Api, ctx: AppContext): void {
       res.status(201).json(person);
     },
   );
+}
 
+/** GET, PATCH and DELETE /people/:id. */
+function registerPersonItem(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',

@@ -6,32 +6,38 @@ import {
   recognitionEventIn,
   type RecognitionEventIn,
 } from '@svc/shared';
-import type { Request } from 'express';
 import type { AppContext } from '../platform/context.js';
 import { bearerToken, type Api } from '../platform/http/api.js';
 import { httpErrors } from '../platform/http/errors.js';
-import { auditActor, orgScope, orgWhere, actingOrganization } from '../platform/http/scope.js';
+import { auditActor, orgWhere } from '../platform/http/scope.js';
 import { failedTries } from './store/failures.js';
 import { exportEvents } from './events/export.js';
 import { acceptEvent } from './intake/intake.js';
 import { filterWhere, toEventOut } from './events/records.js';
-import { retentionDays } from './events/retention.js';
 import {
   recognitionEventList,
   recognitionEventOut,
   recognitionFilter,
   recognitionQuery,
-  retentionQuery,
-  retentionSetting,
 } from './schemas.js';
 import { serveStream } from './events/stream.js';
+import { registerRetentionRoutes } from './retention-routes.js';
 
 /** A 512 KiB snapshot is ~700 KB of base64; the rest of the event is small. */
 const INTAKE_BODY_LIMIT = '800kb';
 
 export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
-  const { models } = ctx;
-  const tags = ['recognition'];
+  registerRecognitionIntake(api, ctx);
+  registerEventList(api, ctx);
+  registerEventDetail(api, ctx);
+  registerEventStreamAndExport(api, ctx);
+  registerRetentionRoutes(api, ctx);
+}
+
+const tags = ['recognition'];
+
+/** POST /recognition/events: what devices send, through Express and the fast path. */
+function registerRecognitionIntake(api: Api, ctx: AppContext): void {
   const intake = async (body: RecognitionEventIn, key: string) => {
     const { id, created } = await acceptEvent(ctx, body, key);
     return { status: created ? 202 : 200, body: { id } };
@@ -60,7 +66,11 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
     { schema: recognitionEventIn, limit: INTAKE_BODY_LIMIT },
     intake,
   );
+}
 
+/** GET /recognition/events: the paged, filtered list. */
+function registerEventList(api: Api, ctx: AppContext): void {
+  const { models } = ctx;
   api.add(
     {
       method: 'get',
@@ -89,7 +99,11 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       res.json({ items: rows.map(toEventOut), total });
     },
   );
+}
 
+/** GET /recognition/events/:id and its deliveries and snapshot. */
+function registerEventDetail(api: Api, ctx: AppContext): void {
+  const { models } = ctx;
   const findVisible = async (req: Parameters<typeof orgWhere>[0], id: string) => {
     const row = await models.RecognitionEvent.findOne({ where: { id, ...orgWhere(req) } });
     if (!row) throw httpErrors.notFound('Recognition event not found.');
@@ -147,7 +161,10 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       res.type('image/jpeg').send(bytes);
     },
   );
+}
 
+/** The live stream and the CSV export. */
+function registerEventStreamAndExport(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -183,75 +200,4 @@ export function registerRecognitionRoutes(api: Api, ctx: AppContext): void {
       await exportEvents(ctx, { ...filterWhere(query), ...orgWhere(req) }, res);
     },
   );
-
-  api.add(
-    {
-      method: 'get',
-      path: '/recognition/retention',
-      summary:
-        'Days the organization’s recognition events and snapshots are kept (default 90); a superadmin may name another organization',
-      tags,
-      access: { kind: 'session' },
-      query: retentionQuery,
-      responses: { 200: retentionSetting },
-    },
-    async ({ query }, req, res) => {
-      const organizationId = await retentionOrganization(ctx, req, query.organizationId);
-      res.json({ days: await retentionDays(ctx, organizationId), organizationId });
-    },
-  );
-
-  api.add(
-    {
-      method: 'post',
-      path: '/recognition/retention',
-      summary:
-        'Change how many days the organization’s recognition events are kept (its daily purge applies it); audited in that organization',
-      tags,
-      access: { kind: 'session', minRole: 'admin' },
-      body: retentionSetting,
-      bodyLimit: '4kb',
-      responses: { 200: retentionSetting },
-    },
-    async ({ body }, req, res) => {
-      const organizationId = await retentionOrganization(ctx, req, body.organizationId);
-      const before = await retentionDays(ctx, organizationId);
-      await ctx.db.sequelize.transaction(async (transaction) => {
-        await models.Organization.update(
-          { eventRetentionDays: body.days, updatedAt: ctx.clock.now() },
-          { where: { id: organizationId }, transaction },
-        );
-        await ctx.audit.record(
-          {
-            action: 'recognition.retention_change',
-            ...auditActor(req),
-            // The organization whose events it affects, whoever changed it.
-            organizationId,
-            target: { type: 'organization', id: organizationId },
-            summary: `recognition retention ${before} → ${body.days} days`,
-            message: { code: 'retention_changed', params: { before, days: body.days } },
-          },
-          transaction,
-        );
-      });
-      res.json({ days: body.days, organizationId });
-    },
-  );
-}
-
-/**
- * The organization a retention read or change is about: the administrator's own, or (for a
- * superadmin only) the one named. Another organization answers 404 like a missing one.
- */
-async function retentionOrganization(
-  ctx: AppContext,
-  req: Request,
-  named: string | undefined,
-): Promise<string> {
-  const own = actingOrganization(req);
-  if (named === undefined || named === own) return own;
-  const scope = orgScope(req);
-  const org = scope === null ? await ctx.models.Organization.findByPk(named) : null;
-  if (!org) throw httpErrors.notFound('Organization not found.');
-  return org.id;
 }

@@ -15,10 +15,17 @@ const spaceListQuery = pageQuery.extend({
 
 /** PROTOCOL §7 `GET, POST /api/spaces`, and reading, renaming, moving and deleting one space. */
 export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
-  const tags = ['spaces'];
-  const access = { kind: 'session' } as const;
-  const scopeOf = (req: Parameters<typeof orgWhere>[0]) => orgWhere(req).organizationId ?? null;
+  registerSpaceCollection(api, ctx);
+  registerSpaceReads(api, ctx);
+  registerSpaceChanges(api, ctx);
+}
 
+const tags = ['spaces'];
+const access = { kind: 'session' } as const;
+const scopeOf = (req: Parameters<typeof orgWhere>[0]) => orgWhere(req).organizationId ?? null;
+
+/** GET and POST /spaces: the list and a new space. */
+function registerSpaceCollection(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -68,7 +75,10 @@ export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
       res.status(201).json(await createSpace(ctx, organizationId, body, auditActor(req)));
     },
   );
+}
 
+/** GET /spaces/:id and its ancestors. */
+function registerSpaceReads(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -108,7 +118,10 @@ export function registerSpaceRoutes(api: Api, ctx: AppContext): void {
       res.json({ items: ids.flatMap((id) => (byId.has(id) ? [toSpaceOut(byId.get(id)!)] : [])) });
     },
   );
+}
 
+/** PATCH and DELETE /spaces/:id. */
+function registerSpaceChanges(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'patch',

@@ -30,11 +30,19 @@ const own = {
  * of everyone or resets an administrator's (`/administrators/{id}/two-factor`).
  */
 export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
-  const actorOf = (req: Parameters<typeof clientIp>[0]) => ({
-    actor: { id: req.auth!.admin.id, name: req.auth!.admin.username },
-    ip: clientIp(req),
-  });
+  registerOwnTwoFactor(api, ctx);
+  registerTwoFactorEnable(api, ctx);
+  registerTwoFactorReset(api, ctx);
+  registerTwoFactorRequirement(api, ctx);
+}
 
+const actorOf = (req: Parameters<typeof clientIp>[0]) => ({
+  actor: { id: req.auth!.admin.id, name: req.auth!.admin.username },
+  ip: clientIp(req),
+});
+
+/** The signed-in administrator's own state and the start of an enrolment. */
+function registerOwnTwoFactor(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
@@ -87,7 +95,10 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       res.json({ secret: started.secret, uri: started.uri, qrSvg: started.qrSvg });
     },
   );
+}
 
+/** POST /auth/2fa/enable: the enrolment confirmed with a first code. */
+function registerTwoFactorEnable(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'post',
@@ -118,7 +129,10 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       res.json({ recoveryCodes: result.recoveryCodes });
     },
   );
+}
 
+/** DELETE /administrators/:id/two-factor: a superadmin resets a lost app. */
+function registerTwoFactorReset(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'delete',
@@ -137,7 +151,10 @@ export function registerTwoFactorRoutes(api: Api, ctx: AppContext): void {
       res.status(204).end();
     },
   );
+}
 
+/** /settings/two-factor: whether everyone must use it. */
+function registerTwoFactorRequirement(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
