@@ -32,7 +32,7 @@ const access = { kind: 'session' } as const;
 export function registerSyncRoutes(api: Api, ctx: AppContext): void {
   registerTaskRoutes(api, ctx);
   registerPeopleRoutes(api, ctx);
-  registerDeviceRoutes(api, ctx);
+  registerDeviceSyncRoutes(api, ctx);
 }
 
 /** The tasks: listed, and one tried again. */
@@ -105,7 +105,7 @@ function registerPeopleRoutes(api: Api, ctx: AppContext): void {
 }
 
 /** Devices' synchronization: counted, one device in detail, its failed tasks retried, its reconciliation. */
-function registerDeviceRoutes(api: Api, ctx: AppContext): void {
+function registerDeviceSyncRoutes(api: Api, ctx: AppContext): void {
   api.add(
     {
       method: 'get',
