@@ -16,7 +16,11 @@ import { signedIn } from '../../test/admins.js';
 import { readDueTasks } from '../delivery/store/due.js';
 import { MAX_ATTEMPTS } from '../knobs.js';
 import { SyncWorker } from '../worker/worker.js';
-import { createSpace as createSpaceIn, registerSim, type SimDevice } from '../../test/sync-setup.js';
+import {
+  createSpace as createSpaceIn,
+  registerSim,
+  type SimDevice,
+} from '../../test/sync-setup.js';
 import { waitFor } from '../../test/wait.js';
 
 const TIMEOUT_S = 30;
