@@ -1,6 +1,7 @@
 import type { FormErrors } from '@mantine/form';
 import { useState, type FormEvent } from 'react';
 import { isEditConflict, type ConflictReview } from './conflict';
+import { t } from './i18n';
 import { refusalOf } from './messages';
 
 export interface SubmitMessage {
@@ -93,12 +94,34 @@ export function useFormSubmit<Values>(
     }
   };
   const clear = () => setMessage(null);
+  /**
+   * A date-and-time box typed in part holds the value "" (empty, as if cleared) while the
+   * browser knows its input is bad: saving it would drop the time unsaid (a Valid until gone,
+   * access for ever). Such a box, found by its `name`, is refused beside it, nothing sent.
+   */
+  const refusedIncomplete = (element: HTMLFormElement): boolean => {
+    const bad = [...element.querySelectorAll('input')].filter((i) => i.validity.badInput);
+    if (bad.length === 0) return false;
+    const text = t('common.incompleteInput');
+    form.setErrors(Object.fromEntries(bad.map((i) => [i.name, text])));
+    setMessage({ ok: false, text: t('errors.invalid_input', { ns: 'shared' }) });
+    bad[0]!.focus();
+    return true;
+  };
   return {
     busy,
     message,
     run: (what, after) => run(what, after),
-    handler: (save, after) =>
-      form.onSubmit((values) => run(() => save(values), after, values), clear),
+    handler: (save, after) => {
+      const submit = form.onSubmit((values) => run(() => save(values), after, values), clear);
+      return (event) => {
+        if (event !== undefined && refusedIncomplete(event.currentTarget)) {
+          event.preventDefault();
+          return;
+        }
+        submit(event);
+      };
+    },
     clear,
     show: setMessage,
   };

@@ -30,3 +30,42 @@ test('a Valid from of 0001-01-01 is refused with the allowed range, not saved as
   await from.fill('2026-01-01T08:00');
   await expect.poll(() => form.fieldError(from)).toBe('');
 });
+
+test('a Valid until typed in part is refused by name, never saved as "always", new or edited', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  test.setTimeout(90_000);
+  const t = tag();
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  await form.name.fill(`Partial ${t}`);
+  await form.idNumber.fill(`PV${t}`.toUpperCase());
+  const until = form.form.getByLabel('Valid until');
+  // The date only (month, day, year), no time: the box's value is empty, its input bad.
+  await until.focus();
+  await page.keyboard.type('12312026');
+  await form.create.click();
+  const incomplete = 'Part of this date and time is missing: finish it, or clear it.';
+  await expect.poll(() => form.fieldError(until)).toBe(incomplete);
+  await expect(page).toHaveURL(/\/people\/new$/);
+  const search = `/api/people?q=${encodeURIComponent(`Partial ${t}`)}`;
+  expect(((await adminApi.get(search)) as { total: number }).total).toBe(0);
+
+  // Whole, it saves; then one part of it deleted on the edit page is refused the same way.
+  await until.fill('2026-12-31T23:59');
+  await form.create.click();
+  await expect(page).toHaveURL(/\/people\/[0-9a-f-]{36}$/);
+  const id = page.url().split('/').pop()!;
+  const saved = (await adminApi.get(`/api/people/${id}`)) as { validUntil: string | null };
+  expect(saved.validUntil).not.toBeNull();
+  await page.goto(`/people/${id}/edit`);
+  await expect(until).toHaveValue('2026-12-31T23:59');
+  await until.focus();
+  await page.keyboard.press('Backspace');
+  await form.save.click();
+  await expect.poll(() => form.fieldError(until)).toBe(incomplete);
+  const after = (await adminApi.get(`/api/people/${id}`)) as { validUntil: string | null };
+  expect(after.validUntil).toBe(saved.validUntil);
+});

@@ -55,12 +55,14 @@ export function AccessFields({ form, spaces }: { form: DraftForm; spaces: SpaceO
         <TextInput
           type="datetime-local"
           label={t('people.validFrom')}
+          name="validFrom"
           description={timeInputHelp()}
           {...form.getInputProps('validFrom')}
         />
         <TextInput
           type="datetime-local"
           label={t('people.validUntil')}
+          name="validUntil"
           description={timeInputHelp()}
           {...form.getInputProps('validUntil')}
         />
