@@ -29,17 +29,30 @@ test('an administrator turns on two-factor sign-in and signs in with a code, the
   await expectAccessible(page);
   const secret = (await dialog.getByTestId('two-factor-secret').textContent()) ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  // Once the app has the secret, a stray Esc does not throw it away (outside eyes).
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByTestId('two-factor-secret')).toHaveText(secret);
   await dialog.getByLabel('Code from the app').fill('000000');
   await dialog.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
   await expect(dialog.getByTestId('two-factor-error')).toBeVisible();
   const enabledAt = Date.now();
-  await dialog.getByLabel('Code from the app').fill(totpAt(secret, enabledAt));
+  // Typed as the app shows it, "123 456"; the old "wrong" goes once the code changes.
+  const first = totpAt(secret, enabledAt);
+  await dialog.getByLabel('Code from the app').fill(`${first.slice(0, 3)} ${first.slice(3)}`);
+  await expect(dialog.getByTestId('two-factor-error')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
 
   const codes = dialog.getByTestId('recovery-codes').getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const recovery = (await codes.nth(0).textContent()) ?? '';
   expect(recovery).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  // Shown once: neither Esc nor a click beside the dialog loses them, and they can be copied.
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5);
+  await expect(codes).toHaveCount(10);
+  await expect(dialog.getByRole('button', { name: 'Close' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Copy the codes' }).click();
+  await expect(dialog.getByRole('button', { name: /Copied|Copy the codes/ })).toBeVisible();
   await dialog.getByRole('button', { name: 'I have saved my recovery codes' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('shell-notice')).toHaveText('Two-factor sign-in is on.');

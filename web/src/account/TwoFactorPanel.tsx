@@ -7,7 +7,16 @@ import { twoFactorState } from './two-factor-api';
 import { TwoFactorSetup } from './TwoFactorSetup';
 
 /** The account menu's dialog: the state of one's own second factor, or its enrolment. */
-export default function TwoFactorPanel({ onDone }: { onDone: (message: string) => void }) {
+export default function TwoFactorPanel({
+  onDone,
+  onHolding,
+  onCancel,
+}: {
+  onDone: (message: string) => void;
+  /** The enrolment holds a secret or codes: the dialog closes only through its buttons. */
+  onHolding: (holding: boolean) => void;
+  onCancel: () => void;
+}) {
   const t = useT();
   const [state, setState] = useState<TwoFactorStatus | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -28,5 +37,11 @@ export default function TwoFactorPanel({ onDone }: { onDone: (message: string) =
       </Text>
     );
   }
-  return <TwoFactorSetup onDone={() => onDone(t('twoFactor.turnedOn'))} />;
+  return (
+    <TwoFactorSetup
+      onDone={() => onDone(t('twoFactor.turnedOn'))}
+      onHolding={onHolding}
+      onCancel={onCancel}
+    />
+  );
 }

@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Code,
+  Group,
   Image,
   List,
   PasswordInput,
@@ -12,8 +13,10 @@ import {
 } from '@mantine/core';
 import type { TwoFactorSetup as Setup } from '@svc/shared';
 import { ErrorCode } from '@svc/shared';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
+import { copyText, type CopyOutcome } from '../clipboard';
+import { LeaveGuard } from '../components/LeaveGuard';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
 import { describeError } from '../messages';
@@ -24,13 +27,30 @@ type Step =
   | { kind: 'scan'; setup: Setup }
   | { kind: 'codes'; recoveryCodes: string[] };
 
+/** A code as an app shows it ("123 456") or as typed ("123456 "): its six digits. */
+const digitsOf = (code: string) => code.replace(/\s/g, '');
+
 /**
  * Enrolment of an authenticator app: the current password again, then the QR code (or the
  * key typed by hand) and the app's first code, then the ten recovery codes, shown once.
+ * From the QR code on, something would be lost by leaving (the secret already in the app, the
+ * codes never shown again): `onHolding(true)` tells the dialog around it to close only through
+ * this form's own buttons, and leaving the page asks first.
  */
-export function TwoFactorSetup({ onDone }: { onDone: () => void }) {
+export function TwoFactorSetup({
+  onDone,
+  onHolding,
+  onCancel,
+}: {
+  onDone: () => void;
+  onHolding?: (holding: boolean) => void;
+  /** A way out before the codes, where the dialog's × is gone (none on a page of its own). */
+  onCancel?: () => void;
+}) {
   const t = useT();
   const [step, setStep] = useState<Step>({ kind: 'password' });
+  const holding = step.kind !== 'password';
+  useEffect(() => onHolding?.(holding), [holding, onHolding]);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -62,7 +82,7 @@ export function TwoFactorSetup({ onDone }: { onDone: () => void }) {
   const submitCode = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void run(async () => {
-      const { recoveryCodes } = await enableTwoFactor(code.trim());
+      const { recoveryCodes } = await enableTwoFactor(digitsOf(code));
       setStep({ kind: 'codes', recoveryCodes });
     });
   };
@@ -111,30 +131,73 @@ export function TwoFactorSetup({ onDone }: { onDone: () => void }) {
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.currentTarget.value)}
+            onChange={(e) => {
+              setCode(e.currentTarget.value);
+              // "That code is wrong" was about the code before this one.
+              setProblem(null);
+            }}
           />
-          <Button type="submit" loading={busy} disabled={!/^\d{6}$/.test(code.trim())}>
-            {t('twoFactor.turnOn')}
-          </Button>
+          <Group justify="space-between">
+            {onCancel !== undefined && (
+              <Button variant="default" onClick={onCancel}>
+                {t('common.cancel')}
+              </Button>
+            )}
+            <Button type="submit" loading={busy} disabled={!/^\d{6}$/.test(digitsOf(code))}>
+              {t('twoFactor.turnOn')}
+            </Button>
+          </Group>
         </Stack>
       </form>
     );
   }
+  return <RecoveryCodes codes={step.recoveryCodes} onDone={onDone} />;
+}
+
+/** The ten recovery codes, shown once: copied at a click, gone only through "I have saved". */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const t = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const [copied, setCopied] = useState<CopyOutcome | null>(null);
   return (
     <Stack>
+      <LeaveGuard
+        when={() => true}
+        words={{
+          title: t('secret.leaveTitle'),
+          text: t('secret.leaveText', { what: t('twoFactor.recoveryCodes') }),
+          stay: t('secret.leaveStay'),
+          leave: t('secret.leaveAnyway'),
+        }}
+      />
       <Alert color="green" title={t('twoFactor.isOn')}>
         {t('twoFactor.keepCodes')}
       </Alert>
-      <SimpleGrid cols={2} data-testid="recovery-codes">
+      <SimpleGrid cols={2} data-testid="recovery-codes" ref={box}>
         <List listStyleType="none" spacing={4}>
-          {step.recoveryCodes.map((c) => (
+          {codes.map((c) => (
             <List.Item key={c}>
               <Code>{c}</Code>
             </List.Item>
           ))}
         </List>
       </SimpleGrid>
-      <Button onClick={onDone}>{t('twoFactor.savedCodes')}</Button>
+      {copied === 'by-hand' && (
+        <Alert color="yellow" role="status" data-testid="copy-by-hand">
+          {t('secret.copyByHand')}
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Button
+          variant="default"
+          onClick={() => {
+            if (box.current !== null) void copyText(codes.join('\n'), box.current).then(setCopied);
+          }}
+        >
+          {copied === 'copied' ? t('secret.copied') : t('twoFactor.copyCodes')}
+        </Button>
+        <Button onClick={onDone}>{t('twoFactor.savedCodes')}</Button>
+      </Group>
     </Stack>
   );
 }

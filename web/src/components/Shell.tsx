@@ -86,6 +86,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   const [opened, { toggle, close }] = useDisclosure(false);
   const [changing, setChanging] = useState(false);
   const [twoFactor, setTwoFactor] = useState(false);
+  const [twoFactorHeld, setTwoFactorHeld] = useState(false);
+  const closeTwoFactor = () => {
+    setTwoFactor(false);
+    setTwoFactorHeld(false);
+  };
   const [notice, setNotice] = useState<string | null>(null);
   // Below the navigation's breakpoint the header has room for the menu button, the name, the
   // language and Account only: a superadmin's organization switcher moves to the top of the
@@ -212,13 +217,23 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           />
         </Suspense>
       </Modal>
-      <Modal opened={twoFactor} onClose={() => setTwoFactor(false)} title={t('shell.twoFactor')}>
+      <Modal
+        opened={twoFactor}
+        onClose={closeTwoFactor}
+        title={t('shell.twoFactor')}
+        // Once the app holds the secret, or the codes are shown once: only the form's buttons.
+        closeOnEscape={!twoFactorHeld}
+        closeOnClickOutside={!twoFactorHeld}
+        withCloseButton={!twoFactorHeld}
+      >
         <Suspense fallback={null}>
           <TwoFactorPanel
             onDone={(message) => {
-              setTwoFactor(false);
+              closeTwoFactor();
               setNotice(message);
             }}
+            onHolding={setTwoFactorHeld}
+            onCancel={closeTwoFactor}
           />
         </Suspense>
       </Modal>
