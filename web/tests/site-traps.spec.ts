@@ -201,6 +201,18 @@ test('administrators: no Disable on one’s own row; display name, role and orga
   await expect(edit).toHaveCount(0);
   await expect(row).toContainText('Day clerk');
   await expect(row).toContainText('Operator');
+
+  // A display name cleared is gone: the list shows the user name alone (outside eyes: kept).
+  await admins.openActions(username);
+  await admins.menuItem('Edit').click();
+  await edit.getByRole('textbox', { name: 'Display name' }).fill('');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(row).not.toContainText('Day clerk');
+  const cleared = (await adminApi.get(`/api/administrators?q=${username}`)) as {
+    items: { displayName: string }[];
+  };
+  expect(cleared.items[0]?.displayName).toBe(username);
   await page.screenshot({ path: test.info().outputPath('administrators-1280.png') });
   await expectNothingClippedAt390(page);
   await page.screenshot({ path: test.info().outputPath('administrators-390.png') });

@@ -47,7 +47,7 @@ export function EditAdministratorForm({
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: valuesOf(administrator),
-    // An empty display name is left as it was (the list then shows the username alone).
+    // An empty display name is none: the account goes by its user name, as when created so.
     validate: schemaResolver<Values>(administratorUpdate, (v) => ({
       ...v,
       displayName: v.displayName.trim() === '' ? undefined : v.displayName,
@@ -104,17 +104,18 @@ function shown(
   return value === '' ? t('conflict.empty') : value;
 }
 
-/** Only what changed is sent: an unchanged role is no role change (nor refused as one). */
+/**
+ * Only what changed is sent: an unchanged role is no role change (nor refused as one). A
+ * display name cleared becomes the user name, what an account created without one shows.
+ */
 function bodyOf(
   values: Values,
   base: Administrator,
   organizations: { value: string }[] | undefined,
 ) {
+  const displayName = values.displayName.trim() === '' ? base.username : values.displayName.trim();
   return {
-    ...(values.displayName.trim() !== '' &&
-      values.displayName.trim() !== base.displayName && {
-        displayName: values.displayName.trim(),
-      }),
+    ...(displayName !== base.displayName && { displayName }),
     ...(values.role !== base.role && { role: values.role }),
     ...(organizations !== undefined &&
       values.organizationId !== base.organizationId && { organizationId: values.organizationId }),
