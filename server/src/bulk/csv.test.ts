@@ -1,4 +1,5 @@
 import { csvCell, csvRow, neutralize } from './csv.js';
+import { toInput } from './rows.js';
 
 describe('CSV cells', () => {
   test.each(['=HYPERLINK("http://x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])(
@@ -11,5 +12,23 @@ describe('CSV cells', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell(null)).toBe('');
     expect(csvRow(['=1+1', 'x\ny', 3])).toBe(`'=1+1,"x\ny",3\r\n`);
+  });
+});
+
+describe('a file the site exported, imported back', () => {
+  const noSpaces = { byName: new Map(), byPath: new Map(), pathOf: new Map() };
+  test('loses the quote the export put before = + - @, and nothing else', () => {
+    const values = {
+      name: neutralize('+cmd'),
+      idNumber: 'A-001',
+      phone: neutralize('+86 138 0000 0000'),
+      notes: "'quoted on purpose",
+    };
+    const person = toInput({ line: 2, values }, noSpaces, 'UTC');
+    expect([person.name, person.phone, person.notes]).toEqual([
+      '+cmd',
+      '+86 138 0000 0000',
+      "'quoted on purpose",
+    ]);
   });
 });

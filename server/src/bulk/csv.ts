@@ -7,6 +7,14 @@ export function neutralize(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
+/**
+ * `neutralize` undone, for a file the site exported coming back as an import: "'+86 138…" is
+ * the phone number "+86 138…" again. Only a quote before what the export would have quoted.
+ */
+export function unneutralize(value: string): string {
+  return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+}
+
 export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   const text = neutralize(String(value));

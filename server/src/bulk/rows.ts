@@ -6,6 +6,7 @@ import {
   type PersonCreate,
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
+import { unneutralize } from './csv.js';
 import { ImportRefusal, refusal, type CsvRecord } from './sources.js';
 
 /** One CSV row as the people feature takes it: the import's and the check's shared rules. */
@@ -149,7 +150,9 @@ function spaceOf(text: string, spaces: SpaceKeys): string {
 
 /** Maps a CSV record to the create schema; space names, paths or ids resolve in the organization. */
 export function toInput(record: CsvRecord, spaces: SpaceKeys, zone: string): PersonCreate {
-  const v = record.values;
+  const v = Object.fromEntries(
+    Object.entries(record.values).map(([column, cell]) => [column, unneutralize(cell)]),
+  );
   // A column left out (or empty) changes nothing on an update; it is not "no spaces".
   const spaceIds = v.spaces
     ?.split(';')
