@@ -93,7 +93,7 @@ test('while a rotated device key is shown, Back asks first, in the page or the b
   await expect(devices.key).toHaveCount(0);
 });
 
-test('Esc and × on a dirty Register device or New administrator dialog ask first', async ({
+test('Esc and × on a dirty dialog (device, administrator, space, password) ask first', async ({
   page,
   admin,
 }) => {
@@ -135,6 +135,27 @@ test('Esc and × on a dirty Register device or New administrator dialog ask firs
   await page.keyboard.press('Escape');
   await ask.getByRole('button', { name: 'Discard' }).click();
   await expect(form).toHaveCount(0);
+
+  // New space and Change password too (outside eyes: Esc threw what was typed away).
+  await page.goto('/spaces');
+  await page.getByRole('button', { name: 'New space' }).click();
+  const space = page.getByRole('dialog', { name: 'New space' });
+  await space.getByRole('textbox', { name: 'Name' }).fill('Half-typed gate');
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(space.getByRole('textbox', { name: 'Name' })).toHaveValue('Half-typed gate');
+  await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: 'Discard' }).click();
+  await expect(space).toHaveCount(0);
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Change password' }).click();
+  const password = page.getByRole('dialog', { name: 'Change your password' });
+  await password.getByLabel('Current password', { exact: true }).fill('half typed');
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(password.getByLabel('Current password', { exact: true })).toHaveValue('half typed');
 });
 
 test('administrators: no Disable on one’s own row; display name, role and organization edited', async ({

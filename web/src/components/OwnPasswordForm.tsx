@@ -1,4 +1,5 @@
 import { PasswordInput } from '@mantine/core';
+import { useReportDirty } from './DiscardGuard';
 import { useForm } from '@mantine/form';
 import { PASSWORD_MIN_LENGTH, messageCatalog, passwordChangeRequest } from '@svc/shared';
 import { z } from 'zod';
@@ -23,7 +24,13 @@ const schema = passwordChangeRequest
   });
 
 /** Any signed-in administrator changes their own password (the server judges strength). */
-export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void }) {
+export function OwnPasswordForm({
+  onDone,
+  onDirty,
+}: {
+  onDone: (message: string) => void;
+  onDirty?: (dirty: boolean) => void;
+}) {
   const t = useT();
   const form = useForm<Values>({
     mode: 'controlled',
@@ -31,6 +38,7 @@ export function OwnPasswordForm({ onDone }: { onDone: (message: string) => void 
     validate: schemaResolver<Values>(schema),
     validateInputOnChange: true,
   });
+  useReportDirty(form.isDirty(), onDirty);
   const save = async (values: Values) => {
     await changePassword(values.currentPassword, values.newPassword);
     onDone(translate('password.changed'));

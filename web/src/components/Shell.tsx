@@ -11,6 +11,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
+import { useDiscardGuard } from './DiscardGuard';
 import { useDisclosure } from '@mantine/hooks';
 import { SERVICE_NAME, type SessionUser } from '@svc/shared';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
@@ -85,6 +86,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   const [signingOut, setSigningOut] = useState(false);
   const [opened, { toggle, close }] = useDisclosure(false);
   const [changing, setChanging] = useState(false);
+  const passwordDiscard = useDiscardGuard(() => setChanging(false));
   const [twoFactor, setTwoFactor] = useState(false);
   const [twoFactorHeld, setTwoFactorHeld] = useState(false);
   const closeTwoFactor = () => {
@@ -205,7 +207,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
       </AppShell.Navbar>
       <Modal
         opened={changing}
-        onClose={() => setChanging(false)}
+        onClose={passwordDiscard.requestClose}
         title={t('shell.changeYourPassword')}
       >
         <Suspense fallback={null}>
@@ -214,9 +216,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
               setChanging(false);
               setNotice(message);
             }}
+            onDirty={passwordDiscard.setDirty}
           />
         </Suspense>
       </Modal>
+      {passwordDiscard.question}
       <Modal
         opened={twoFactor}
         onClose={closeTwoFactor}

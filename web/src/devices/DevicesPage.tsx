@@ -231,6 +231,7 @@ export function DevicesPage() {
         {dialog?.kind === 'edit' && (
           <EditDeviceForm
             device={dialog.device}
+            onDirty={discard.setDirty}
             onSaved={async () => {
               await queryClient.invalidateQueries({ queryKey: keys.devices });
               setDialog(null);

@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useReportDirty } from '../components/DiscardGuard';
 import { useForm, type GetInputPropsReturnType } from '@mantine/form';
 import { deviceUpdate, type DeviceOut } from '@svc/shared';
 import { useState } from 'react';
@@ -60,9 +61,11 @@ export function DeviceFields({
 export function EditDeviceForm({
   device,
   onSaved,
+  onDirty,
 }: {
   device: DeviceOut;
   onSaved: (device: DeviceOut) => Promise<void>;
+  onDirty?: (dirty: boolean) => void;
 }) {
   const t = useT();
   const form = useForm<Values>({
@@ -71,6 +74,7 @@ export function EditDeviceForm({
     validate: schemaResolver<Values>(deviceUpdate),
     validateInputOnChange: true,
   });
+  useReportDirty(form.isDirty(), onDirty);
   const conflict = useTheirChanges(form, device, {
     what: t('conflict.what.device'),
     valuesOf,

@@ -1,4 +1,5 @@
 import { Select, TextInput } from '@mantine/core';
+import { useReportDirty } from '../components/DiscardGuard';
 import { useForm } from '@mantine/form';
 import { spaceCreate, type SpaceCreate, type SpaceOut } from '@svc/shared';
 import { FormShell } from '../components/FormShell';
@@ -21,6 +22,7 @@ export function SpaceForm({
   onSubmit,
   reread,
   submitLabel,
+  onDirty,
 }: {
   spaces: readonly SpaceOut[];
   /** The space edited; absent: a new one. */
@@ -31,6 +33,7 @@ export function SpaceForm({
   /** The edited space as it is now (after someone else saved first). */
   reread?: () => Promise<SpaceOut | undefined>;
   submitLabel: string;
+  onDirty?: (dirty: boolean) => void;
 }) {
   const t = useT();
   const form = useForm<SpaceCreate>({
@@ -39,6 +42,7 @@ export function SpaceForm({
     validate: schemaResolver<SpaceCreate>(spaceCreate),
     validateInputOnChange: true,
   });
+  useReportDirty(form.isDirty(), onDirty);
   const nameOf = (id: unknown) => spaces.find((s) => s.id === id)?.name ?? t('spaces.topLevel');
   const conflict = useTheirChanges(form, space, {
     what: t('conflict.what.space'),

@@ -25,6 +25,7 @@ import { listAllDevices } from '../devices/api';
 import { listPeople } from '../people/api';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useDiscardGuard } from '../components/DiscardGuard';
 import { createSpace, deleteSpace, listAllSpaces, updateSpace } from './api';
 import { SpaceForm } from './SpaceForm';
 import { spaceTree } from './tree';
@@ -43,6 +44,7 @@ export function SpacesPage() {
   const navigate = route.useNavigate();
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const discard = useDiscardGuard(() => setDialog(null));
   const all = spaces.data ?? [];
   const selected = all.find((s) => s.id === selectedId) ?? null;
   const select = (id: string | undefined) => void navigate({ search: { space: id } });
@@ -108,7 +110,7 @@ export function SpacesPage() {
       )}
       <Modal
         opened={dialog !== null}
-        onClose={() => setDialog(null)}
+        onClose={discard.requestClose}
         title={
           dialog?.kind === 'edit'
             ? t('spaces.editTitle', { name: dialog.space.name })
@@ -120,6 +122,7 @@ export function SpacesPage() {
             spaces={all}
             defaultParentId={dialog.parentId}
             submitLabel={t('spaces.create')}
+            onDirty={discard.setDirty}
             onSubmit={async (values: SpaceCreate) => saved(await createSpace(values))}
           />
         )}
@@ -128,6 +131,7 @@ export function SpacesPage() {
             spaces={all}
             space={dialog.space}
             submitLabel={t('common.save')}
+            onDirty={discard.setDirty}
             onSubmit={async (values: SpaceCreate, etag?: string) =>
               saved(await updateSpace(dialog.space.id, values, etag))
             }
@@ -139,6 +143,7 @@ export function SpacesPage() {
           />
         )}
       </Modal>
+      {discard.question}
     </>
   );
 }
