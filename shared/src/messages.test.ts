@@ -89,3 +89,12 @@ describe('describeMessage: a message whose params name columns and other codes',
     );
   });
 });
+
+describe('the import date message in Chinese', () => {
+  test('says the formats with its own "or", no English word from a param', async () => {
+    const { loadSharedTexts } = await import('./locales/index.js');
+    const zh = (await loadSharedTexts('zh-CN')).messages.import_date;
+    expect(zh).toContain('YYYY-MM-DD 或 YYYY-MM-DDTHH:MM');
+    expect(zh).not.toContain('{expected}');
+  });
+});

@@ -72,7 +72,7 @@ export const messageCatalog = {
   invalid_input: 'Some fields are not valid; see the message beside each.',
   // An import's refused rows and files (`{field}` is a column, named in the reader's language).
   import_field: '{field}: {problem}',
-  import_date: '{field}: use {expected} (got "{value}").',
+  import_date: '{field}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM (got "{value}").',
   import_not_real_date: '{field}: "{value}" is not a real date.',
   import_yes_no: '{field}: use true or false (got "{value}").',
   import_no_space:

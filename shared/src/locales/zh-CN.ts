@@ -63,7 +63,7 @@ export const zhCN: SharedTexts = {
     report_secret: '报告中含有类似密码、密钥或令牌的文字，未予保存。',
     invalid_input: '部分字段无效，请查看各字段旁的提示。',
     import_field: '{field}：{problem}',
-    import_date: '{field}：请使用 {expected} 格式（实际为“{value}”）。',
+    import_date: '{field}：请使用 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM 格式（实际为“{value}”）。',
     import_not_real_date: '{field}：“{value}”不是真实存在的日期。',
     import_yes_no: '{field}：请使用“是”或“否”（也可用 true 或 false；实际为“{value}”）。',
     import_no_space:
