@@ -35,6 +35,13 @@ test('any administrator changes their own password from the account menu', async
   await dialog.getByRole('button', { name: 'Change password' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('shell-notice')).toHaveText('Your password was changed.');
+  // Said once, where it happened: another page does not carry it along (outside eyes).
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Spaces' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Spaces', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('shell-notice')).toHaveCount(0);
 
   await new HomePage(page).signOut();
   const login = new LoginPage(page);

@@ -93,7 +93,11 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
     setTwoFactor(false);
     setTwoFactorHeld(false);
   };
-  const [notice, setNotice] = useState<string | null>(null);
+  // A notice ("Your password was changed.") is said on the page where it happened: moving to
+  // another page leaves it behind.
+  const [noticeAt, setNoticeAt] = useState<{ text: string; path: string } | null>(null);
+  const notice = noticeAt !== null && noticeAt.path === path ? noticeAt.text : null;
+  const setNotice = (text: string | null) => setNoticeAt(text === null ? null : { text, path });
   // Below the navigation's breakpoint the header has room for the menu button, the name, the
   // language and Account only: a superadmin's organization switcher moves to the top of the
   // navigation (opened by the menu button), rather than pushing Account off a phone's screen.
