@@ -28,6 +28,7 @@ export function LoginPage({ notice }: { notice?: string }) {
   /** The code field shows once the server asks for it, or when a lockout holds. */
   const [askCode, setAskCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [step, setStep] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useDocumentTitle(t('login.title'));
 
@@ -39,7 +40,10 @@ export function LoginPage({ notice }: { notice?: string }) {
     } catch (failure) {
       const problem = twoFactorProblem(failure);
       if (problem !== null) setAskCode(true);
-      setError(problem?.message ?? describeError(failure, 'login'));
+      // The code asked for is the next step, said as such; anything else is a failure.
+      const nextStep = failure instanceof ApiError && failure.code === ErrorCode.twoFactorRequired;
+      setStep(nextStep ? (problem?.message ?? null) : null);
+      setError(nextStep ? null : (problem?.message ?? describeError(failure, 'login')));
       // The password stays while only the code is asked for; anything else starts over.
       if (problem?.keepPassword !== true) setPassword('');
       setCode('');
@@ -78,6 +82,11 @@ export function LoginPage({ notice }: { notice?: string }) {
             {notice !== undefined && error === null && (
               <Alert color="blue" data-testid="login-notice">
                 {notice}
+              </Alert>
+            )}
+            {step !== null && (
+              <Alert color="blue" role="status" data-testid="login-step">
+                {step}
               </Alert>
             )}
             {error !== null && (
