@@ -41,7 +41,8 @@ export function RegisterDeviceForm({
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { sn: '', name: '', baseUrl: 'http://', model: '', spaceId: null },
-    validate: schemaResolver<Values>(deviceCreate),
+    // Checked as sent: " DEV-1 " pasted with spaces around is the serial DEV-1.
+    validate: schemaResolver<Values>(deviceCreate, toBody),
     validateInputOnChange: true,
   });
   useReportDirty(form.isDirty(), onDirty);
