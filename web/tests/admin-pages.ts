@@ -23,7 +23,8 @@ export class AdministratorsListPage {
 
   /** Opens the row's Actions menu; the menu items are then `menuItem(name)`. */
   async openActions(username: string): Promise<void> {
-    await this.page.getByRole('button', { name: `Actions for ${username}` }).click();
+    // Exact: on a shared site "Actions for admin" would also name "Actions for admin-2fa-…".
+    await this.page.getByRole('button', { name: `Actions for ${username}`, exact: true }).click();
   }
 
   menuItem(name: string): Locator {

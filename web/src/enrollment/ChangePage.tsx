@@ -15,7 +15,7 @@ import {
 import type { EnrollmentChangeOut } from '@svc/shared';
 import { useMutation } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useCanEdit } from '../access';
 import { useT } from '../i18n';
 import { describeError } from '../messages';
@@ -40,6 +40,7 @@ export function ChangePage() {
     change.data ? t('enrollment.changeFor', { name: change.data.oldName }) : t('enrollment.one'),
   );
   const [asking, setAsking] = useState<Decision | null>(null);
+  const deciding = useRef(false);
   const decide = useMutation({
     mutationFn: (decision: Decision) => decideChange(id, decision),
     onSuccess: async (decided) => {
@@ -108,7 +109,13 @@ export function ChangePage() {
               // red.9: white on Mantine's default red (shade 6) is below 4.5:1.
               color={asking === 'approve' ? undefined : 'red.9'}
               loading={decide.isPending}
-              onClick={() => asking !== null && decide.mutate(asking)}
+              onClick={() => {
+                // A second click before the button turns busy (a slow machine) is not a
+                // second decision: it would be refused as "already decided".
+                if (asking === null || deciding.current) return;
+                deciding.current = true;
+                decide.mutate(asking, { onSettled: () => (deciding.current = false) });
+              }}
             >
               {asking === 'approve' ? t('enrollment.approveChange') : t('enrollment.rejectChange')}
             </Button>
