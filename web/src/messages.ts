@@ -53,9 +53,13 @@ export function describeError(error: unknown, context: 'login' | 'password' | 'o
   }
   // Worded now, from the code, in the language the site shows now (issue 34).
   // An answer without a body of ours was worded by its status when it came.
-  return currentLocale() === 'en' || error.code.startsWith('http_')
-    ? error.message
-    : translateError(error.code, error.params, error.message);
+  if (currentLocale() === 'en' || error.code.startsWith('http_')) return error.message;
+  const text = translateError(error.code, error.params, error.message);
+  // The server's English names a 500's request id; the operator finds the log line by it.
+  const { requestId } = error.params;
+  return error.code === ErrorCode.internal && typeof requestId === 'string'
+    ? translate('errors.withRequestId', { message: text, requestId })
+    : text;
 }
 
 /**

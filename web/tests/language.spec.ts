@@ -56,6 +56,27 @@ test.describe('in a zh-CN browser', () => {
       '至少使用 12 个字符（几个互不相关的词就很好）。',
     );
     await expect(dialog).not.toContainText('Use at least');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '放弃', exact: true }).click();
+
+    // A 500, as the server answers it: said in Chinese, with the request id the operator's log
+    // names (outside eyes: the Chinese text had none).
+    await page.route('**/api/spaces?*', (route) =>
+      route.fulfill({
+        status: 500,
+        json: {
+          error: {
+            code: 'internal_error',
+            message: 'Something went wrong on the server (request r-zh-500).',
+            params: { requestId: 'r-zh-500' },
+          },
+        },
+      }),
+    );
+    await nav.getByRole('link', { name: '空间', exact: true }).click();
+    await expect(page.getByRole('main')).toContainText('服务器出错');
+    await expect(page.getByRole('main')).toContainText('请求编号 r-zh-500');
+    await expect(page.getByRole('main')).not.toContainText('Something went wrong');
   });
 
   test('the audit log says what happened in Chinese, a setting by its name', async ({

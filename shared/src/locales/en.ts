@@ -35,7 +35,7 @@ export const en: SharedTexts = {
     database_unavailable:
       'The service is temporarily unavailable (its database is not reachable). Try again shortly.',
     internal_error:
-      'Something went wrong on the server (request {requestId}). Try again, and tell the operator if it keeps happening.',
+      'Something went wrong on the server. Try again, and tell the operator if it keeps happening.',
     network: 'Cannot reach the service. Check the network connection and try again.',
     bad_response: 'The service answered something unexpected. Reload the page and try again.',
     unknown: 'Something went wrong. Try again, and reload the page if it keeps happening.',

@@ -130,8 +130,7 @@ export const zhCN: SharedTexts = {
     two_factor_enrolment_required: '请先设置双重验证登录再继续。',
     weak_password: '新密码强度不够。',
     database_unavailable: '服务暂时不可用（无法连接数据库），请稍后重试。',
-    internal_error:
-      '服务器出错（请求 {requestId}），请重试；如果反复出现，请联系运维人员并告知请求编号。',
+    internal_error: '服务器出错，请重试；如果反复出现，请联系运维人员。',
     network: '无法连接服务，请检查网络连接后重试。',
     bad_response: '服务返回了异常内容，请刷新页面后重试。',
     unknown: '出现错误，请重试；如果反复出现，请刷新页面。',
