@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CSRF_HEADER } from '@svc/shared';
+import { CSRF_HEADER, SERVICE_NAME } from '@svc/shared';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 export const serverEntry = path.join(repoRoot, 'server', 'dist', 'platform', 'main.js');
@@ -103,6 +103,19 @@ async function changeInitialPassword(url: string, username: string, from: string
     throw new Error(`password change failed: ${changed.status} ${await changed.text()}`);
 }
 
+/**
+ * A random password the server takes: none holding the user name or the service's name, which
+ * it refuses (a base64url run holds "svc" or "admin" now and then: a failed start once).
+ */
+function randomPassword(): string {
+  for (;;) {
+    const password = randomBytes(18).toString('base64url');
+    if (![SERVICE_NAME, 'admin'].some((word) => password.toLowerCase().includes(word))) {
+      return password;
+    }
+  }
+}
+
 /** Starts svc_server (built) as its own process on SQLite in a fresh data dir. */
 export async function startCentral(options: {
   host?: string;
@@ -160,7 +173,7 @@ export async function startCentral(options: {
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  const password = randomBytes(18).toString('base64url');
+  const password = randomPassword();
   await changeInitialPassword(url, 'admin', initial, password);
   return { url, username: 'admin', password, log, stop };
 }
