@@ -72,7 +72,10 @@ test('spaces: a duplicate name under one parent is refused; a rename over anothe
     'aria-invalid',
     'true',
   );
+  // The refused name is still typed: Esc asks before throwing it away.
   await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(spaces.dialog).toHaveCount(0);
 
   await spaces.node(`Hall ${t}`).click();
   await spaces.action('Rename or move').click();

@@ -251,7 +251,9 @@ for (const lng of ['en', 'zh-CN'] as const) {
           ? `A space named "${data.site}" already exists`
           : w('shared:errors.duplicate_space_name', { name: data.site }),
       );
+      // The refused name is still typed: Esc asks before throwing it away.
       await page.keyboard.press('Escape');
+      await page.getByRole('button', exact(w('discard.discard'))).click();
       await page.getByRole('button', exact(w('spaces.addInside'))).click();
       await newSpace(data.door);
       await expect(details(data.door)).toContainText(`${data.site} › ${data.door}`);

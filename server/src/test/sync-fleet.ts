@@ -167,6 +167,11 @@ export async function syncCounts(
   return deviceSyncOut.parse((await admin.get(`/api/sync/devices/${deviceId}`)).body).counts;
 }
 
+/** A device's task counts as `syncCounts` reads them: 0 in every state but those given. */
+export function onlyCounts(some: Partial<DeviceSyncOut['counts']>): DeviceSyncOut['counts'] {
+  return { pending: 0, running: 0, succeeded: 0, failed: 0, waitingPhoto: 0, ...some };
+}
+
 /**
  * The (person, version, photo) pushes a device accepted more than once, with their counts:
  * a device re-extracts a face template for each, so one is real work wasted.

@@ -15,8 +15,8 @@ import type { TwoFactorSetup as Setup } from '@svc/shared';
 import { ErrorCode } from '@svc/shared';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
-import { copyText, type CopyOutcome } from '../clipboard';
 import { LeaveGuard } from '../components/LeaveGuard';
+import { CopyAndStored } from '../components/SecretShownOnce';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
 import { describeError } from '../messages';
@@ -158,7 +158,6 @@ export function TwoFactorSetup({
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
-  const [copied, setCopied] = useState<CopyOutcome | null>(null);
   return (
     <Stack>
       <LeaveGuard
@@ -182,22 +181,13 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
           ))}
         </List>
       </SimpleGrid>
-      {copied === 'by-hand' && (
-        <Alert color="yellow" role="status" data-testid="copy-by-hand">
-          {t('secret.copyByHand')}
-        </Alert>
-      )}
-      <Group justify="space-between">
-        <Button
-          variant="default"
-          onClick={() => {
-            if (box.current !== null) void copyText(codes.join('\n'), box.current).then(setCopied);
-          }}
-        >
-          {copied === 'copied' ? t('secret.copied') : t('twoFactor.copyCodes')}
-        </Button>
-        <Button onClick={onDone}>{t('twoFactor.savedCodes')}</Button>
-      </Group>
+      <CopyAndStored
+        text={codes.join('\n')}
+        box={box}
+        copyLabel={t('twoFactor.copyCodes')}
+        storedLabel={t('twoFactor.savedCodes')}
+        onStored={onDone}
+      />
     </Stack>
   );
 }

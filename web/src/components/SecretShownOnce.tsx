@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { copyText, type CopyOutcome } from '../clipboard';
 import { useT } from '../i18n';
 import { LeaveGuard } from './LeaveGuard';
@@ -82,7 +82,6 @@ function SecretBody({
   const t = useT();
   const labelId = useId();
   const box = useRef<HTMLElement>(null);
-  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
   return (
     <Stack>
       <Alert color="orange" title={t('secret.shownOnlyNow')}>
@@ -100,6 +99,39 @@ function SecretBody({
       >
         {secret}
       </Code>
+      <CopyAndStored
+        text={secret}
+        box={box}
+        copyLabel={copyLabel}
+        storedLabel={storedLabel}
+        onStored={onStored}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * Under something shown once: Copy (where the browser will not, the text is left selected and
+ * said so) and the one button that closes it.
+ */
+export function CopyAndStored({
+  text,
+  box,
+  copyLabel,
+  storedLabel,
+  onStored,
+}: {
+  text: string;
+  /** Where the text is shown, selected when it cannot be copied. */
+  box: RefObject<HTMLElement | null>;
+  copyLabel: string;
+  storedLabel: string;
+  onStored: () => void;
+}) {
+  const t = useT();
+  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
+  return (
+    <>
       {outcome === 'by-hand' && (
         <Alert color="yellow" role="status" data-testid="copy-by-hand">
           {t('secret.copyByHand')}
@@ -109,13 +141,13 @@ function SecretBody({
         <Button
           variant="default"
           onClick={() => {
-            if (box.current !== null) void copyText(secret, box.current).then(setOutcome);
+            if (box.current !== null) void copyText(text, box.current).then(setOutcome);
           }}
         >
           {outcome === 'copied' ? t('secret.copied') : copyLabel}
         </Button>
         <Button onClick={onStored}>{storedLabel}</Button>
       </Group>
-    </Stack>
+    </>
   );
 }

@@ -1,7 +1,12 @@
 import { syncTaskList } from '@svc/shared';
 import { signedIn } from '../../test/admins.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { expectConverged, fleetSitePerTest, syncCounts } from '../../test/sync-fleet.js';
+import {
+  expectConverged,
+  fleetSitePerTest,
+  onlyCounts,
+  syncCounts,
+} from '../../test/sync-fleet.js';
 import { until } from '../../test/wait.js';
 
 const PEOPLE = 4;
@@ -32,13 +37,7 @@ describe.each(DIALECTS)("the server's own worker on %s", (dialect) => {
 
     const running = await runningList();
     expect(running.items.every((t) => t.state === 'running')).toBe(true);
-    expect(await syncCounts(admin, device.id)).toEqual({
-      pending: 0,
-      running: PEOPLE,
-      succeeded: 0,
-      failed: 0,
-      waitingPhoto: 0,
-    });
+    expect(await syncCounts(admin, device.id)).toEqual(onlyCounts({ running: PEOPLE }));
     const retry = await admin.post(`/api/sync/tasks/${running.items[0]!.id}/retry`);
     expect(retry.status).toBe(409);
 

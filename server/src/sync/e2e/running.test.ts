@@ -7,7 +7,13 @@ import type { ReadCursor } from '../tasks/rows.js';
 import { planSync } from '../planning/full-plan.js';
 import { InFlight } from '../delivery/inflight.js';
 import { addPerson } from '../../test/sync-setup.js';
-import { expectConverged, fleetSitePerTest, holdings, syncCounts } from '../../test/sync-fleet.js';
+import {
+  expectConverged,
+  fleetSitePerTest,
+  holdings,
+  onlyCounts,
+  syncCounts,
+} from '../../test/sync-fleet.js';
 import { SyncWorker } from '../worker/worker.js';
 import { until } from '../../test/wait.js';
 
@@ -66,13 +72,7 @@ describe.each(DIALECTS)('pushes in flight on %s', (dialect) => {
       (await admin.get(`/api/sync/tasks?state=pending&deviceId=${device.id}`)).body,
     );
     expect(pending.total).toBe(0);
-    expect(await syncCounts(admin, device.id)).toEqual({
-      pending: 0,
-      running: PEOPLE,
-      succeeded: 0,
-      failed: 0,
-      waitingPhoto: 0,
-    });
+    expect(await syncCounts(admin, device.id)).toEqual(onlyCounts({ running: PEOPLE }));
     const [changed] = [...waiting];
     const shown = personSyncOut.parse((await admin.get(`/api/people/${changed}/sync`)).body);
     expect(shown.items.map((i) => i.state)).toEqual(['running']);
