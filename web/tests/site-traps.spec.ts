@@ -3,6 +3,7 @@
  * dirty dialog asks before it is thrown away, and the Administrators list offers what each row
  * allows (no Disable on one's own row; editing display name, role and organization).
  */
+import type { Locator } from '@playwright/test';
 import { expect, test } from './data-fixtures';
 import { signIn } from './data-pages';
 import { AdministratorsListPage, discardQuestion } from './admin-pages';
@@ -126,13 +127,20 @@ test('Esc and × on a dirty dialog (device, administrator, space, password) ask 
     .getByRole('link', { name: 'Administrators' })
     .click();
   await admins.create.click();
+  /** Typed into `field`, then `close`: the question comes, and Keep editing keeps the text. */
+  const asksFirst = async (field: Locator, typed: string, close: () => Promise<void>) => {
+    await field.fill(typed);
+    await close();
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(field).toHaveValue(typed);
+  };
+  const escape = () => page.keyboard.press('Escape');
   const form = admins.dialog('New administrator');
-  await form.getByRole('textbox', { name: 'Username' }).fill('half-typed');
-  await form.getByRole('button', { name: 'Close' }).click();
-  await expect(ask).toBeVisible();
-  await ask.getByRole('button', { name: 'Keep editing' }).click();
-  await expect(form.getByRole('textbox', { name: 'Username' })).toHaveValue('half-typed');
-  await page.keyboard.press('Escape');
+  await asksFirst(form.getByRole('textbox', { name: 'Username' }), 'half-typed', () =>
+    form.getByRole('button', { name: 'Close' }).click(),
+  );
+  await escape();
   await ask.getByRole('button', { name: 'Discard' }).click();
   await expect(form).toHaveCount(0);
 
@@ -140,22 +148,14 @@ test('Esc and × on a dirty dialog (device, administrator, space, password) ask 
   await page.goto('/spaces');
   await page.getByRole('button', { name: 'New space' }).click();
   const space = page.getByRole('dialog', { name: 'New space' });
-  await space.getByRole('textbox', { name: 'Name' }).fill('Half-typed gate');
-  await page.keyboard.press('Escape');
-  await expect(ask).toBeVisible();
-  await ask.getByRole('button', { name: 'Keep editing' }).click();
-  await expect(space.getByRole('textbox', { name: 'Name' })).toHaveValue('Half-typed gate');
-  await page.keyboard.press('Escape');
+  await asksFirst(space.getByRole('textbox', { name: 'Name' }), 'Half-typed gate', escape);
+  await escape();
   await ask.getByRole('button', { name: 'Discard' }).click();
   await expect(space).toHaveCount(0);
   await page.getByRole('button', { name: 'Account' }).click();
   await page.getByRole('menuitem', { name: 'Change password' }).click();
   const password = page.getByRole('dialog', { name: 'Change your password' });
-  await password.getByLabel('Current password', { exact: true }).fill('half typed');
-  await page.keyboard.press('Escape');
-  await expect(ask).toBeVisible();
-  await ask.getByRole('button', { name: 'Keep editing' }).click();
-  await expect(password.getByLabel('Current password', { exact: true })).toHaveValue('half typed');
+  await asksFirst(password.getByLabel('Current password', { exact: true }), 'half typed', escape);
 });
 
 test('administrators: no Disable on one’s own row; display name, role and organization edited', async ({

@@ -10,17 +10,7 @@ import { LeaveGuard } from './LeaveGuard';
  * gone for good by accident. Leaving the page while it is shown (a menu link, Back, a reload, a
  * closed tab) asks first too, through the LeaveGuard (Back too on a page opened by its address).
  */
-export function SecretShownOnce({
-  opened,
-  title,
-  label,
-  secret,
-  copyLabel,
-  storedLabel,
-  testId,
-  children,
-  onStored,
-}: {
+export function SecretShownOnce(props: {
   opened: boolean;
   title: string;
   /** What the secret is, e.g. "Device key". */
@@ -33,6 +23,7 @@ export function SecretShownOnce({
   children: ReactNode;
   onStored: () => void;
 }) {
+  const { opened, title, label } = props;
   const t = useT();
   return (
     <>
@@ -53,18 +44,7 @@ export function SecretShownOnce({
         withCloseButton={false}
         title={title}
       >
-        {opened && (
-          <SecretBody
-            label={label}
-            secret={secret}
-            copyLabel={copyLabel}
-            storedLabel={storedLabel}
-            testId={testId}
-            onStored={onStored}
-          >
-            {children}
-          </SecretBody>
-        )}
+        {opened && <SecretBody {...props} />}
       </Modal>
     </>
   );
