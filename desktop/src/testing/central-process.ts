@@ -174,6 +174,12 @@ export async function startCentral(options: {
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   const password = randomPassword();
-  await changeInitialPassword(url, 'admin', initial, password);
+  try {
+    await changeInitialPassword(url, 'admin', initial, password);
+  } catch (error) {
+    // A start that fails leaves no server behind (one outlived today's failed suite).
+    await stop();
+    throw error;
+  }
   return { url, username: 'admin', password, log, stop };
 }
