@@ -1,6 +1,7 @@
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { LoginPage } from './pages/LoginPage';
+import { SignInAgain } from './pages/SignInAgain';
 import { useSession } from './session';
 import { useT } from './i18n';
 
@@ -56,8 +57,10 @@ export function App() {
           ) : state.user.twoFactorEnrolmentRequired === true ? (
             <TwoFactorRequiredPage user={state.user} />
           ) : (
-            <SignedIn user={state.user} />
+            // Another account remounts the site: nothing typed by the previous one stays.
+            <SignedIn key={state.user.id} user={state.user} ended={state.ended === true} />
           )}
+          {state.ended === true && <SignInAgain username={state.user.username} />}
         </Suspense>
       );
   }

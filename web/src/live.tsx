@@ -51,9 +51,13 @@ function invalidateFor(event: string, data: unknown): void {
  * good, so then a new one is opened with a growing delay. Every (re)open invalidates all
  * queries: messages sent while it was away are lost.
  */
-function useLiveStream(): LiveStatus {
+function useLiveStream(active: boolean): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
+    if (!active) {
+      setStatus('reconnecting');
+      return;
+    }
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let delay = FIRST_RETRY_MS;
@@ -95,15 +99,15 @@ function useLiveStream(): LiveStatus {
       clearTimeout(retry);
       source?.close();
     };
-  }, []);
+  }, [active]);
   return status;
 }
 
 const LiveContext = createContext<LiveStatus>('connecting');
 
 /** One stream for the signed-in site; pages read its state with `useLiveStatus`. */
-export function LiveProvider({ children }: { children: ReactNode }) {
-  const status = useLiveStream();
+export function LiveProvider({ children, active }: { children: ReactNode; active: boolean }) {
+  const status = useLiveStream(active);
   return <LiveContext.Provider value={status}>{children}</LiveContext.Provider>;
 }
 

@@ -6,6 +6,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -30,7 +31,11 @@ export type SessionState =
   | { status: 'loading' }
   /** `notice` is shown on the login page (why the person is there). */
   | { status: 'signedOut'; notice?: string }
-  | { status: 'signedIn'; user: SessionUser }
+  /**
+   * `ended`: the server no longer knows this session (it expired, or was ended elsewhere). The
+   * site stays mounted under a sign-in dialog, so what was typed on the page is kept.
+   */
+  | { status: 'signedIn'; user: SessionUser; ended?: boolean }
   /** The service could not tell whether we are signed in. */
   | { status: 'unavailable'; message: string };
 
@@ -54,37 +59,82 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
+  // The state as last set, for callbacks that decide by it (no stale closure).
+  const current = useRef(state);
+  const show = useCallback((next: SessionState) => {
+    current.current = next;
+    setState(next);
+  }, []);
 
-  const refresh = useCallback(async (notice?: string) => {
+  const refresh = useCallback(
+    async (notice?: string) => {
+      try {
+        const user = await api.me();
+        if (user !== null) await adopt(user);
+        show(user === null ? { status: 'signedOut', notice } : { status: 'signedIn', user });
+      } catch (error) {
+        show({ status: 'unavailable', message: describeError(error, 'other') });
+      }
+    },
+    [show],
+  );
+
+  /** A 401 somewhere: signed in before, the page stays and asks to sign in again. */
+  const sessionEnded = useCallback(async () => {
+    const before = current.current;
+    if (before.status !== 'signedIn') {
+      await refresh(t('errors.session_expired', { ns: 'shared' }));
+      return;
+    }
+    // Every query still polling says 401 too: one question is enough.
+    if (before.ended === true) return;
     try {
       const user = await api.me();
-      if (user !== null) await adopt(user);
-      setState(user === null ? { status: 'signedOut', notice } : { status: 'signedIn', user });
+      if (user === null) show({ ...before, ended: true });
     } catch (error) {
-      setState({ status: 'unavailable', message: describeError(error, 'other') });
+      show({ status: 'unavailable', message: describeError(error, 'other') });
     }
-  }, []);
+  }, [refresh, show]);
 
   useEffect(() => {
     void refresh();
     return api.onSessionProblem((problem) => {
-      void refresh(
-        problem === 'unauthorized' ? t('errors.session_expired', { ns: 'shared' }) : undefined,
-      );
+      if (problem === 'unauthorized') void sessionEnded();
+      else void refresh();
     });
-  }, [refresh]);
+  }, [refresh, sessionEnded]);
 
-  const signIn = useCallback(async (username: string, password: string, code?: string) => {
-    const user = await adopt(await api.login(username, password, code));
-    setState({ status: 'signedIn', user });
-  }, []);
+  const signIn = useCallback(
+    async (username: string, password: string, code?: string) => {
+      let user = await adopt(await api.login(username, password, code));
+      const before = current.current;
+      if (before.status === 'signedIn' && before.user.id === user.id) {
+        // Back where they were: the same organization, and the pages load again.
+        const working = before.user.workingOrganizationId ?? null;
+        if ((user.workingOrganizationId ?? null) !== working) {
+          // Gone meanwhile: the sign-in's own organization then, and the pages start over.
+          user = await api.chooseOrganization(working).catch(() => user);
+        }
+        void queryClient.invalidateQueries();
+      } else if (before.status === 'signedIn') {
+        // Another account: nothing the previous one loaded or typed stays.
+        await queryClient.cancelQueries();
+        queryClient.clear();
+      }
+      show({ status: 'signedIn', user });
+    },
+    [show],
+  );
 
-  const chooseLanguage = useCallback(async (lng: Locale) => {
-    await showLanguage(lng);
-    const user = await api.setLanguage(lng);
-    setFormatTimeZone(user.timeZone);
-    setState({ status: 'signedIn', user });
-  }, []);
+  const chooseLanguage = useCallback(
+    async (lng: Locale) => {
+      await showLanguage(lng);
+      const user = await api.setLanguage(lng);
+      setFormatTimeZone(user.timeZone);
+      show({ status: 'signedIn', user });
+    },
+    [show],
+  );
 
   const signOut = useCallback(async () => {
     try {
@@ -95,16 +145,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // Nothing the previous account loaded stays in memory, and nothing in flight lands later.
     await queryClient.cancelQueries();
     queryClient.clear();
-    setState({ status: 'signedOut', notice: t('session.signedOut') });
-  }, []);
+    show({ status: 'signedOut', notice: t('session.signedOut') });
+  }, [show]);
 
-  const chooseOrganization = useCallback(async (organizationId: string | null) => {
-    const user = await api.chooseOrganization(organizationId);
-    setFormatTimeZone(user.timeZone);
-    await queryClient.cancelQueries();
-    queryClient.clear();
-    setState({ status: 'signedIn', user });
-  }, []);
+  const chooseOrganization = useCallback(
+    async (organizationId: string | null) => {
+      const user = await api.chooseOrganization(organizationId);
+      setFormatTimeZone(user.timeZone);
+      await queryClient.cancelQueries();
+      queryClient.clear();
+      show({ status: 'signedIn', user });
+    },
+    [show],
+  );
 
   const value = useMemo(
     () => ({ state, signIn, signOut, refresh, chooseOrganization, chooseLanguage }),

@@ -10,7 +10,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorCode } from '@svc/shared';
 import { ApiError } from '../api';
 import { describeError } from '../messages';
@@ -21,8 +21,52 @@ import { useDocumentTitle } from '../useDocumentTitle';
 
 export function LoginPage({ notice }: { notice?: string }) {
   const t = useT();
+  useDocumentTitle(t('login.title'));
+  return (
+    <Center mih="100vh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+        <LoginForm
+          notice={notice}
+          labelledBy="login-title"
+          head={
+            <div>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <Title order={1} size="h2" id="login-title">
+                  {t('login.title')}
+                </Title>
+                <LanguageSwitch choose={showLanguage} />
+              </Group>
+              <Text c="dimmed" size="sm">
+                {t('login.subtitle')}
+              </Text>
+            </div>
+          }
+        />
+      </Paper>
+    </Center>
+  );
+}
+
+/**
+ * Username, password and (when asked) the second factor. The login page and the dialog that
+ * asks again after a session ended both use it; `head` and `foot` are theirs.
+ */
+export function LoginForm({
+  notice,
+  labelledBy,
+  head,
+  foot,
+  username: knownUsername = '',
+}: {
+  notice?: string;
+  labelledBy: string;
+  head?: ReactNode;
+  foot?: ReactNode;
+  username?: string;
+}) {
+  const t = useT();
   const { signIn } = useSession();
-  const [username, setUsername] = useState('');
+  const [username, setUsername] = useState(knownUsername);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   /** The code field shows once the server asks for it, or when a lockout holds. */
@@ -30,7 +74,6 @@ export function LoginPage({ notice }: { notice?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [step, setStep] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useDocumentTitle(t('login.title'));
 
   async function submit(): Promise<void> {
     setBusy(true);
@@ -57,89 +100,94 @@ export function LoginPage({ notice }: { notice?: string }) {
   }
 
   return (
-    <Center mih="100vh" p="md" component="main">
-      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
-        <form onSubmit={onSubmit} aria-labelledby="login-title" noValidate>
-          <Stack>
-            <div>
-              <Group justify="space-between" align="flex-start" wrap="nowrap">
-                <Title order={1} size="h2" id="login-title">
-                  {t('login.title')}
-                </Title>
-                <LanguageSwitch choose={showLanguage} />
-              </Group>
-              <Text c="dimmed" size="sm">
-                {t('login.subtitle')}
-              </Text>
-            </div>
-            {!window.isSecureContext && (
-              // Plain HTTP on a network address (a loopback address counts as secure): a quiet
-              // word, not a block; the normal LAN deployment works this way.
-              <Alert color="yellow" variant="light" data-testid="login-insecure">
-                {t('login.notEncrypted')}
-              </Alert>
-            )}
-            {notice !== undefined && error === null && (
-              <Alert color="blue" data-testid="login-notice">
-                {notice}
-              </Alert>
-            )}
-            {step !== null && (
-              <Alert color="blue" role="status" data-testid="login-step">
-                {step}
-              </Alert>
-            )}
-            {error !== null && (
-              <Alert color="red" title={t('login.failed')} data-testid="login-error">
-                {error}
-              </Alert>
-            )}
-            <TextInput
-              label={t('login.username')}
-              name="username"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              withAsterisk={false}
-              value={username}
-              onChange={(event) => setUsername(event.currentTarget.value)}
-            />
-            <PasswordInput
-              visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
-              label={t('login.password')}
-              name="password"
-              autoComplete="current-password"
-              required
-              withAsterisk={false}
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-            />
-            {askCode && (
-              <TextInput
-                label={t('login.code')}
-                description={t('login.codeHint')}
-                name="code"
-                autoComplete="one-time-code"
-                autoCapitalize="none"
-                spellCheck={false}
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-              />
-            )}
-            <Button
-              type="submit"
-              loading={busy}
-              disabled={
-                username.trim() === '' || password === '' || (askCode && code.trim() === '')
-              }
-            >
-              {t('login.submit')}
-            </Button>
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+    <form onSubmit={onSubmit} aria-labelledby={labelledBy} noValidate>
+      <Stack>
+        {head}
+        <LoginAlerts notice={notice} step={step} error={error} />
+        <TextInput
+          label={t('login.username')}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          withAsterisk={false}
+          value={username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
+        />
+        <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
+          label={t('login.password')}
+          name="password"
+          // The dialog that asks again knows who: the password is what is left to type.
+          data-autofocus={knownUsername === '' ? undefined : true}
+          autoComplete="current-password"
+          required
+          withAsterisk={false}
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        {askCode && (
+          <TextInput
+            label={t('login.code')}
+            description={t('login.codeHint')}
+            name="code"
+            autoComplete="one-time-code"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value)}
+          />
+        )}
+        <Button
+          type="submit"
+          loading={busy}
+          disabled={username.trim() === '' || password === '' || (askCode && code.trim() === '')}
+        >
+          {t('login.submit')}
+        </Button>
+        {foot}
+      </Stack>
+    </form>
+  );
+}
+
+/** Why the form is here (plain HTTP, a notice), the next step, or what went wrong. */
+function LoginAlerts({
+  notice,
+  step,
+  error,
+}: {
+  notice?: string;
+  step: string | null;
+  error: string | null;
+}) {
+  const t = useT();
+  return (
+    <>
+      {!window.isSecureContext && (
+        // Plain HTTP on a network address (a loopback address counts as secure): a quiet
+        // word, not a block; the normal LAN deployment works this way.
+        <Alert color="yellow" variant="light" data-testid="login-insecure">
+          {t('login.notEncrypted')}
+        </Alert>
+      )}
+      {notice !== undefined && error === null && (
+        <Alert color="blue" data-testid="login-notice">
+          {notice}
+        </Alert>
+      )}
+      {step !== null && (
+        <Alert color="blue" role="status" data-testid="login-step">
+          {step}
+        </Alert>
+      )}
+      {error !== null && (
+        <Alert color="red" title={t('login.failed')} data-testid="login-error">
+          {error}
+        </Alert>
+      )}
+    </>
   );
 }
 

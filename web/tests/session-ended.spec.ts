@@ -1,0 +1,99 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './data-fixtures';
+import { PersonFormPage, signIn } from './data-pages';
+import { expectAccessible } from './support/checks';
+
+/** The dialog that asks to sign in again once the server no longer knows the session. */
+function signInAgain(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Your session has ended' });
+  return {
+    dialog,
+    username: dialog.getByLabel('Username', { exact: true }),
+    password: dialog.getByLabel('Password', { exact: true }),
+    submit: dialog.getByRole('button', { name: 'Sign in' }),
+    signOut: dialog.getByRole('button', { name: /^Sign out instead/ }),
+  };
+}
+
+/**
+ * Ends the session for the server (as when it expires: the browser's cookie is dropped), then
+ * saves, unless a page's own refresh met the 401 first and the dialog already covers the
+ * form (then that request asked).
+ */
+async function saveAfterEnd(page: Page, form: PersonFormPage): Promise<void> {
+  await page.context().clearCookies();
+  const asked = signInAgain(page).dialog;
+  await expect(async () => {
+    if (await asked.isVisible()) return;
+    await form.create.click({ timeout: 1_000 });
+  }).toPass();
+  await expect(asked).toBeVisible();
+}
+
+test('a session that ends mid-form asks to sign in again and keeps what was typed', async ({
+  page,
+  admin,
+}) => {
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  const name = `Kept across sign-in ${Date.now()}`;
+  await form.name.fill(name);
+  await form.idNumber.fill(`KEPT-${Date.now()}`);
+  await saveAfterEnd(page, form);
+
+  const again = signInAgain(page);
+  await expect(again.dialog).toContainText('What you typed on this page is kept');
+  await expect(again.username).toHaveValue(admin.username);
+  await expect(again.password).toBeFocused();
+  await expectAccessible(page);
+  // Not the sign-in page: the form is still there, with what was typed.
+  await expect(page).toHaveURL(/\/people\/new$/);
+  await expect(form.name).toHaveValue(name);
+  await page.keyboard.press('Escape');
+  await expect(again.dialog).toBeVisible();
+
+  await again.password.fill(admin.password);
+  await again.submit.click();
+  await expect(again.dialog).toHaveCount(0);
+  await expect(form.name).toHaveValue(name);
+  await form.create.click();
+  await expect(page).toHaveURL(/\/people\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+});
+
+test('signing in as someone else after a session ended starts the site over', async ({
+  page,
+  admin,
+  operator,
+}) => {
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  const typed = `Not for the operator ${Date.now()}`;
+  await form.name.fill(typed);
+  await form.idNumber.fill(`GONE-${Date.now()}`);
+  await saveAfterEnd(page, form);
+
+  const again = signInAgain(page);
+  await again.username.fill(operator.username);
+  await again.password.fill(operator.password);
+  await again.submit.click();
+  await expect(again.dialog).toHaveCount(0);
+  await expect(page.getByTestId('current-username')).toHaveText(operator.username);
+  const anyInputHolds = (value: string) =>
+    page.evaluate(
+      (text) => [...document.querySelectorAll('input')].some((input) => input.value === text),
+      value,
+    );
+  await expect.poll(() => anyInputHolds(typed)).toBe(false);
+});
+
+test('"Sign out instead" goes to the sign-in page', async ({ page, admin }) => {
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  await form.name.fill(`Given up ${Date.now()}`);
+  await form.idNumber.fill(`UP-${Date.now()}`);
+  await saveAfterEnd(page, form);
+  await signInAgain(page).signOut.click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByTestId('login-notice')).toHaveText('You are signed out.');
+});
