@@ -3,12 +3,11 @@
  * refused after its schema check and an audit row the service wrote itself
  * from their codes and values, never the server's English.
  */
-import { startDevice } from '@svc/sim';
-import { deviceWithKey } from '@svc/shared';
 import type { Page } from '@playwright/test';
 import { expect, testWithSync as test } from './data-fixtures';
 import { tag } from './support/admin-api';
 import type { Account } from './support/admin-api';
+import { simDevice } from './sync-pages';
 
 test.use({ locale: 'zh-CN' });
 
@@ -32,19 +31,8 @@ test('a failed push on the person page and /sync, and a refused device address, 
   test.setTimeout(120_000);
   const { api, admin, stack } = syncSite;
   const t = tag();
-  const space = await api.createSpace(`Hall ${t}`);
-  const sn = `SIM-${t}`.toUpperCase();
-  const sim = await startDevice({ sn, bindAddress: '127.0.0.1', heartbeatIntervalMs: 1_000 });
+  const { space, device, sim } = await simDevice(api, stack.serverURL, t);
   try {
-    const device = deviceWithKey.parse(
-      await api.post('/api/devices', {
-        sn,
-        name: `Door ${t}`,
-        baseUrl: sim.url,
-        spaceId: space.id,
-      }),
-    );
-    await sim.setConnection({ key: device.key, centralUrl: stack.serverURL });
     // HTTP 500: retried, so the task waits for its next attempt with the reason.
     await sim.setFaults({ status500: true });
     const person = await api.createPerson({
@@ -59,7 +47,7 @@ test('a failed push on the person page and /sync, and a refused device address, 
 
     await signInZh(page, admin, `/people/${person.id}`);
     const message = page.getByTestId('sync-message').first();
-    await expect(message).toContainText(`设备 ${sn} 返回 HTTP 500（internal_error）`, {
+    await expect(message).toContainText(`设备 ${device.sn} 返回 HTTP 500（internal_error）`, {
       timeout: 30_000,
     });
     await expect(message).toContainText(/第 \d 次尝试（共 8 次）失败，将重试：/);
@@ -67,7 +55,7 @@ test('a failed push on the person page and /sync, and a refused device address, 
 
     await page.goto(`/sync?device=${device.id}`);
     const row = page.getByTestId('task-error').first();
-    await expect(row).toContainText(`设备 ${sn} 返回 HTTP 500（internal_error）`, {
+    await expect(row).toContainText(`设备 ${device.sn} 返回 HTTP 500（internal_error）`, {
       timeout: 30_000,
     });
     await expect(row).not.toContainText(ENGLISH);
@@ -76,7 +64,7 @@ test('a failed push on the person page and /sync, and a refused device address, 
     await page.goto('/devices');
     await page.getByRole('button', { name: '注册设备', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: '注册设备' });
-    await dialog.getByRole('textbox', { name: '序列号', exact: true }).fill(`Q-${sn}`);
+    await dialog.getByRole('textbox', { name: '序列号', exact: true }).fill(`Q-${device.sn}`);
     await dialog.getByRole('textbox', { name: '名称', exact: true }).fill(`Gate ${t}`);
     const address = dialog.getByRole('textbox', { name: '地址', exact: true });
     await address.fill('http://127.0.0.1:9/?x=1');

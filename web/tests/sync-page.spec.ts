@@ -3,27 +3,14 @@
  * synchronization worker and a simulated recognition device (tools/sim) whose faults the test
  * sets and clears.
  */
-import { startDevice, startTerminal } from '@svc/sim';
-import { deviceWithKey } from '@svc/shared';
+import { startTerminal } from '@svc/sim';
 import type { Page } from '@playwright/test';
 import { expect, test as readOnlyTest, testWithSync as test } from './data-fixtures';
 import { PersonDetailPage, signIn } from './data-pages';
 import { AuditPage } from './review-pages';
 import { postRecognition, tag, type AdminApi } from './support/admin-api';
 import { expectAccessible, expectPhoneLayout } from './support/checks';
-import { ErasurePage, EventPage, SyncPage } from './sync-pages';
-
-/** A simulated device registered in a new space, beating every second (so online). */
-async function simDevice(api: AdminApi, serverURL: string, t: string) {
-  const space = await api.createSpace(`Hall ${t}`);
-  const sn = `SIM-${t}`.toUpperCase();
-  const sim = await startDevice({ sn, bindAddress: '127.0.0.1', heartbeatIntervalMs: 1_000 });
-  const device = deviceWithKey.parse(
-    await api.post('/api/devices', { sn, name: `Door ${t}`, baseUrl: sim.url, spaceId: space.id }),
-  );
-  await sim.setConnection({ key: device.key, centralUrl: serverURL });
-  return { space, device, sim };
-}
+import { ErasurePage, EventPage, SyncPage, simDevice } from './sync-pages';
 
 async function personWithPhoto(api: AdminApi, page: Page, name: string, spaceId: string) {
   const person = await api.createPerson({ name, idNumber: `P${tag()}`, spaceIds: [spaceId] });

@@ -1,5 +1,8 @@
 /** Page models of /sync, a person's erasure and an event's page. */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { startDevice } from '@svc/sim';
+import { deviceWithKey } from '@svc/shared';
+import type { AdminApi } from './support/admin-api';
 
 export class SyncPage {
   readonly heading: Locator;
@@ -69,4 +72,16 @@ export class EventPage {
     this.viewFullSize = page.getByRole('button', { name: 'View full size' });
     this.dialog = page.getByRole('dialog', { name: 'Snapshot' });
   }
+}
+
+/** A simulated device registered in a new space, beating every second (so online). */
+export async function simDevice(api: AdminApi, serverURL: string, t: string) {
+  const space = await api.createSpace(`Hall ${t}`);
+  const sn = `SIM-${t}`.toUpperCase();
+  const sim = await startDevice({ sn, bindAddress: '127.0.0.1', heartbeatIntervalMs: 1_000 });
+  const device = deviceWithKey.parse(
+    await api.post('/api/devices', { sn, name: `Door ${t}`, baseUrl: sim.url, spaceId: space.id }),
+  );
+  await sim.setConnection({ key: device.key, centralUrl: serverURL });
+  return { space, device, sim };
 }

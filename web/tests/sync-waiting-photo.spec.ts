@@ -4,14 +4,12 @@
  * count alike; retrying a device's failed tasks says what it did and leaves the waiting alone.
  * Item 16 too: at 390 px the state and the reason are the first columns.
  */
-import { startDevice } from '@svc/sim';
-import { deviceWithKey } from '@svc/shared';
 import { expect, testWithSync as test } from './data-fixtures';
 import { signIn } from './data-pages';
 import { tag } from './support/admin-api';
 import { expectAccessible, expectPhoneLayout } from './support/checks';
 import { DevicesPage } from './site-pages';
-import { SyncPage } from './sync-pages';
+import { SyncPage, simDevice } from './sync-pages';
 
 test('a person without a photo waits, is not failed, has no Retry; counts agree', async ({
   page,
@@ -20,19 +18,8 @@ test('a person without a photo waits, is not failed, has no Retry; counts agree'
   test.setTimeout(120_000);
   const { api, admin, stack } = syncSite;
   const t = tag();
-  const space = await api.createSpace(`Hall ${t}`);
-  const sn = `SIM-${t}`.toUpperCase();
-  const sim = await startDevice({ sn, bindAddress: '127.0.0.1', heartbeatIntervalMs: 1_000 });
+  const { space, device, sim } = await simDevice(api, stack.serverURL, t);
   try {
-    const device = deviceWithKey.parse(
-      await api.post('/api/devices', {
-        sn,
-        name: `Door ${t}`,
-        baseUrl: sim.url,
-        spaceId: space.id,
-      }),
-    );
-    await sim.setConnection({ key: device.key, centralUrl: stack.serverURL });
     // Every push gets bytes that are no person state: a real failure, at once.
     await sim.setFaults({ answerBytes: 16 });
 
@@ -90,7 +77,7 @@ test('a person without a photo waits, is not failed, has no Retry; counts agree'
     await expectAccessible(page);
     const devices = new DevicesPage(page);
     await page.goto('/devices');
-    const counts = devices.row(sn);
+    const counts = devices.row(device.sn);
     await expect(counts.getByTestId('sync-count-failed')).toHaveText('1 failed');
     await expect(counts.getByTestId('sync-count-waitingPhoto')).toHaveText('1 waiting for a photo');
     await page.goto(`/devices/${device.id}`);
