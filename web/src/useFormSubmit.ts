@@ -53,11 +53,13 @@ export function useFormSubmit<Values>(
     /** The wording of a 401: a password form's is "the current password is wrong". */
     context?: 'password' | 'other';
     conflict?: ConflictReview<Values>;
+    /** The outcome shown when the form opens (a save the page before it made). */
+    initial?: SubmitMessage | null;
   } = {},
 ): FormSubmit<Values> {
   const { context = 'other', conflict } = options;
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<SubmitMessage | null>(null);
+  const [message, setMessage] = useState<SubmitMessage | null>(options.initial ?? null);
   const refuse = (error: unknown) => {
     const refusal = refusalOf(error, context, Object.keys(form.getValues() as object));
     form.setErrors(refusal.fields);

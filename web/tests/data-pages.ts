@@ -95,9 +95,12 @@ export class PersonFormPage {
   readonly spaces: Locator;
   readonly enabled: Locator;
   readonly photo: Locator;
+  /** The photo box as a person sees it: the chosen file's name, if any. */
+  readonly chosenPhoto: Locator;
   readonly create: Locator;
   readonly save: Locator;
   readonly error: Locator;
+  readonly errorTitle: Locator;
   /** What the form is doing now ("Checking the photo…"). */
   readonly status: Locator;
 
@@ -108,9 +111,11 @@ export class PersonFormPage {
     this.spaces = this.form.getByLabel('Spaces', { exact: true });
     this.enabled = this.form.getByRole('switch', { name: 'Enabled' });
     this.photo = this.form.locator('input[type="file"]');
+    this.chosenPhoto = this.form.getByRole('button', { name: /^(Photo|Replace photo)/ });
     this.create = this.form.getByRole('button', { name: 'Create' });
     this.save = this.form.getByRole('button', { name: 'Save' });
     this.error = page.getByTestId('form-error');
+    this.errorTitle = this.error.locator('.mantine-Alert-title');
     this.status = this.form.getByTestId('photo-status');
   }
 

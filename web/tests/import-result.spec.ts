@@ -43,18 +43,22 @@ test('import result: entries not read, saved without a photo as in the form, pho
   const hq = await api.createSpace(`HQ ${t}`);
   await api.post('/api/spaces', { name: 'Floor 1', parentId: hq.id });
 
-  // The person form with a photo that shows no face: saved without it, the page says why.
+  // The person form with a photo that shows no face: saved without it, the form says why.
   await signIn(page, admin, '/people/new');
   const form = new PersonFormPage(page);
   await form.name.fill(`Form ${t}`);
   await form.idNumber.fill(`FORM${t}`);
   await form.photo.setInputFiles({ name: 'blank.jpg', mimeType: 'image/jpeg', buffer: blank });
   await form.create.click();
-  const note = page.getByTestId('person-note');
-  await expect(note).toContainText('Saved without a photo: The photo was refused: no face found', {
+  await expect(form.error).toContainText('The photo was refused: no face found', {
     timeout: 60_000,
   });
-  const formWords = (await note.locator('.mantine-Alert-message').innerText()).trim();
+  await expect(form.errorTitle).toHaveText('Saved without a photo');
+  // Now the person's edit form, the photo kept chosen, with the face check's "use it anyway".
+  await expect(form.chosenPhoto).toContainText('blank.jpg');
+  await expect(page.getByRole('checkbox', { name: 'Use this photo anyway' })).toBeVisible();
+  const formWords = (await form.fieldError(form.chosenPhoto)).trim();
+  expect(formWords).toMatch(/^The photo was refused: no face found/);
 
   const csv = ['name,idNumber,spaces', `Row ${t},ROW${t},HQ ${t} › Floor 1`].join('\n');
   const photos = storedZip({
@@ -72,8 +76,10 @@ test('import result: entries not read, saved without a photo as in the form, pho
 
   const without = page.getByRole('table', { name: '1 row saved without a photo' });
   await expect(without.getByRole('row').nth(1)).toContainText(`ROW${t}`);
-  // The same words as the person form's page.
-  await expect(without.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText(formWords);
+  // The same words as the person form's.
+  await expect(without.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText(
+    `Saved without a photo: ${formWords}`,
+  );
   // No row was refused, yet the rows to fix as CSV hold the one saved without its photo.
   const download = page.getByRole('link', { name: 'Download errors (CSV)' });
   const rowsToFix = await page.request.get((await download.getAttribute('href'))!);

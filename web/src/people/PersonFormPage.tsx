@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { ErrorCode, personCreate, type PersonOut, type SpaceOut } from '@svc/shared';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
@@ -7,7 +7,6 @@ import { RequireEdit } from '../access';
 import { ApiError } from '../api';
 import { LeaveGuard } from '../components/LeaveGuard';
 import { TheirChangesNotice, useTheirChanges, type ConflictReview } from '../conflict';
-import { leaveNote } from '../flash';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
 import { describeError } from '../messages';
@@ -26,6 +25,7 @@ import {
   type Draft,
 } from './draft';
 import { AccessFields, IdentityFields } from './PersonFields';
+import { handOver, takeOver } from './handover';
 import { PhotoField, usePhotoChoice } from './PhotoField';
 
 const editRoute = getRouteApi('/people/$id/edit');
@@ -80,28 +80,22 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
     validate: schemaResolver<Draft>(personCreate, bodyOf),
     validateInputOnChange: true,
   });
-  const conflict = useTheirChanges(form, loaded, {
-    what: t('conflict.what.person'),
-    valuesOf: draftOf,
-    labels: personLabels,
-    reread: (mine) => getPerson(mine.id),
-    show: (key, value) => showValue(key, value, spaces),
-  });
-  // Once a new person is created (and only its photo failed), further saves edit that person.
+  const conflict = usePersonConflict(form, loaded, spaces);
+  // Further saves edit the person the form was opened with (or last saved).
   const person = conflict.base;
-  const submit = useFormSubmit(form, { conflict });
-  const photo = usePhotoChoice();
+  // This person was just created by the new-person form, their photo refused (./handover).
+  const [handed] = useState(() => (loaded === null ? null : takeOver(loaded.id)));
+  const submit = useFormSubmit(form, {
+    conflict,
+    initial: handed && {
+      ok: false,
+      text: t('people.form.createdWithoutPhoto', { problem: handed.problem }),
+    },
+  });
+  const photo = usePhotoChoice(handed);
   // The person saved, the photo refused: the box says "saved without the photo", not "not saved".
-  const [photoOnly, setPhotoOnly] = useState(false);
-  // Set once saved, so going to the person's page is not taken for leaving unsaved work.
-  const leaving = useRef(false);
-  const navigate = useNavigate();
-
-  const goToPerson = async (id: string) => {
-    await queryClient.invalidateQueries({ queryKey: keys.people });
-    leaving.current = true;
-    await navigate({ to: '/people/$id', params: { id } });
-  };
+  const [photoOnly, setPhotoOnly] = useState(handed !== null);
+  const { leaving, leaveFor } = useLeaveSaved();
 
   const save = submit.handler(async (draft): Promise<SubmitOutcome> => {
     setPhotoOnly(false);
@@ -115,24 +109,23 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
       person === null ? await createPerson(body) : await updatePerson(person.id, body, person.etag);
     const failure = photo.file === null ? null : await photo.send(saved.id, photo.file);
     if (failure === null) {
-      await goToPerson(saved.id);
+      await leaveFor(saved.id);
       return null;
     }
-    const message = describeError(failure, 'other');
-    if (person === null) {
-      // A new person exists now: their page says so, rather than a form that still reads
-      // "new" and would create them twice.
-      leaveNote(saved.id, t('people.form.savedWithoutPhoto', { problem: message }));
-      await goToPerson(saved.id);
+    const problem = describeError(failure, 'other');
+    const byFaceCheck = failure instanceof ApiError && failure.code === ErrorCode.faceCheckFailed;
+    if (person === null && photo.file !== null) {
+      // The person exists now: the form becomes their edit form, the photo still chosen, so
+      // the next Save edits them (a form that still read "new" would create them twice) and
+      // the address (a reload, a bookmark) says whom it edits.
+      handOver(saved.id, { file: photo.file, problem, byFaceCheck });
+      await leaveFor(saved.id, true);
       return null;
     }
-    photo.refused(
-      message,
-      failure instanceof ApiError && failure.code === ErrorCode.faceCheckFailed,
-    );
+    photo.refused(problem, byFaceCheck);
     setPhotoOnly(true);
     conflict.setBase(saved);
-    return { ok: false, text: t('people.form.photoNotSaved', { problem: message }) };
+    return { ok: false, text: t('people.form.photoNotSaved', { problem }) };
   });
 
   return (
@@ -155,6 +148,37 @@ function PersonForm({ person: loaded, spaces }: { person: PersonOut | null; spac
       </Stack>
     </form>
   );
+}
+
+/** Someone else's save of the person (conflict.tsx), their fields said as the form shows them. */
+function usePersonConflict(
+  form: UseFormReturnType<Draft>,
+  loaded: PersonOut | null,
+  spaces: SpaceOut[],
+) {
+  const t = useT();
+  return useTheirChanges(form, loaded, {
+    what: t('conflict.what.person'),
+    valuesOf: draftOf,
+    labels: personLabels,
+    reread: (mine) => getPerson(mine.id),
+    show: (key, value) => showValue(key, value, spaces),
+  });
+}
+
+/** Leaving the form once saved: `leaving` tells its LeaveGuard that no unsaved work is lost. */
+function useLeaveSaved() {
+  const leaving = useRef(false);
+  const navigate = useNavigate();
+  /** For the person's page, or (`edit`) for their edit form in place of this one. */
+  const leaveFor = async (id: string, edit = false) => {
+    await queryClient.invalidateQueries({ queryKey: keys.people });
+    leaving.current = true;
+    await (edit
+      ? navigate({ to: '/people/$id/edit', params: { id }, replace: true })
+      : navigate({ to: '/people/$id', params: { id } }));
+  };
+  return { leaving, leaveFor };
 }
 
 /** The way back, the heading, and the outcome of the last save above the fields. */

@@ -1,8 +1,7 @@
 import { Alert, Card, Group, Image, Loader, SimpleGrid, Text, Title } from '@mantine/core';
 import { wrapAnywhere } from '../components/badgeStyles';
 import type { PersonOut } from '@svc/shared';
-import { useState, type ReactNode } from 'react';
-import { takeNote } from '../flash';
+import type { ReactNode } from 'react';
 import { listAllSpaces } from '../spaces/api';
 import { getPerson, photoUrl } from './api';
 import { getRouteApi } from '@tanstack/react-router';
@@ -27,22 +26,10 @@ export function PersonPage() {
   const person = useApiQuery(keys.person(id), (signal) => getPerson(id, signal));
   const spaces = useApiQuery(keys.spaces, (signal) => listAllSpaces(signal));
   useDocumentTitle(person.data?.name ?? t('events.person'));
-  // Left by the form when the person was created but their photo was refused.
-  const [note] = useState(() => takeNote(id));
 
   return (
     <>
       <Link to="/people">{t('people.back')}</Link>
-      {note !== null && (
-        <Alert
-          color="yellow"
-          role="status"
-          title={t('people.savedWithoutPhoto')}
-          data-testid="person-note"
-        >
-          {note}
-        </Alert>
-      )}
       {person.error !== null && (
         <Alert color="red" title={t('people.notLoadedOne')} data-testid="person-error">
           {person.error}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useT } from '../i18n';
 import { translateMessage } from '../i18n/errors';
 import { uploadPhoto } from './api';
+import type { RefusedPhoto } from './handover';
 
 /** Why a chosen photo cannot be sent, judged in the browser before anything is saved. */
 function photoProblem(file: File): string | null {
@@ -55,10 +56,11 @@ export interface PhotoChoice {
   send: (personId: string, file: File) => Promise<unknown>;
 }
 
-export function usePhotoChoice(): PhotoChoice {
-  const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [faceRefused, setFaceRefused] = useState(false);
+/** `refused`: a photo the service refused before this form opened, still chosen (./handover). */
+export function usePhotoChoice(refused: RefusedPhoto | null = null): PhotoChoice {
+  const [file, setFile] = useState<File | null>(refused?.file ?? null);
+  const [error, setError] = useState<string | null>(refused?.problem ?? null);
+  const [faceRefused, setFaceRefused] = useState(refused?.byFaceCheck ?? false);
   const [acceptFace, setAcceptFace] = useState(false);
   const [sending, setSending] = useState(false);
   return {
