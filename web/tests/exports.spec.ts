@@ -24,15 +24,22 @@ test('People and Events export CSV from their pages; operators see no export', a
   site,
 }) => {
   const t = tag();
-  await adminApi.createPerson({ name: `Exported ${t}`, idNumber: `EXP-${t}` });
+  const person = await adminApi.createPerson({ name: `Exported ${t}`, idNumber: `EXP-${t}` });
+  const { items } = (await adminApi.get('/api/organizations')) as {
+    items: { id: string; name: string }[];
+  };
+  const organization = items.find((o) => o.id === person.organizationId)!.name;
 
+  // A superadmin working in "All organizations": each row says whose the person is.
   await signIn(page, admin, '/people');
-  const people = await exportLines(page);
-  expect(people[0]).toMatch(/^name,idNumber,/);
-  // (ID numbers are kept in upper case)
-  expect(people.some((line) => line.startsWith(`Exported ${t},EXP-${t.toUpperCase()},`))).toBe(
-    true,
+  await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue(
+    'All organizations',
   );
+  const people = await exportLines(page);
+  expect(people[0]).toMatch(/^organization,name,idNumber,/);
+  // (ID numbers are kept in upper case)
+  const row = `${organization},Exported ${t},EXP-${t.toUpperCase()},`;
+  expect(people.some((line) => line.startsWith(row))).toBe(true);
 
   await page.goto('/events');
   await expect(page.getByRole('heading', { name: 'Events', level: 1 })).toBeVisible();

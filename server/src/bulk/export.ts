@@ -14,7 +14,7 @@ import {
 } from '@svc/shared';
 import { Op } from 'sequelize';
 import type { AppContext } from '../platform/context.js';
-import { orgWhere } from '../platform/http/scope.js';
+import { orgScope, orgWhere } from '../platform/http/scope.js';
 import { csvRow } from './csv.js';
 import type { RowError } from './import-job.js';
 
@@ -33,32 +33,52 @@ async function write(res: Response, chunk: string): Promise<void> {
   if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
 }
 
+const PEOPLE_COLUMNS = [
+  'name',
+  'idNumber',
+  'phone',
+  'notes',
+  'validFrom',
+  'validUntil',
+  'enabled',
+  'spaces',
+  'photoSha256',
+  'createdAt',
+  'updatedAt',
+];
+
+const namesById = (rows: { id: string; name: string }[]) =>
+  new Map(rows.map((row) => [row.id, row.name]));
+
+/**
+ * The organizations' names, first column, when a superadmin exports "All organizations": a
+ * person's organization is not otherwise in the file. The import ignores that column (as it
+ * does photoSha256 and the times), so the file still imports back.
+ */
+async function organizationNames(
+  ctx: AppContext,
+  req: Request,
+): Promise<Map<string, string> | null> {
+  if (orgScope(req) !== null) return null;
+  return namesById(
+    await ctx.models.Organization.findAll({ attributes: ['id', 'name'], raw: true }),
+  );
+}
+
 /** People of the administrator's organization(s), streamed in id order (keyset pages). */
 export async function exportPeople(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const { Person, PersonSpace, Space } = ctx.models;
   const where = orgWhere(req);
-  const spaceNames = new Map(
-    (await Space.findAll({ where, attributes: ['id', 'name'], raw: true })).map((s) => [
-      s.id,
-      s.name,
-    ]),
+  const spaceNames = namesById(
+    await Space.findAll({ where, attributes: ['id', 'name'], raw: true }),
   );
+  const organizations = await organizationNames(ctx, req);
+  const organizationOf = (id: string) =>
+    organizations === null ? [] : [organizations.get(id) ?? id];
   startCsv(res, 'people.csv');
   await write(
     res,
-    csvRow([
-      'name',
-      'idNumber',
-      'phone',
-      'notes',
-      'validFrom',
-      'validUntil',
-      'enabled',
-      'spaces',
-      'photoSha256',
-      'createdAt',
-      'updatedAt',
-    ]),
+    csvRow([...(organizations === null ? [] : ['organization']), ...PEOPLE_COLUMNS]),
   );
   let after = '';
   for (;;) {
@@ -81,6 +101,7 @@ export async function exportPeople(ctx: AppContext, req: Request, res: Response)
     let chunk = '';
     for (const p of rows) {
       chunk += csvRow([
+        ...organizationOf(p.organizationId),
         p.name,
         p.idNumber,
         p.phone,

@@ -82,7 +82,8 @@ function registerExports(api: Api, ctx: AppContext): void {
     {
       method: 'get',
       path: '/exports/people.csv',
-      summary: 'People as CSV (cells that would start a spreadsheet formula are neutralized)',
+      summary:
+        'People as CSV (cells that would start a spreadsheet formula are neutralized); across all organizations, an `organization` column first',
       tags,
       access: { kind: 'session', minRole: 'admin' },
       responses: { 200: { mediaType: 'text/csv' } },
