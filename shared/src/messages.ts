@@ -83,6 +83,16 @@ export const messageCatalog = {
   import_no_column: 'The CSV header has no "{field}" column.',
   import_empty_file: 'The CSV file is empty.',
   import_unreadable: 'The CSV file cannot be read (it is not valid CSV).',
+  // The CSV itself is malformed at `{line}` (as a text editor counts, the header is line 1).
+  import_unreadable_line: 'The CSV file cannot be read from line {line} on (it is not valid CSV).',
+  import_quote_not_closed:
+    'Line {line}: a cell starts with a quote (") that is never closed. Add the closing quote; a quote inside a cell is written as two ("").',
+  import_text_after_quote:
+    'Line {line}: there is text after the closing quote (") of a cell. Put the whole cell in quotes and write each quote inside it as two ("").',
+  import_quote_in_cell:
+    'Line {line}: a quote (") in the middle of a cell. Put the whole cell in quotes and write each quote inside it as two ("").',
+  import_extra_cells:
+    'This row has {cells} cells but the header has {columns}: a cell that holds a comma must be in quotes (").',
   import_photo_too_large: 'The photo {file} is larger than {max} MB: choose a smaller JPEG or PNG.',
   // The same words as the photo upload's `invalid_image` (the person form's).
   import_photo_unreadable: 'This is not a JPEG or PNG photo the service can read.',

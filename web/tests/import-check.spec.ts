@@ -66,3 +66,45 @@ test('import: a CSV template to download, and the whole file checked before anyt
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: test.info().outputPath('check-1280.png'), fullPage: true });
 });
+
+test('import: a CSV that cannot be read says on which line and what is wrong; a row of too many cells too', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const t = tag();
+  await signIn(page, admin, '/import');
+  const importing = new ImportPage(page);
+  const check = importing.form.getByRole('button', { name: 'Check file' });
+
+  const broken = ['name,idNumber', `Anna ${t},LN${t}A`, `"Bob ${t},LN${t}B`, `Carl ${t},LN${t}C`];
+  await importing.chooseCsv({
+    name: 'people.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(broken.join('\n')),
+  });
+  await check.click();
+  await expect(
+    importing.form.getByText('Line 3: a cell starts with a quote (") that is never closed.'),
+  ).toBeVisible();
+  await expect(importing.form.getByRole('button', { name: 'Start import' })).toBeDisabled();
+  await expectAccessible(page);
+
+  const shifted = ['name,idNumber,phone', `Smith, John ${t},LN${t}D,123`, `Anna ${t},LN${t}E,`];
+  await importing.chooseCsv({
+    name: 'people.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(shifted.join('\n')),
+  });
+  await check.click();
+  const rows = importing
+    .checkResult()
+    .getByRole('table', { name: 'Rows that would be refused' })
+    .getByRole('row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText(
+    'This row has 4 cells but the header has 3: a cell that holds a comma must be in quotes (").',
+  );
+  const found = (await adminApi.get(`/api/people?q=LN${t}`)) as { total: number };
+  expect(found.total).toBe(0);
+});

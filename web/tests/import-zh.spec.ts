@@ -114,6 +114,26 @@ test('refused rows are said in Chinese, on the page and in the errors CSV', asyn
   expect(text).not.toContain('not a real date');
 });
 
+test('a CSV that cannot be read names the line, in Chinese, in the check and the import', async ({
+  page,
+  admin,
+}) => {
+  const t = tag();
+  await signInZh(page, admin);
+  const csv = ['姓名,证件号码', `王芳,Q${t}A`, `"李娜,Q${t}B`, `张伟,Q${t}C`].join('\n');
+  // Started without a check: the import fails as a whole, nothing imported, the file's line said.
+  await chooseCsv(page, Buffer.from(csv));
+  await page.getByRole('button', { name: '开始导入' }).click();
+  const said = '第 3 行：某个单元格以引号（"）开头，但引号没有闭合。';
+  await expect(page.getByTestId('import-state')).toHaveText('已停止', { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: '被拒绝的行' })).toContainText(said);
+  // The check says the same beside the file.
+  const form = await chooseCsv(page, Buffer.from(csv));
+  await form.getByRole('button', { name: '检查文件' }).click();
+  await expect(form.getByText(said)).toBeVisible();
+  await expect(form).not.toContainText(/Line|quote/);
+});
+
 test('a photos file that is no ZIP, or a damaged one, is said in Chinese', async ({
   page,
   admin,

@@ -150,6 +150,8 @@ function spaceOf(text: string, spaces: SpaceKeys): string {
 
 /** Maps a CSV record to the create schema; space names, paths or ids resolve in the organization. */
 export function toInput(record: CsvRecord, spaces: SpaceKeys, zone: string): PersonCreate {
+  // Its cells may sit in the wrong columns: nothing of the row is taken.
+  if (record.overflow) throw refusal('import_extra_cells', record.overflow);
   const v = Object.fromEntries(
     Object.entries(record.values).map(([column, cell]) => [column, unneutralize(cell)]),
   );

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { parse } from 'csv-parse';
+import { parse, type Options } from 'csv-parse';
 import yauzl from 'yauzl';
 import {
   IMPORT_COLUMNS,
@@ -18,6 +18,8 @@ export { IMPORT_COLUMNS };
 export interface CsvRecord {
   line: number;
   values: Record<string, string>;
+  /** The row holds text in more cells than the header has columns. */
+  overflow?: { cells: number; columns: number };
 }
 
 type Columns = ImportColumn | undefined;
@@ -111,19 +113,65 @@ function decoding(encoding: string): Transform {
   });
 }
 
+/** A line break as a text editor counts one (Windows, Unix and old Mac line ends). */
+const LINE_BREAK = /\r\n|\r|\n/g;
+const lineBreaks = (text: string) => text.match(LINE_BREAK)?.length ?? 0;
+/** The empty (or blank) lines the parser skipped before a record, at the start of its text. */
+const blankLines = (text: string) => lineBreaks(/^\s*/.exec(text)![0]);
+
+/** What csv-parse says of a file it cannot read: its code, and the record's text so far. */
+interface ParseError extends Error {
+  code?: string;
+  raw?: string;
+}
+
+/**
+ * A file csv-parse cannot read, said by code with its line and what to write instead; the
+ * parser's own English is kept as the cause (logs). `start` is the line the broken record
+ * starts on; a stray quote is said on its own line (a quoted cell may span several).
+ */
+function csvProblem(err: unknown, start: number): ImportRefusal {
+  const { code, message, raw = '' } = err as ParseError;
+  const at = start + lineBreaks(raw);
+  const problem =
+    code === 'CSV_QUOTE_NOT_CLOSED'
+      ? refusal('import_quote_not_closed', { line: start + blankLines(raw) })
+      : code === 'CSV_INVALID_CLOSING_QUOTE' || code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE'
+        ? refusal('import_text_after_quote', { line: at })
+        : code === 'INVALID_OPENING_QUOTE'
+          ? refusal('import_quote_in_cell', { line: at })
+          : refusal('import_unreadable_line', { line: start + blankLines(raw) });
+  // For the log, the parser's words only: the error also holds the record's text (people's
+  // data, up to the rest of the file after a quote never closed).
+  problem.cause = new Error(`${code ?? 'csv'}: ${message}`);
+  return problem;
+}
+
 /** The file's rows of cells, streamed: a large file is never in memory as a whole. */
 async function* csvRows(file: string): AsyncGenerator<string[]> {
   const encoding = await csvEncoding(file);
-  const parser = createReadStream(file)
-    .pipe(decoding(encoding))
-    .pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true }));
+  // The line (a text editor's; the header is 1) the next record starts on, counted from each
+  // record's text as the parser reads it, for a problem to be said where it is. The parser's
+  // own count takes a Windows line end inside a quoted cell for two.
+  let next = 1;
+  const counted = ({ record, raw }: { record: string[]; raw: string }) => {
+    next += lineBreaks(raw);
+    return record;
+  };
+  const options: Options = {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+    raw: true,
+    // With `raw`, a record reaches on_record as {record, raw}; the types know only arrays.
+    on_record: counted as unknown as Options['on_record'],
+  };
+  const parser = createReadStream(file).pipe(decoding(encoding)).pipe(parse(options));
   try {
     for await (const cells of parser as AsyncIterable<string[]>) yield cells;
   } catch (err) {
-    const problem = refusal('import_unreadable');
-    problem.message = `the CSV file cannot be read: ${(err as Error).message}`;
-    problem.cause = err;
-    throw problem;
+    throw csvProblem(err, next);
   } finally {
     parser.destroy();
   }
@@ -159,7 +207,15 @@ export async function* readCsv(file: string): AsyncGenerator<CsvRecord> {
       const cell = cells[j];
       if (c && cell !== undefined && cell !== '') values[c] = cell;
     });
-    yield { line, values };
+    // Text past the header's last column: a comma in a cell not quoted, most likely, which
+    // moved the cells after it into the wrong columns. Empty cells there (trailing commas) are
+    // no problem.
+    const used = cells.findLastIndex((cell) => cell !== '') + 1;
+    yield {
+      line,
+      values,
+      ...(used > columns.length && { overflow: { cells: used, columns: columns.length } }),
+    };
   }
   if (!columns) headerColumns(undefined);
 }

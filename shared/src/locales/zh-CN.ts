@@ -74,6 +74,15 @@ export const zhCN: SharedTexts = {
     import_no_column: 'CSV 表头中没有“{field}”列。',
     import_empty_file: 'CSV 文件是空的。',
     import_unreadable: '无法读取 CSV 文件（不是有效的 CSV）。',
+    import_unreadable_line: '无法读取 CSV 文件第 {line} 行及之后的内容（不是有效的 CSV）。',
+    import_quote_not_closed:
+      '第 {line} 行：某个单元格以引号（"）开头，但引号没有闭合。请补上闭合的引号；单元格内的引号要写成两个（""）。',
+    import_text_after_quote:
+      '第 {line} 行：单元格的闭合引号（"）后面还有文字。请用引号把整个单元格括起来，并把其中的每个引号写成两个（""）。',
+    import_quote_in_cell:
+      '第 {line} 行：单元格中间有引号（"）。请用引号把整个单元格括起来，并把其中的每个引号写成两个（""）。',
+    import_extra_cells:
+      '此行有 {cells} 个单元格，但表头只有 {columns} 列：含逗号的单元格必须用引号（"）括起来。',
     import_photo_too_large: '照片 {file} 超过 {max} MB：请选择更小的 JPEG 或 PNG 照片。',
     import_photo_unreadable: '这不是服务能读取的 JPEG 或 PNG 照片。',
     import_zip_entries: 'ZIP 压缩包含 {entries} 个条目，最多接受 {max} 个。',
