@@ -1,25 +1,28 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError } from './messages';
+import { useT } from './i18n';
 import { queryClient } from './query';
+import { saidFailure, say, type Said } from './said';
 
 /**
- * A page's write action: runs it, keeps its failure in plain words for the page's alert, and
- * refreshes the list it changed whether it succeeded or not.
+ * A page's write action: runs it, keeps its failure for the page's alert (in plain words, in the
+ * language shown now), and refreshes the list it changed whether it succeeded or not.
  */
 export function useAction(refresh: QueryKey): {
   problem: string | null;
   act: (what: () => Promise<unknown>) => Promise<void>;
 } {
-  const [problem, setProblem] = useState<string | null>(null);
+  // The page renders again when the language changes, and the failure is worded again.
+  useT();
+  const [problem, setProblem] = useState<Said | null>(null);
   const act = async (what: () => Promise<unknown>) => {
     setProblem(null);
     try {
       await what();
     } catch (error) {
-      setProblem(describeError(error, 'other'));
+      setProblem(saidFailure(error));
     }
     await queryClient.invalidateQueries({ queryKey: refresh });
   };
-  return { problem, act };
+  return { problem: problem === null ? null : say(problem), act };
 }

@@ -1,16 +1,24 @@
 import type { FormErrors } from '@mantine/form';
 import { useState, type FormEvent } from 'react';
 import { isEditConflict, type ConflictReview } from './conflict';
-import { t } from './i18n';
+import { t, useT } from './i18n';
 import { refusalOf } from './messages';
+import { isSaid, said, saidRefusal, say, type Said } from './said';
 
+/** The outcome as the form shows it, worded in the language shown now. */
 export interface SubmitMessage {
   ok: boolean;
   text: string;
 }
 
+/** An outcome as it is kept: its text worded each time it is shown (said.ts). */
+export interface SaidMessage {
+  ok: boolean;
+  text: Said | string;
+}
+
 /** What a submit's work answers: the success text, a refusal of its own, or null for none. */
-export type SubmitOutcome = string | SubmitMessage | null;
+export type SubmitOutcome = Said | string | SaidMessage | null;
 
 /** The parts of a `@mantine/form` form a submit needs. */
 export interface SubmittedForm<Values> {
@@ -38,14 +46,15 @@ export interface FormSubmit<Values> {
   /** For a submit the form's own check refused: the last outcome no longer stands. */
   clear: () => void;
   /** An outcome of something else the form does (a connection test, say). */
-  show: (message: SubmitMessage) => void;
+  show: (message: SaidMessage) => void;
 }
 
 /**
  * Every form's submit to the server: busy while it runs, the server's field messages on the
  * form's fields (any for a field the form has no input for said in the banner), the outcome in
- * plain words for the form's alert. With `conflict`, a save refused because someone else saved
- * first takes their changes into the form instead (conflict.tsx).
+ * plain words for the form's alert (kept as what it says, worded in the language shown now). With
+ * `conflict`, a save refused because someone else saved first takes their changes into the
+ * form instead (conflict.tsx).
  */
 export function useFormSubmit<Values>(
   form: SubmittedForm<Values>,
@@ -54,16 +63,18 @@ export function useFormSubmit<Values>(
     context?: 'password' | 'other';
     conflict?: ConflictReview<Values>;
     /** The outcome shown when the form opens (a save the page before it made). */
-    initial?: SubmitMessage | null;
+    initial?: SaidMessage | null;
   } = {},
 ): FormSubmit<Values> {
   const { context = 'other', conflict } = options;
+  // The form renders again when the language changes, and its outcome is worded again.
+  useT();
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<SubmitMessage | null>(options.initial ?? null);
+  const [message, setMessage] = useState<SaidMessage | null>(options.initial ?? null);
   const refuse = (error: unknown) => {
-    const refusal = refusalOf(error, context, Object.keys(form.getValues() as object));
-    form.setErrors(refusal.fields);
-    setMessage({ ok: false, text: refusal.banner });
+    const shown = Object.keys(form.getValues() as object);
+    form.setErrors(refusalOf(error, context, shown).fields);
+    setMessage({ ok: false, text: saidRefusal(error, context, shown) });
   };
   /** Someone else saved first: their changes taken into the form (true), or not to be had. */
   const tookTheirChanges = async (error: unknown, values: Values | undefined) => {
@@ -86,7 +97,7 @@ export function useFormSubmit<Values>(
     conflict?.clear();
     try {
       const outcome = await what();
-      if (typeof outcome === 'string') setMessage({ ok: true, text: outcome });
+      if (typeof outcome === 'string' || isSaid(outcome)) setMessage({ ok: true, text: outcome });
       else if (outcome !== null) setMessage(outcome);
     } catch (error) {
       if (!(await tookTheirChanges(error, values))) refuse(error);
@@ -106,13 +117,13 @@ export function useFormSubmit<Values>(
     if (bad.length === 0) return false;
     const text = t('common.incompleteInput');
     form.setErrors(Object.fromEntries(bad.map((i) => [i.name, text])));
-    setMessage({ ok: false, text: t('errors.invalid_input', { ns: 'shared' }) });
+    setMessage({ ok: false, text: said('errors.invalid_input', { ns: 'shared' }) });
     bad[0]!.focus();
     return true;
   };
   return {
     busy,
-    message,
+    message: message === null ? null : { ok: message.ok, text: say(message.text) },
     run: (what, after) => run(what, after),
     handler: (save, after) => {
       const submit = form.onSubmit((values) => run(() => save(values), after, values), clear);

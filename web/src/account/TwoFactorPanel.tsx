@@ -3,6 +3,7 @@ import type { TwoFactorStatus } from '@svc/shared';
 import { useEffect, useState } from 'react';
 import { useT } from '../i18n';
 import { describeError } from '../messages';
+import { said, type Said } from '../said';
 import { twoFactorState } from './two-factor-api';
 import { TwoFactorSetup } from './TwoFactorSetup';
 
@@ -12,7 +13,7 @@ export default function TwoFactorPanel({
   onHolding,
   onCancel,
 }: {
-  onDone: (message: string) => void;
+  onDone: (message: Said) => void;
   /** The enrolment holds a secret or codes: the dialog closes only through its buttons. */
   onHolding: (holding: boolean) => void;
   onCancel: () => void;
@@ -39,7 +40,7 @@ export default function TwoFactorPanel({
   }
   return (
     <TwoFactorSetup
-      onDone={() => onDone(t('twoFactor.turnedOn'))}
+      onDone={() => onDone(said('twoFactor.turnedOn'))}
       onHolding={onHolding}
       onCancel={onCancel}
     />

@@ -3,7 +3,7 @@ import type { SessionUser } from '@svc/shared';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useT } from '../i18n';
-import { describeError } from '../messages';
+import { saidFailure, say, type Said } from '../said';
 import { listOrganizations } from '../organizations/api';
 import { keys, useApiQuery } from '../query';
 import { useSession } from '../session';
@@ -31,7 +31,7 @@ export function OrganizationSwitcher({
   const navigate = useNavigate();
   const path = useLocation({ select: (location) => location.pathname });
   const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   const [switching, setSwitching] = useState(false);
   const current = user.workingOrganizationId ?? ALL;
   const data = [
@@ -53,7 +53,7 @@ export function OrganizationSwitcher({
       await chooseOrganization(value === ALL ? null : value);
       if (section !== undefined && section !== path) await navigate({ to: section });
     } catch (error) {
-      setProblem(describeError(error, 'other'));
+      setProblem(saidFailure(error));
     } finally {
       setSwitching(false);
     }
@@ -68,7 +68,7 @@ export function OrganizationSwitcher({
       onChange={(value) => void choose(value)}
       allowDeselect={false}
       disabled={switching}
-      error={problem}
+      error={problem === null ? null : say(problem)}
       size="xs"
       w={{ base: 150, sm: 220 }}
       comboboxProps={{ withinPortal: true }}

@@ -5,7 +5,8 @@ import { PASSWORD_MIN_LENGTH, messageCatalog, passwordChangeRequest } from '@svc
 import { z } from 'zod';
 import { changePassword } from '../api';
 import { schemaResolver } from '../forms';
-import { t as translate, useT } from '../i18n';
+import { useT } from '../i18n';
+import { said, type Said } from '../said';
 import { FormShell } from './FormShell';
 
 interface Values {
@@ -28,7 +29,7 @@ export function OwnPasswordForm({
   onDone,
   onDirty,
 }: {
-  onDone: (message: string) => void;
+  onDone: (message: Said) => void;
   onDirty?: (dirty: boolean) => void;
 }) {
   const t = useT();
@@ -41,7 +42,7 @@ export function OwnPasswordForm({
   useReportDirty(form.isDirty(), onDirty);
   const save = async (values: Values) => {
     await changePassword(values.currentPassword, values.newPassword);
-    onDone(translate('password.changed'));
+    onDone(said('password.changed'));
   };
 
   return (

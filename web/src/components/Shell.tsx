@@ -23,6 +23,7 @@ import { useSession } from '../session';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { LanguageSwitch } from './LanguageSwitch';
 import { displayName } from '../i18n/seeded';
+import { say, type Said } from '../said';
 
 // The form (and its validation code) loads when first opened, not with every page.
 const OwnPasswordForm = lazy(async () => ({
@@ -95,9 +96,10 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
   };
   // A notice ("Your password was changed.") is said on the page where it happened: moving to
   // another page leaves it behind.
-  const [noticeAt, setNoticeAt] = useState<{ text: string; path: string } | null>(null);
-  const notice = noticeAt !== null && noticeAt.path === path ? noticeAt.text : null;
-  const setNotice = (text: string | null) => setNoticeAt(text === null ? null : { text, path });
+  // Kept as what it says: worded when shown, so a switch of language words it again.
+  const [noticeAt, setNoticeAt] = useState<{ said: Said; path: string } | null>(null);
+  const notice = noticeAt !== null && noticeAt.path === path ? say(noticeAt.said) : null;
+  const setNotice = (said: Said | null) => setNoticeAt(said === null ? null : { said, path });
   // Below the navigation's breakpoint the header has room for the menu button, the name, the
   // language and Account only: a superadmin's organization switcher moves to the top of the
   // navigation (opened by the menu button), rather than pushing Account off a phone's screen.

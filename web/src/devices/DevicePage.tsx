@@ -5,7 +5,6 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
 import { currentLocale, exists, t, useT } from '../i18n';
-import { describeError } from '../messages';
 import { Link } from '../nav';
 import { KeyRefused } from './KeyRefused';
 import { formatTime } from '../people/format';
@@ -17,6 +16,7 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { getDevice, getDeviceSync, listDeviceTasks, reconcile, retryFailed } from './api';
 import { DeviceClock } from './DeviceClock';
 import { Tx } from '../i18n/Tx';
+import { said, saidFailure, say, type Said } from '../said';
 
 const bold = { b: <b /> };
 
@@ -59,7 +59,7 @@ export function DevicePage() {
     refetchInterval: reconciling ? RECONCILE_POLL_MS : undefined,
   });
   const tasks = useApiQuery([...keys.sync, 'tasks', id], (s) => listDeviceTasks(id, s));
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: Said } | null>(null);
   const [busy, setBusy] = useState<'retry' | 'reconcile' | null>(null);
   useDocumentTitle(device.data?.name ?? t('devices.device'));
   const retrying = useRetry(keys.sync);
@@ -78,19 +78,19 @@ export function DevicePage() {
     try {
       if (which === 'retry') {
         const retried = await retryFailed(id);
-        setNotice({ ok: true, text: t('device.retried', { count: retried }) });
+        setNotice({ ok: true, text: said('device.retried', { count: retried }) });
       } else {
         const started = await reconcile(id);
         setReconciling(true);
         setNotice({
           ok: true,
-          text: started.alreadyRunning
-            ? t('device.alreadyReconciling')
-            : t('device.reconcileStarted'),
+          text: said(
+            started.alreadyRunning ? 'device.alreadyReconciling' : 'device.reconcileStarted',
+          ),
         });
       }
     } catch (error) {
-      setNotice({ ok: false, text: describeError(error, 'other') });
+      setNotice({ ok: false, text: saidFailure(error) });
     } finally {
       setBusy(null);
       await queryClient.invalidateQueries({ queryKey: keys.sync });
@@ -127,7 +127,7 @@ export function DevicePage() {
       </Link>
       {notice !== null && (
         <Alert color={notice.ok ? 'blue' : 'red'} data-testid="device-notice">
-          {notice.text}
+          {say(notice.text)}
         </Alert>
       )}
       {device.data !== null && (

@@ -18,7 +18,7 @@ import { Tx } from '../i18n/Tx';
 import { formatTime } from '../people/format';
 import { keys, queryClient, useApiQuery } from '../query';
 import { useSession } from '../session';
-import { describeError } from '../messages';
+import { saidFailure, say, type Said } from '../said';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { isEditConflict } from '../conflict';
 import { createOrganization, listOrganizations, renameOrganization } from './api';
@@ -50,7 +50,7 @@ export function OrganizationsPage() {
   const orgs = useApiQuery(keys.organizations, (signal) => listOrganizations(signal));
   // null: closed; 'new': creating; an organization: renaming it.
   const [editing, setEditing] = useState<OrganizationOut | 'new' | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
   if (state.status !== 'signedIn') return null;
   const { user } = state;
   const canRename = (org: OrganizationOut) =>
@@ -99,7 +99,7 @@ export function OrganizationsPage() {
       </Modal>
       {problem !== null && (
         <Alert color="red" role="alert">
-          {problem}
+          {say(problem)}
         </Alert>
       )}
       {orgs.error !== null && (
@@ -141,7 +141,7 @@ export function OrganizationsPage() {
                         })}
                         onClick={() =>
                           void chooseOrganization(org.id).catch((error: unknown) =>
-                            setProblem(describeError(error, 'other')),
+                            setProblem(saidFailure(error)),
                           )
                         }
                       >

@@ -9,6 +9,7 @@ import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { getPanelRoute } from '../system/api';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { said } from '../said';
 import { useFormSubmit } from '../useFormSubmit';
 import { getSettings, setRetention } from './api';
 import { TimeZoneSection } from './TimeZoneSection';
@@ -106,7 +107,7 @@ function RetentionSection({ days, canEdit }: { days: number; canEdit: boolean })
       const shown = { days: String(saved.days) };
       form.setValues(shown);
       form.resetDirty(shown);
-      return t('settings.retention.saved', { days: saved.days });
+      return said('settings.retention.saved', { days: saved.days });
     },
     () => queryClient.invalidateQueries({ queryKey: keys.settings }),
   );

@@ -3,7 +3,7 @@ import type { TimeZoneOut } from '@svc/shared';
 import { useState } from 'react';
 import { useT } from '../i18n';
 import { formatDateTime, setFormatTimeZone } from '../i18n/format';
-import { describeError } from '../messages';
+import { said, saidFailure, saidWith, say, type Said } from '../said';
 import { keys, queryClient } from '../query';
 import { useSession } from '../session';
 import { setTimeZone } from './api';
@@ -26,7 +26,7 @@ export function TimeZoneSection({ zone }: { zone: TimeZoneOut }) {
   const superadmin = state.status === 'signedIn' && state.user.role === 'superadmin';
   const [value, setValue] = useState<string>(zone.chosen ? zone.timeZone : SERVER);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: Said } | null>(null);
   const server = t('settings.timeZone.server', { zone: zone.serverTimeZone });
   const data = [{ value: SERVER, label: server }, ...zones().map((z) => ({ value: z, label: z }))];
   const unchanged = value === (zone.chosen ? zone.timeZone : SERVER);
@@ -40,15 +40,16 @@ export function TimeZoneSection({ zone }: { zone: TimeZoneOut }) {
       await queryClient.invalidateQueries({ queryKey: keys.settings });
       // The session answer carries the zone too: every page shows times in it from now on.
       await refresh();
+      const now = new Date();
       setMessage({
         ok: true,
-        text: t('settings.timeZone.saved', {
+        text: said('settings.timeZone.saved', {
           zone: saved.timeZone,
-          now: formatDateTime(new Date()),
+          now: saidWith(() => formatDateTime(now)),
         }),
       });
     } catch (error) {
-      setMessage({ ok: false, text: describeError(error, 'other') });
+      setMessage({ ok: false, text: saidFailure(error) });
     } finally {
       setBusy(false);
     }
@@ -95,7 +96,7 @@ export function TimeZoneSection({ zone }: { zone: TimeZoneOut }) {
           maw={560}
           data-testid="time-zone-message"
         >
-          {message.text}
+          {say(message.text)}
         </Alert>
       )}
     </Stack>

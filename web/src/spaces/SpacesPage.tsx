@@ -18,7 +18,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCanEdit } from '../access';
 import { useT } from '../i18n';
-import { describeError } from '../messages';
+import { saidFailure, say, type Said } from '../said';
 import { Link } from '../nav';
 import { keys, queryClient, useApiQuery } from '../query';
 import { listAllDevices } from '../devices/api';
@@ -169,7 +169,7 @@ function SpaceDetails({
   );
   const devices = useApiQuery(keys.devices, (signal) => listAllDevices(signal));
   const here = (devices.data ?? []).filter((d) => d.spaceId === space.id);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<Said | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   const remove = async () => {
@@ -181,7 +181,7 @@ function SpaceDetails({
       onDeleted();
     } catch (error) {
       setConfirming(false);
-      setRefusal(describeError(error, 'other'));
+      setRefusal(saidFailure(error));
     }
   };
 
@@ -217,7 +217,7 @@ function SpaceDetails({
       </ConfirmDialog>
       {refusal !== null && (
         <Alert color="red" title={t('common.notDeleted')} role="alert" data-testid="space-refusal">
-          {refusal}
+          {say(refusal)}
         </Alert>
       )}
       <Title order={3}>{t('nav.people')}</Title>

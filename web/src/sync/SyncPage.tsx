@@ -33,6 +33,7 @@ import {
 } from './api';
 import { AttemptsHelp } from './labels';
 import { TaskTable } from './TaskTable';
+import { said } from '../said';
 import { useRetry } from './useRetry';
 
 export const SYNC_PAGE_SIZE = 50;
@@ -91,8 +92,8 @@ export function SyncPage() {
   const retryOne = (task: SyncTaskOut) =>
     void run(task.id, async () => {
       await retryTask(task.id);
-      return t('sync.retriedOne', {
-        name: task.personName ?? t('sync.deletedPersonLower'),
+      return said('sync.retriedOne', {
+        name: task.personName ?? said('sync.deletedPersonLower'),
         sn: task.sn,
       });
     });
@@ -101,7 +102,7 @@ export function SyncPage() {
     device &&
     void run(device.id, async () => {
       const retried = await retryFailed(device.id);
-      return t('sync.retriedDevice', { count: retried, name: device.name });
+      return said('sync.retriedDevice', { count: retried, name: device.name });
     });
 
   const pages = tasks.data === null ? 1 : Math.max(1, Math.ceil(tasks.data.total / SYNC_PAGE_SIZE));

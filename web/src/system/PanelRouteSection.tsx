@@ -13,8 +13,8 @@ import { panelRoute, type PanelRoute } from '@svc/shared';
 import { useState } from 'react';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
-import { describeError } from '../messages';
 import { keys, queryClient } from '../query';
+import { said, saidFailure } from '../said';
 import { useFormSubmit } from '../useFormSubmit';
 import { setPanelRoute, testPanelRoute } from './api';
 
@@ -54,11 +54,11 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
       const result = await testPanelRoute();
       submit.show(
         result.ok
-          ? { ok: true, text: t('panel.answered', { url: result.url, ms: result.ms }) }
-          : { ok: false, text: t('panel.testFailed', { reason: result.reason }) },
+          ? { ok: true, text: said('panel.answered', { url: result.url, ms: result.ms }) }
+          : { ok: false, text: said('panel.testFailed', { reason: result.reason }) },
       );
     } catch (error) {
-      submit.show({ ok: false, text: describeError(error, 'other') });
+      submit.show({ ok: false, text: saidFailure(error) });
     } finally {
       setTesting(false);
     }
@@ -69,7 +69,7 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
     form.setValues(saved);
     form.resetDirty(saved);
     await queryClient.invalidateQueries({ queryKey: keys.panel });
-    return t('panel.saved');
+    return said('panel.saved');
   });
 
   return (

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
-import { describeError } from '../messages';
+import { saidFailure } from '../said';
 import { formatTime } from '../people/format';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatAgo } from '../i18n/format';
@@ -154,7 +154,7 @@ export function TerminalsSection({
             setSelected((current) => current.filter((x) => x !== removing));
             await queryClient.invalidateQueries({ queryKey: keys.discovery });
           } catch (error) {
-            submit.show({ ok: false, text: describeError(error, 'other') });
+            submit.show({ ok: false, text: saidFailure(error) });
           } finally {
             setRemoving(null);
           }
