@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test as base, withStack, type Stack } from './fixtures';
+import { OrganizationSwitcher } from './site-pages';
 import { AdminApi, type Account } from './support/admin-api';
 
 /** A stack of the test's own: the test renames the seeded organization and administrator. */
@@ -74,4 +75,26 @@ test("the seed's organization and administrator are named in Chinese until renam
   await expect(page.getByTestId('audit-summary').first()).toHaveText(
     '将组织“默认组织”改名为“Head office”',
   );
+});
+
+test("a switch of language keeps the seed's organization named in the switcher", async ({
+  page,
+  seeded,
+}) => {
+  await signIn(page, seeded.admin, '/organizations');
+  const switcher = page.getByRole('banner').getByRole('combobox', { name: '组织' });
+  await switcher.click();
+  await page.getByRole('option', { name: '默认组织', exact: true }).click();
+  await expect(switcher).toHaveValue('默认组织');
+  const row = page.getByTestId('organization-row').first();
+  await expect(row).toContainText('当前所在');
+
+  // Outside eyes: after the header's switch the organization worked in was no longer named.
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const english = new OrganizationSwitcher(page);
+  await expect(english.input).toHaveValue('Default organization');
+  await expect(row).toContainText('Working in it');
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await expect(switcher).toHaveValue('默认组织');
 });

@@ -1,3 +1,4 @@
+import { userResponse } from '@svc/shared';
 import { ManualClock } from '../platform/clock.js';
 import { suiteServer } from '../test/suite.js';
 import { DIALECTS } from '../test/dialects.js';
@@ -59,6 +60,30 @@ describe.each(DIALECTS)('the administrator’s language on %s', (dialect) => {
     });
     expect(cleared.body).toMatchObject({ user: { language: null } });
     expect((await c.get('/api/auth/me')).body).toMatchObject({ user: { language: null } });
+  });
+
+  test('the answer to a choice of language keeps the organization the session works in', async () => {
+    // The site shows the answer: without it a superadmin's switcher read "All organizations"
+    // after a switch of language while every page stayed limited to the one chosen.
+    const c = new TestClient(suite.server.url);
+    expect((await c.login('admin', NEW_PASSWORD)).status).toBe(200);
+    const me = userResponse.parse((await c.get('/api/auth/me')).body).user;
+    const chosen = await c.request('PUT', '/api/auth/organization', {
+      body: { organizationId: me.organizationId },
+      csrf: true,
+    });
+    expect(chosen.status).toBe(200);
+    try {
+      const switched = await c.request('PUT', '/api/auth/me/language', {
+        body: { language: 'en' },
+        csrf: true,
+      });
+      expect(switched.status).toBe(200);
+      const { user } = userResponse.parse(switched.body);
+      expect(user.workingOrganizationId).toBe(me.organizationId);
+    } finally {
+      await c.request('PUT', '/api/auth/me/language', { body: { language: null }, csrf: true });
+    }
   });
 
   test('a language the site does not speak is refused with the field’s code, and nothing changes', async () => {

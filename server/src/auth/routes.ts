@@ -154,10 +154,11 @@ function registerAccountRoutes(api: Api, ctx: AppContext): void {
       responses: { 200: userResponse },
     },
     async ({ body }, req, res) => {
-      const { admin, twoFactorEnabled } = req.auth!;
+      const { admin, session, twoFactorEnabled } = req.auth!;
       await admin.update({ language: body.language });
+      // The session's own state (a superadmin's working organization) answers as it is.
       res.json({
-        user: await sessionUserOf(ctx, admin, undefined, twoFactorEnabled),
+        user: await sessionUserOf(ctx, admin, session, twoFactorEnabled),
       } satisfies UserResponse);
     },
   );
