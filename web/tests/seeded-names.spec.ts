@@ -98,3 +98,22 @@ test("a switch of language keeps the seed's organization named in the switcher",
   await page.getByRole('button', { name: '简体中文' }).click();
   await expect(switcher).toHaveValue('默认组织');
 });
+
+test("the seed's organization saved unchanged in the rename form stays the seed's", async ({
+  page,
+  seeded,
+}) => {
+  const { api, admin } = seeded;
+  await signIn(page, admin, '/organizations');
+  const row = page.getByTestId('organization-row').first();
+
+  // The rename form shows the name as the page does. Saved as it is, nothing is renamed: stored
+  // as 默认组织 it would no longer be the seed's, and an English reader would read Chinese.
+  await row.getByRole('button', { name: '重命名 默认组织' }).click();
+  const dialog = page.getByRole('dialog', { name: '重命名组织' });
+  await expect(dialog.getByRole('textbox', { name: '名称' })).toHaveValue('默认组织');
+  await dialog.getByRole('button', { name: '保存' }).click();
+  await expect(dialog).toHaveCount(0);
+  const stored = (await api.get('/api/organizations')) as { items: { name: string }[] };
+  expect(stored.items.map((o) => o.name)).toEqual(['Default organization']);
+});

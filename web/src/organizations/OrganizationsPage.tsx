@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import type { AdminRole, OrganizationOut } from '@svc/shared';
+import { namesOrganization, type AdminRole, type OrganizationOut } from '@svc/shared';
 import { useState } from 'react';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
@@ -79,7 +79,9 @@ export function OrganizationsPage() {
             submitLabel={editing === 'new' ? t('spaces.create') : t('common.save')}
             onSubmit={async (body) => {
               if (editing === 'new') await createOrganization(body);
-              else {
+              // The seed's name, shown in the reader's language, saved as shown is no rename:
+              // the stored name stays the seed's, worded for every reader in their own.
+              else if (!(await namesOrganization(editing.name, body.name))) {
                 try {
                   await renameOrganization(editing.id, body, editing.etag);
                 } catch (error) {
