@@ -131,6 +131,34 @@ test('with no panel route the settings say so in a sentence of its own, in both 
   }
 });
 
+test('Test connection says on screen, not in a tooltip, why it waits for a save', async ({
+  page,
+  admin,
+}) => {
+  // Outside eyes: the reason was a hover title only, which a touch screen never shows.
+  await signIn(page, admin, '/system');
+  const system = new SystemPage(page);
+  await expect(system.testPanel).toBeEnabled();
+  await expect(system.testPanelReason).toHaveCount(0);
+  await system.panelUrl.fill(`http://192.0.2.10:8181/api/recognition?unsaved=${Date.now()}`);
+  await expect(system.testPanel).toBeDisabled();
+  const why =
+    'Save the panel route first: Test connection tries the saved route, not the one typed.';
+  await expect(system.testPanelReason).toHaveText(why);
+  await expect(system.testPanel).toHaveAccessibleDescription(why);
+  await expect(system.testPanel).not.toHaveAttribute('title');
+
+  await expectNothingClippedAt390(page);
+  await system.testPanelReason.scrollIntoViewIfNeeded();
+  await expect(system.testPanelReason).toBeInViewport({ ratio: 1 });
+  await page.getByRole('button', { name: '简体中文' }).click();
+  const zh = '请先保存面板路由：“测试连接”检查的是已保存的路由，而不是此处输入的地址。';
+  await expect(system.testPanelReason).toHaveText(zh);
+  await expect(page.getByRole('button', { name: '测试连接' })).toHaveAccessibleDescription(zh);
+  await expect(system.testPanelReason).toBeInViewport({ ratio: 1 });
+  await page.getByRole('button', { name: 'English' }).click();
+});
+
 test('the audit log says a reversed time range under "Until" and searches nothing', async ({
   page,
   admin,

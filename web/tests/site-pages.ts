@@ -106,6 +106,8 @@ export class SystemPage {
   readonly savePanel: Locator;
   readonly panelMessage: Locator;
   readonly testPanel: Locator;
+  /** Why Test connection waits (the route typed is not saved yet), said under it. */
+  readonly testPanelReason: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { name: 'System Configuration', level: 1 });
@@ -120,6 +122,7 @@ export class SystemPage {
     this.savePanel = page.getByRole('button', { name: 'Save panel route' });
     this.panelMessage = page.getByTestId('panel-message');
     this.testPanel = page.getByRole('button', { name: 'Test connection' });
+    this.testPanelReason = page.getByTestId('panel-test-reason');
   }
 
   terminal(id: string): Locator {

@@ -10,7 +10,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { panelRoute, type PanelRoute } from '@svc/shared';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
 import { keys, queryClient } from '../query';
@@ -46,6 +46,10 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
   const submit = useFormSubmit(form);
   const [testing, setTesting] = useState(false);
   const { message } = submit;
+  // Test connection tries the saved route: while the one typed is not saved it waits, and says
+  // why on screen (a hover title alone reaches neither a touch screen nor most readers).
+  const unsaved = form.isDirty();
+  const reasonId = useId();
 
   const test = async () => {
     setTesting(true);
@@ -105,13 +109,18 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
               <Button
                 variant="default"
                 loading={testing}
-                disabled={form.isDirty()}
-                title={form.isDirty() ? t('panel.saveFirst') : undefined}
+                disabled={unsaved}
+                aria-describedby={unsaved ? reasonId : undefined}
                 onClick={() => void test()}
               >
                 {t('panel.test')}
               </Button>
             </Group>
+          )}
+          {canEdit && unsaved && (
+            <Text size="sm" c="dimmed" id={reasonId} data-testid="panel-test-reason">
+              {t('panel.saveFirst')}
+            </Text>
           )}
           {message !== null && (
             <Alert color={message.ok ? 'green' : 'red'} role="status" data-testid="panel-message">
