@@ -1,7 +1,8 @@
-import type { Locator } from '@playwright/test';
-import { expect, test } from './data-fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, testWithSync } from './data-fixtures';
 import { signIn } from './data-pages';
-import { tag } from './support/admin-api';
+import { postRecognition, tag } from './support/admin-api';
+import { expectPhoneLayout } from './support/checks';
 
 /**
  * Issue 30 items 11 and 16: the longest values the schemas allow (a 64-character ID number, a
@@ -89,3 +90,90 @@ test('the longest name and ID number wrap in the people list, the person page an
     await page.screenshot({ path: test.info().outputPath(`devices-${width}.png`), fullPage: true });
   }
 });
+
+/**
+ * At 1280 px the table fits the page: no sideways scroll of the page, and none inside the
+ * table's own box either (its last column in view without scrolling).
+ */
+async function expectFitsAt1280(page: Page, table: Locator): Promise<void> {
+  const sizes = await table.evaluate((el) => {
+    const box = el.closest('.mantine-ScrollArea-viewport') ?? el.parentElement ?? el;
+    return {
+      page: document.documentElement.scrollWidth,
+      table: Math.round(el.getBoundingClientRect().width),
+      box: box.clientWidth,
+    };
+  });
+  expect(sizes.page, 'the page is wider than the window').toBeLessThanOrEqual(1280);
+  expect(sizes.table, 'the table is wider than its box').toBeLessThanOrEqual(sizes.box + 1);
+}
+
+/** A name of 60 characters without a space to break at (outside eyes found this one). */
+const unbroken = (start: string, fill: string) => start.padEnd(60, fill);
+
+test('60-character unbroken names keep the devices and events tables inside the page', async ({
+  page,
+  admin,
+  adminApi,
+  site,
+}) => {
+  const t = tag();
+  const space = await adminApi.createSpace(unbroken(`Wing${t}`, 'w'));
+  const person = await adminApi.createPerson({
+    name: unbroken(`Pers${t}`, 'p'),
+    idNumber: `LN${t}`,
+  });
+  const device = await adminApi.createDevice(unbroken(`Gate${t}`, 'g'), space.id);
+  await postRecognition(page.request, site.serverURL, device, { personId: person.id });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, admin, '/devices');
+  const devices = page.getByRole('table', { name: 'Devices' });
+  const row = devices.getByTestId('device-row').filter({ hasText: device.name });
+  await expect(row.getByTestId('device-space')).toHaveText(space.name);
+  await expectWrapped(devices, [device.name, space.name]);
+  await expectFitsAt1280(page, devices);
+  await page.screenshot({ path: test.info().outputPath('devices-1280.png'), fullPage: true });
+
+  await page.goto(`/events?device=${device.id}`);
+  const events = page.getByRole('table', { name: 'Recognition events' });
+  await expect(events.getByTestId('event-person').first()).toHaveText(person.name);
+  await expectWrapped(events, [person.name, device.name, space.name]);
+  await expectFitsAt1280(page, events);
+
+  // At 390 px the phone layout stands: the table scrolls inside its box and says so.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/devices');
+  await expect(row.getByTestId('device-space')).toHaveText(space.name);
+  await expectWrapped(devices, [device.name, space.name]);
+  await expect(page.getByTestId('scroll-hint')).toBeVisible();
+  await expectPhoneLayout(page);
+});
+
+testWithSync(
+  'a 60-character unbroken person name keeps the task tables inside the page',
+  async ({ page, syncSite }) => {
+    const { api, admin } = syncSite;
+    const t = tag();
+    const space = await api.createSpace(`Wing ${t}`);
+    const person = await api.createPerson({
+      name: unbroken(`Pers${t}`, 'p'),
+      idNumber: `LT${t}`,
+      spaceIds: [space.id],
+    });
+    // Nothing listens at the device's address: its task fails, and stays in the list.
+    const device = await api.createDevice(`Door ${t}`, space.id);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, admin, `/devices/${device.id}`);
+    const tasks = page.getByRole('table', { name: 'Tasks' });
+    await expect(tasks.getByRole('link', { name: person.name })).toBeVisible({ timeout: 20_000 });
+    await expectWrapped(tasks, [person.name]);
+    await expectFitsAt1280(page, tasks);
+
+    await page.goto(`/sync?device=${device.id}`);
+    await expect(tasks.getByRole('link', { name: person.name })).toBeVisible();
+    await expectWrapped(tasks, [person.name]);
+    await expectFitsAt1280(page, tasks);
+  },
+);

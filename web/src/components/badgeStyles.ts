@@ -16,9 +16,15 @@ export const wholeTextBadge = {
 export const wrapAnywhere = { overflowWrap: 'break-word', minWidth: 0 } as const;
 
 /**
- * The same free-form value in a table cell. `break-word` alone leaves the cell as wide as the
- * unbroken value (table layout sizes columns by their longest word), so the table ran off the
- * page and the columns after it out of view. A max-width caps what the cell asks of the table:
- * the value wraps inside it and ordinary words stay whole.
+ * The same free-form value (a name, a space's path) in a table cell. `break-word` leaves the
+ * cell as wide as the unbroken value (table layout sizes columns by their longest word), and a
+ * max-width alone caps one such column but not two or three in a row: the table ran off the
+ * page at 1280 px, its last columns out of view. `anywhere` lets the table narrow the column
+ * until the value wraps; the min-width keeps it wide enough that an ordinary word (up to 8rem)
+ * is never split, even in a table squeezed onto a phone.
  */
-export const wrapInCell = { overflowWrap: 'break-word', maxWidth: '20rem' } as const;
+export const wrapInCell = {
+  overflowWrap: 'anywhere',
+  minWidth: '8rem',
+  maxWidth: '20rem',
+} as const;

@@ -127,7 +127,7 @@ export function DevicesPage() {
                     <Table.Td>
                       <Serial sn={device.sn} />
                     </Table.Td>
-                    <Table.Td data-testid="device-space">
+                    <Table.Td data-testid="device-space" style={wrapInCell}>
                       {device.spaceId === null ? '—' : (paths.get(device.spaceId) ?? '…')}
                     </Table.Td>
                     <Table.Td>

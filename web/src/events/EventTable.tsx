@@ -7,6 +7,7 @@ import { snapshotUrl } from './api';
 import { deliveryLabel, failureText } from './delivery';
 import { ReportedTime } from './ReportedTime';
 import { Serial } from '../components/Serial';
+import { wrapInCell } from '../components/badgeStyles';
 
 export function EventTable({ items }: { items: RecognitionEvent[] }) {
   const t = useT();
@@ -55,7 +56,7 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                   </Link>
                   <ReportedTime event={event} />
                 </Table.Td>
-                <Table.Td data-testid="event-person">
+                <Table.Td data-testid="event-person" style={wrapInCell}>
                   {event.person === null ? (
                     <Text c="dimmed">{t('event.unknownPerson')}</Text>
                   ) : (
@@ -64,13 +65,15 @@ export function EventTable({ items }: { items: RecognitionEvent[] }) {
                     </Link>
                   )}
                 </Table.Td>
-                <Table.Td data-testid="event-device">
+                <Table.Td data-testid="event-device" style={wrapInCell}>
                   {event.device.name}
                   <Text size="xs" c="dimmed">
                     <Serial sn={event.device.sn} />
                   </Text>
                 </Table.Td>
-                <Table.Td data-testid="event-space">{event.space?.name ?? '—'}</Table.Td>
+                <Table.Td data-testid="event-space" style={wrapInCell}>
+                  {event.space?.name ?? '—'}
+                </Table.Td>
                 <Table.Td>{event.score.toFixed(2)}</Table.Td>
                 <Table.Td>
                   <Badge color={delivery.color} variant="light" data-testid="event-delivery">

@@ -12,6 +12,7 @@ import {
   taskActionLabel,
 } from './labels';
 import { Serial } from '../components/Serial';
+import { wrapInCell } from '../components/badgeStyles';
 
 /**
  * A task may be tried again unless it is being pushed right now, or waits for a photo (it runs
@@ -115,7 +116,7 @@ export function TaskTable({
                     />
                   </Table.Td>
                 )}
-                <Table.Td>
+                <Table.Td style={wrapInCell}>
                   {task.personName === null ? (
                     <Text size="sm" c="dimmed">
                       {t('sync.deletedPerson')}
