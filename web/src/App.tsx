@@ -4,6 +4,7 @@ import { LoginPage } from './pages/LoginPage';
 import { SignInAgain } from './pages/SignInAgain';
 import { useSession } from './session';
 import { useT } from './i18n';
+import { say } from './said';
 
 // What only a signed-in administrator sees is not part of the login page's bundle. It starts
 // loading while the session is checked (below), so a signed-in reload does not wait for the
@@ -41,7 +42,7 @@ export function App() {
         <Center mih="100vh" p="md" component="main">
           <Stack maw={460}>
             <Alert color="red" title={t('app.unreachable')} data-testid="session-error">
-              {state.message}
+              {say(state.message)}
             </Alert>
             <Button onClick={() => void refresh()}>{t('common.tryAgain')}</Button>
           </Stack>

@@ -11,9 +11,9 @@ import {
   type ReactNode,
 } from 'react';
 import * as api from './api';
-import { browserLocale, showLanguage, t } from './i18n';
+import { browserLocale, showLanguage } from './i18n';
 import { setFormatTimeZone } from './i18n/format';
-import { describeError } from './messages';
+import { said, saidFailure, type Said } from './said';
 
 /** The administrator's own choice, else what the browser asks for. */
 function languageOf(user: SessionUser): Locale {
@@ -30,14 +30,14 @@ async function adopt(user: SessionUser): Promise<SessionUser> {
 export type SessionState =
   | { status: 'loading' }
   /** `notice` is shown on the login page (why the person is there). */
-  | { status: 'signedOut'; notice?: string }
+  | { status: 'signedOut'; notice?: Said }
   /**
    * `ended`: the server no longer knows this session (it expired, or was ended elsewhere). The
    * site stays mounted under a sign-in dialog, so what was typed on the page is kept.
    */
   | { status: 'signedIn'; user: SessionUser; ended?: boolean }
   /** The service could not tell whether we are signed in. */
-  | { status: 'unavailable'; message: string };
+  | { status: 'unavailable'; message: Said };
 
 interface SessionContextValue {
   state: SessionState;
@@ -45,7 +45,7 @@ interface SessionContextValue {
   signIn: (username: string, password: string, code?: string) => Promise<void>;
   signOut: () => Promise<void>;
   /** Asks the server who we are (after a password change, or a 401/403 elsewhere). */
-  refresh: (notice?: string) => Promise<void>;
+  refresh: (notice?: Said) => Promise<void>;
   /**
    * A superadmin works in one organization (null: all): every page reloads for it, and
    * nothing loaded for the previous one stays shown.
@@ -67,13 +67,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const refresh = useCallback(
-    async (notice?: string) => {
+    async (notice?: Said) => {
       try {
         const user = await api.me();
         if (user !== null) await adopt(user);
         show(user === null ? { status: 'signedOut', notice } : { status: 'signedIn', user });
       } catch (error) {
-        show({ status: 'unavailable', message: describeError(error, 'other') });
+        show({ status: 'unavailable', message: saidFailure(error) });
       }
     },
     [show],
@@ -83,7 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const sessionEnded = useCallback(async () => {
     const before = current.current;
     if (before.status !== 'signedIn') {
-      await refresh(t('errors.session_expired', { ns: 'shared' }));
+      await refresh(said('errors.session_expired', { ns: 'shared' }));
       return;
     }
     // Every query still polling says 401 too: one question is enough.
@@ -92,7 +92,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const user = await api.me();
       if (user === null) show({ ...before, ended: true });
     } catch (error) {
-      show({ status: 'unavailable', message: describeError(error, 'other') });
+      show({ status: 'unavailable', message: saidFailure(error) });
     }
   }, [refresh, show]);
 
@@ -145,7 +145,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // Nothing the previous account loaded stays in memory, and nothing in flight lands later.
     await queryClient.cancelQueries();
     queryClient.clear();
-    show({ status: 'signedOut', notice: t('session.signedOut') });
+    show({ status: 'signedOut', notice: said('session.signedOut') });
   }, [show]);
 
   const chooseOrganization = useCallback(

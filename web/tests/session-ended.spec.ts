@@ -87,7 +87,10 @@ test('signing in as someone else after a session ended starts the site over', as
   await expect.poll(() => anyInputHolds(typed)).toBe(false);
 });
 
-test('"Sign out instead" goes to the sign-in page', async ({ page, admin }) => {
+test('"Sign out instead" goes to the sign-in page, whose notice follows the language', async ({
+  page,
+  admin,
+}) => {
   await signIn(page, admin, '/people/new');
   const form = new PersonFormPage(page);
   await form.name.fill(`Given up ${Date.now()}`);
@@ -96,4 +99,7 @@ test('"Sign out instead" goes to the sign-in page', async ({ page, admin }) => {
   await signInAgain(page).signOut.click();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByTestId('login-notice')).toHaveText('You are signed out.');
+  // Why the sign-in page is shown reads in the language chosen on it.
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await expect(page.getByTestId('login-notice')).toHaveText('您已退出登录。');
 });

@@ -16,6 +16,7 @@ import { ApiError, changePassword } from '../api';
 import { isSessionGone, refusalOf } from '../messages';
 import { useT } from '../i18n';
 import { Tx } from '../i18n/Tx';
+import { said } from '../said';
 import { useSession } from '../session';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -46,7 +47,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
     } catch (failure) {
       setBusy(false);
       if (failure instanceof ApiError && isSessionGone(failure)) {
-        await refresh(t('errors.session_expired', { ns: 'shared' }));
+        await refresh(said('errors.session_expired', { ns: 'shared' }));
         return;
       }
       const refusal = refusalOf(failure, 'password', ['currentPassword', 'newPassword']);
@@ -55,7 +56,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
       return;
     }
     // The server may keep the session (then `me` shows the home page) or end it.
-    await refresh(t('password.changedSignIn'));
+    await refresh(said('password.changedSignIn'));
     setBusy(false);
   }
 

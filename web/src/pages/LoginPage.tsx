@@ -17,9 +17,10 @@ import { describeError } from '../messages';
 import { useSession } from '../session';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { showLanguage, t as translate, useT } from '../i18n';
+import { say, type Said } from '../said';
 import { useDocumentTitle } from '../useDocumentTitle';
 
-export function LoginPage({ notice }: { notice?: string }) {
+export function LoginPage({ notice }: { notice?: Said }) {
   const t = useT();
   useDocumentTitle(t('login.title'));
   return (
@@ -58,7 +59,8 @@ export function LoginForm({
   foot,
   username: knownUsername = '',
 }: {
-  notice?: string;
+  /** Why the form is here, worded in the language shown now. */
+  notice?: Said;
   labelledBy: string;
   head?: ReactNode;
   foot?: ReactNode;
@@ -158,7 +160,7 @@ function LoginAlerts({
   step,
   error,
 }: {
-  notice?: string;
+  notice?: Said;
   step: string | null;
   error: string | null;
 }) {
@@ -174,7 +176,7 @@ function LoginAlerts({
       )}
       {notice !== undefined && error === null && (
         <Alert color="blue" data-testid="login-notice">
-          {notice}
+          {say(notice)}
         </Alert>
       )}
       {step !== null && (
