@@ -159,6 +159,37 @@ test('Test connection says on screen, not in a tooltip, why it waits for a save'
   await page.getByRole('button', { name: 'English' }).click();
 });
 
+test('a failed Test connection says why in the language shown, never the server English', async ({
+  page,
+  admin,
+  adminApi,
+}) => {
+  const saved = panelRoute.parse(await adminApi.get('/api/panel/route'));
+  // Nothing listens on the discard port: the connection is refused at once.
+  await adminApi.post('/api/panel/route', { ...saved, url: 'http://127.0.0.1:9/api/recognition' });
+  try {
+    await signIn(page, admin, '/system');
+    const system = new SystemPage(page);
+    await system.testPanel.click();
+    await expect(system.panelMessage).toContainText(
+      'Test failed: The panel could not be reached (ECONNREFUSED).',
+    );
+    await page.getByRole('button', { name: '简体中文' }).click();
+    await expect(system.panelMessage).toContainText('测试失败：无法连接面板（ECONNREFUSED）。');
+
+    await adminApi.post('/api/panel/route', { ...saved, url: '' });
+    await page.reload();
+    await page.getByRole('button', { name: '测试连接' }).click();
+    await expect(system.panelMessage).toContainText(
+      '测试失败：尚未保存面板地址：识别结果不会发送。',
+    );
+    await expect(system.panelMessage).not.toContainText(/[A-Za-z]{4}/);
+    await page.getByRole('button', { name: 'English' }).click();
+  } finally {
+    await adminApi.post('/api/panel/route', saved);
+  }
+});
+
 test('the audit log says a reversed time range under "Until" and searches nothing', async ({
   page,
   admin,

@@ -9,12 +9,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { panelRoute, type PanelRoute } from '@svc/shared';
+import { panelFailureOf, panelRoute, type PanelRoute, type PanelTestResult } from '@svc/shared';
 import { useId, useState } from 'react';
 import { schemaResolver } from '../forms';
 import { useT } from '../i18n';
 import { keys, queryClient } from '../query';
-import { said, saidFailure } from '../said';
+import { said, saidFailure, type Said } from '../said';
 import { useFormSubmit } from '../useFormSubmit';
 import { setPanelRoute, testPanelRoute } from './api';
 
@@ -59,7 +59,7 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
       submit.show(
         result.ok
           ? { ok: true, text: said('panel.answered', { url: result.url, ms: result.ms }) }
-          : { ok: false, text: said('panel.testFailed', { reason: result.reason }) },
+          : { ok: false, text: said('panel.testFailed', { reason: testFailure(result) }) },
       );
     } catch (error) {
       submit.show({ ok: false, text: saidFailure(error) });
@@ -131,4 +131,17 @@ export function PanelRouteSection({ route, canEdit }: { route: PanelRoute; canEd
       </form>
     </Stack>
   );
+}
+
+/**
+ * Why a test event did not arrive, in the site's language: the server says it in English, in
+ * the sentences the panel outbox uses too, which read back as their code and values. A sentence
+ * of no known shape is shown as the server said it rather than as a vaguer one of ours.
+ */
+function testFailure(result: Extract<PanelTestResult, { ok: false }>): Said | string {
+  if (result.url === '') return said('panel.noUrl');
+  const failure = panelFailureOf(result.reason);
+  return failure.code === 'panel_failed'
+    ? result.reason
+    : said(`delivery.failure.${failure.code}`, failure.params);
 }
