@@ -65,6 +65,8 @@ export const IMPORT_ERRORS_HEADER: Readonly<Record<'en' | 'zh-CN', readonly stri
 
 /** A column's name in a language: the Chinese template's words in zh-CN, else the English key. */
 export function importColumnName(field: string, locale: string): string {
+  // Read only to refuse a row of another organization (the export across all writes it).
+  if (field === 'organization' && locale === 'zh-CN') return '组织';
   return locale === 'zh-CN' && field in IMPORT_COLUMNS_ZH
     ? IMPORT_COLUMNS_ZH[field as ImportColumn]
     : field;

@@ -93,6 +93,9 @@ export const messageCatalog = {
     'Line {line}: a quote (") in the middle of a cell. Put the whole cell in quotes and write each quote inside it as two ("").',
   import_extra_cells:
     'This row has {cells} cells but the header has {columns}: a cell that holds a comma must be in quotes (").',
+  // The export across all organizations names each row's; the import goes to one.
+  import_other_organization:
+    'This row is of the organization "{organization}", but this import goes to "{importing}": to import it, first choose "{organization}" as the organization you work in.',
   import_photo_too_large: 'The photo {file} is larger than {max} MB: choose a smaller JPEG or PNG.',
   // The same words as the photo upload's `invalid_image` (the person form's).
   import_photo_unreadable: 'This is not a JPEG or PNG photo the service can read.',

@@ -1,5 +1,6 @@
 import { csvCell, csvRow, neutralize } from './csv.js';
 import { toInput } from './rows.js';
+import { ImportRefusal } from './sources.js';
 
 describe('CSV cells', () => {
   test.each(['=HYPERLINK("http://x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])(
@@ -16,7 +17,11 @@ describe('CSV cells', () => {
 });
 
 describe('a file the site exported, imported back', () => {
-  const noSpaces = { byName: new Map(), byPath: new Map(), pathOf: new Map() };
+  const rules = {
+    spaces: { byName: new Map(), byPath: new Map(), pathOf: new Map() },
+    zone: 'UTC',
+    organization: 'Head office',
+  };
   test('loses the quote the export put before = + - @, and nothing else', () => {
     const values = {
       name: neutralize('+cmd'),
@@ -24,11 +29,44 @@ describe('a file the site exported, imported back', () => {
       phone: neutralize('+86 138 0000 0000'),
       notes: "'quoted on purpose",
     };
-    const person = toInput({ line: 2, values }, noSpaces, 'UTC');
+    const person = toInput({ line: 2, values }, rules);
     expect([person.name, person.phone, person.notes]).toEqual([
       '+cmd',
       '+86 138 0000 0000',
       "'quoted on purpose",
+    ]);
+  });
+});
+
+describe('an organization column, as the export across all organizations writes', () => {
+  const rules = {
+    spaces: { byName: new Map(), byPath: new Map(), pathOf: new Map() },
+    zone: 'UTC',
+    organization: 'Head office',
+  };
+  const row = (organization: string) => ({
+    line: 3,
+    values: { organization, name: 'Ada', idNumber: 'A-1' },
+  });
+
+  test('naming the organization imported into (or empty) the row is read', () => {
+    expect(toInput(row('Head office'), rules).idNumber).toBe('A-1');
+    expect(toInput(row(' '), rules).idNumber).toBe('A-1');
+  });
+
+  test('naming another organization the row is refused, saying where it belongs', () => {
+    let refused: unknown;
+    try {
+      toInput(row('Branch, "East"'), rules);
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(ImportRefusal);
+    expect((refused as ImportRefusal).reasons).toEqual([
+      {
+        code: 'import_other_organization',
+        params: { field: 'organization', organization: 'Branch, "East"', importing: 'Head office' },
+      },
     ]);
   });
 });

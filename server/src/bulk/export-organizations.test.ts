@@ -14,7 +14,8 @@ const exported = async (client: TestClient) =>
 
 /**
  * A superadmin working in "All organizations" exports everyone's people: each row says whose
- * they are, by the organization's name, and the file still imports back.
+ * they are, by the organization's name; read back, only the rows of the organization imported
+ * into are taken (another's would become second people there).
  */
 describe.each(DIALECTS)('the people export across organizations on %s', (dialect) => {
   const suite = suiteServer(dialect);
@@ -64,12 +65,47 @@ describe.each(DIALECTS)('the people export across organizations on %s', (dialect
     }
   });
 
-  test('the file exported across organizations is read back by the import', async () => {
+  test('read back, a row of another organization than the one imported into is refused', async () => {
+    // The superadmin works in all organizations, so the import goes to their own.
     const csv = (await exported(superadmin)).join('\r\n');
     const check = await upload(superadmin, { csv }, '/api/imports/people/check');
     expect(check.status).toBe(200);
     const body = check.body as unknown as ImportCheckOut;
-    expect([body.failed, body.errors]).toEqual([0, []]);
-    expect(body.total).toBe(csv.split('\r\n').length - 1);
+    const rows = csv.split('\r\n').slice(1);
+    const own = await suite.server.ctx.models.Organization.findByPk(
+      await myOrganization(superadmin),
+    );
+    const others = rows.filter((l) => !l.startsWith(`${own!.name},`));
+    expect(others.some((l) => l.includes('ORG-B1'))).toBe(true);
+    expect(body.total).toBe(rows.length);
+    expect(body.failed).toBe(others.length);
+    expect(body.errors.flatMap((e) => e.reasons ?? []).map((r) => r.code)).toEqual(
+      others.map(() => 'import_other_organization'),
+    );
+    const branchRow = body.errors.find((e) => e.idNumber === 'ORG-B1');
+    expect(branchRow?.reasons?.[0]?.params).toEqual({
+      field: 'organization',
+      organization: 'Branch, "East"',
+      importing: own!.name,
+    });
+    expect(branchRow?.error).toBe(
+      `This row is of the organization "Branch, "East"", but this import goes to "${own!.name}": to import it, first choose "Branch, "East"" as the organization you work in.`,
+    );
+  });
+
+  test('working in that organization, its rows of the same file are read', async () => {
+    const csv = (await exported(superadmin)).join('\r\n');
+    const branch = await suite.server.ctx.models.Organization.findOne({
+      where: { name: 'Branch, "East"' },
+    });
+    expect((await choose(branch!.id)).status).toBe(200);
+    try {
+      const check = await upload(superadmin, { csv }, '/api/imports/people/check');
+      const body = check.body as unknown as ImportCheckOut;
+      expect(body.errors.some((e) => e.idNumber === 'ORG-B1')).toBe(false);
+      expect(body.errors.some((e) => e.idNumber === 'ORG-H1')).toBe(true);
+    } finally {
+      await choose(null);
+    }
   });
 });

@@ -11,7 +11,6 @@ import {
   type PersonCreate,
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
-import { siteTimeZone } from '../settings/time-zone.js';
 import type { StoredPhoto } from '../photos/store.js';
 import type { ImportJobRow } from '../platform/db/business-models.js';
 import { checkRowFace, type FaceVerdict } from '../photos/faces/check.js';
@@ -19,7 +18,7 @@ import { photoTransaction } from '../photos/intake.js';
 import { HttpError } from '../platform/http/errors.js';
 import { ImportRefusal, countCsv, readCsv, refusal } from './sources.js';
 import { openPhotoArchive, type PhotoArchive } from './photo-archive.js';
-import { RowsById, columnOf, spaceKeys, toInput } from './rows.js';
+import { RowsById, columnOf, rowRules, toInput } from './rows.js';
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 const MAX_ERRORS_KEPT = 1000;
@@ -286,8 +285,7 @@ async function runImport(ctx: AppContext, job: ImportJobRow, deps: ImportDeps): 
     archive = deps.zipFile ? await openPhotoArchive(deps.zipFile, MAX_PHOTO_BYTES) : undefined;
     report = photosReport(archive);
     await job.update({ total, photos: report && JSON.stringify(report) });
-    const spaces = await spaceKeys(ctx, deps.actor.organizationId);
-    const { timeZone: zone } = await siteTimeZone(ctx);
+    const rules = await rowRules(ctx, deps.actor.organizationId);
     const rowsById = new RowsById();
     let lastSaved = Date.now();
     const saveProgress = async () => {
@@ -313,7 +311,7 @@ async function runImport(ctx: AppContext, job: ImportJobRow, deps: ImportDeps): 
       // Its photo matched a row, whatever becomes of the row.
       if (idNumber !== null) archive?.seen(idNumber);
       try {
-        const input = toInput(record, spaces, zone);
+        const input = toInput(record, rules);
         rowsById.claim(input.idNumber, record.line);
         const { problem } = await importRow(ctx, deps, input, archive);
         job.succeeded++;
@@ -396,8 +394,7 @@ async function checkRows(
   organizationId: string,
   archive: PhotoArchive | undefined,
 ): Promise<Omit<ImportCheckOut, 'photos'>> {
-  const spaces = await spaceKeys(ctx, organizationId);
-  const { timeZone: zone } = await siteTimeZone(ctx);
+  const rules = await rowRules(ctx, organizationId);
   const rowsById = new RowsById();
   const errors: RowError[] = [];
   let total = 0;
@@ -408,7 +405,7 @@ async function checkRows(
     if (idNumber !== null) archive?.seen(idNumber);
     let problem: unknown = null;
     try {
-      rowsById.claim(toInput(record, spaces, zone).idNumber, record.line);
+      rowsById.claim(toInput(record, rules).idNumber, record.line);
     } catch (err) {
       problem = err;
     }

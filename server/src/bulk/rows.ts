@@ -6,6 +6,7 @@ import {
   type PersonCreate,
 } from '@svc/shared';
 import type { AppContext } from '../platform/context.js';
+import { siteTimeZone } from '../settings/time-zone.js';
 import { unneutralize } from './csv.js';
 import { ImportRefusal, refusal, type CsvRecord } from './sources.js';
 
@@ -148,13 +149,47 @@ function spaceOf(text: string, spaces: SpaceKeys): string {
   });
 }
 
+/** What a row is read against: the organization imported into, its spaces, the site's zone. */
+export interface RowRules {
+  spaces: SpaceKeys;
+  zone: string;
+  /** The name of the organization the rows go to. */
+  organization: string;
+}
+
+export async function rowRules(ctx: AppContext, organizationId: string): Promise<RowRules> {
+  const [spaces, { timeZone }, organization] = await Promise.all([
+    spaceKeys(ctx, organizationId),
+    siteTimeZone(ctx),
+    ctx.models.Organization.findByPk(organizationId, { raw: true }),
+  ]);
+  return { spaces, zone: timeZone, organization: organization?.name ?? '' };
+}
+
+/**
+ * An `organization` cell (the export across all organizations writes one) naming another
+ * organization than the one imported into: the row would become a second person there, so it
+ * is refused, saying where it belongs.
+ */
+function refuseOtherOrganization(named: string | undefined, rules: RowRules): void {
+  const organization = named?.trim() ?? '';
+  if (organization === '' || organization === rules.organization) return;
+  throw refusal('import_other_organization', {
+    field: 'organization',
+    organization,
+    importing: rules.organization,
+  });
+}
+
 /** Maps a CSV record to the create schema; space names, paths or ids resolve in the organization. */
-export function toInput(record: CsvRecord, spaces: SpaceKeys, zone: string): PersonCreate {
+export function toInput(record: CsvRecord, rules: RowRules): PersonCreate {
   // Its cells may sit in the wrong columns: nothing of the row is taken.
   if (record.overflow) throw refusal('import_extra_cells', record.overflow);
   const v = Object.fromEntries(
     Object.entries(record.values).map(([column, cell]) => [column, unneutralize(cell)]),
   );
+  refuseOtherOrganization(v.organization, rules);
+  const { spaces, zone } = rules;
   // A column left out (or empty) changes nothing on an update; it is not "no spaces".
   const spaceIds = v.spaces
     ?.split(';')

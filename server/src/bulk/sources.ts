@@ -22,7 +22,11 @@ export interface CsvRecord {
   overflow?: { cells: number; columns: number };
 }
 
-type Columns = ImportColumn | undefined;
+/**
+ * `organization` is read only to refuse a row of another organization (rows.ts): the export
+ * across all organizations writes it, and its file must not import into the wrong one.
+ */
+type Columns = ImportColumn | 'organization' | undefined;
 
 /**
  * A row (or the file) refused, with its reasons by code; the message is the server's English
@@ -45,9 +49,11 @@ export function unreadable(code: string, cause: unknown): ImportRefusal {
 }
 
 /** Header names, English (any case) or as the Chinese template writes them. */
-const KNOWN_COLUMNS = new Map<string, ImportColumn>([
+const KNOWN_COLUMNS = new Map<string, Exclude<Columns, undefined>>([
   ...IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c] as const),
   ...IMPORT_COLUMNS.map((c) => [IMPORT_COLUMNS_ZH[c], c] as const),
+  ['organization', 'organization'],
+  ['组织', 'organization'],
 ]);
 
 function headerColumns(header: string[] | undefined): Columns[] {

@@ -83,6 +83,8 @@ export const zhCN: SharedTexts = {
       '第 {line} 行：单元格中间有引号（"）。请用引号把整个单元格括起来，并把其中的每个引号写成两个（""）。',
     import_extra_cells:
       '此行有 {cells} 个单元格，但表头只有 {columns} 列：含逗号的单元格必须用引号（"）括起来。',
+    import_other_organization:
+      '此行属于组织“{organization}”，但本次导入的目标是“{importing}”：如要导入此行，请先选择在“{organization}”中工作。',
     import_photo_too_large: '照片 {file} 超过 {max} MB：请选择更小的 JPEG 或 PNG 照片。',
     import_photo_unreadable: '这不是服务能读取的 JPEG 或 PNG 照片。',
     import_zip_entries: 'ZIP 压缩包含 {entries} 个条目，最多接受 {max} 个。',
