@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import {
+  IMPORT_COLUMNS,
   IMPORT_ERRORS_HEADER,
   acceptLanguageTags,
   describeMessage,
@@ -33,19 +34,8 @@ async function write(res: Response, chunk: string): Promise<void> {
   if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
 }
 
-const PEOPLE_COLUMNS = [
-  'name',
-  'idNumber',
-  'phone',
-  'notes',
-  'validFrom',
-  'validUntil',
-  'enabled',
-  'spaces',
-  'photoSha256',
-  'createdAt',
-  'updatedAt',
-];
+/** The import's columns, then what only an export says (the import ignores these). */
+const PEOPLE_COLUMNS = [...IMPORT_COLUMNS, 'photoSha256', 'createdAt', 'updatedAt'];
 
 const namesById = (rows: { id: string; name: string }[]) =>
   new Map(rows.map((row) => [row.id, row.name]));
