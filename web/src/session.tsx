@@ -14,6 +14,7 @@ import * as api from './api';
 import { browserLocale, showLanguage } from './i18n';
 import { setFormatTimeZone } from './i18n/format';
 import { said, saidFailure, type Said } from './said';
+import { onOtherTabs, tellOtherTabs } from './session-tabs';
 
 /** The administrator's own choice, else what the browser asks for. */
 function languageOf(user: SessionUser): Locale {
@@ -96,13 +97,50 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [refresh, show]);
 
+  /**
+   * Another tab changed the session this one shares. Still this account: carry on (a question
+   * asked here for a session that tab restored is answered); no account, or another: the page
+   * stays under the question (SignInAgain), as nothing typed here may be saved as the other.
+   */
+  const otherTabChanged = useCallback(async () => {
+    let user: SessionUser | null;
+    try {
+      user = await api.me();
+    } catch {
+      return; // The next request says what is wrong.
+    }
+    const before = current.current;
+    if (before.status !== 'signedIn') {
+      if (user !== null) show({ status: 'signedIn', user: await adopt(user) });
+      return;
+    }
+    if (user === null || user.id !== before.user.id) {
+      if (before.ended !== true) show({ ...before, ended: true });
+      return;
+    }
+    await adopt(user);
+    if ((user.workingOrganizationId ?? null) !== (before.user.workingOrganizationId ?? null)) {
+      // The pages reload for the organization the session works in now.
+      await queryClient.cancelQueries();
+      queryClient.clear();
+    } else if (before.ended === true) {
+      void queryClient.invalidateQueries();
+    }
+    show({ status: 'signedIn', user });
+  }, [show]);
+
   useEffect(() => {
     void refresh();
-    return api.onSessionProblem((problem) => {
+    const stopProblems = api.onSessionProblem((problem) => {
       if (problem === 'unauthorized') void sessionEnded();
       else void refresh();
     });
-  }, [refresh, sessionEnded]);
+    const stopTabs = onOtherTabs(() => void otherTabChanged());
+    return () => {
+      stopProblems();
+      stopTabs();
+    };
+  }, [refresh, sessionEnded, otherTabChanged]);
 
   const signIn = useCallback(
     async (username: string, password: string, code?: string) => {
@@ -122,6 +160,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
       }
       show({ status: 'signedIn', user });
+      tellOtherTabs('signedIn');
     },
     [show],
   );
@@ -146,6 +185,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await queryClient.cancelQueries();
     queryClient.clear();
     show({ status: 'signedOut', notice: said('session.signedOut') });
+    tellOtherTabs('signedOut');
   }, [show]);
 
   const chooseOrganization = useCallback(
@@ -155,6 +195,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       await queryClient.cancelQueries();
       queryClient.clear();
       show({ status: 'signedIn', user });
+      tellOtherTabs('organization');
     },
     [show],
   );

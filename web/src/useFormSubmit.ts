@@ -2,7 +2,8 @@ import type { FormErrors } from '@mantine/form';
 import { useState, type FormEvent } from 'react';
 import { isEditConflict, type ConflictReview } from './conflict';
 import { t, useT } from './i18n';
-import { refusalOf } from './messages';
+import { isSessionGone, refusalOf } from './messages';
+import { ApiError } from './api';
 import { isSaid, said, saidRefusal, say, type Said } from './said';
 
 /** The outcome as the form shows it, worded in the language shown now. */
@@ -72,6 +73,9 @@ export function useFormSubmit<Values>(
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<SaidMessage | null>(options.initial ?? null);
   const refuse = (error: unknown) => {
+    // No session: the site asks to sign in again over the page, which keeps the form as it is
+    // (SignInAgain); a banner under it would still say "not saved" after signing in.
+    if (context !== 'password' && error instanceof ApiError && isSessionGone(error)) return;
     const shown = Object.keys(form.getValues() as object);
     form.setErrors(refusalOf(error, context, shown).fields);
     setMessage({ ok: false, text: saidRefusal(error, context, shown) });

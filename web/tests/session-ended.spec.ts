@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
 import { PersonFormPage, signIn } from './data-pages';
+import { HomePage, LoginPage } from './pages';
 import { expectAccessible } from './support/checks';
 
 /** The dialog that asks to sign in again once the server no longer knows the session. */
@@ -102,4 +103,54 @@ test('"Sign out instead" goes to the sign-in page, whose notice follows the lang
   // Why the sign-in page is shown reads in the language chosen on it.
   await page.getByRole('button', { name: '简体中文' }).click();
   await expect(page.getByTestId('login-notice')).toHaveText('您已退出登录。');
+});
+
+test('another tab signing out, or in as someone else, covers this tab at once', async ({
+  page,
+  admin,
+  operator,
+}) => {
+  // Outside eyes: a form left open in one tab was saved as the account another tab signed in.
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  const name = `Two tabs ${Date.now()}`;
+  await form.name.fill(name);
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await expect(other.getByTestId('current-username')).toHaveText(admin.username);
+
+  // Signed out there: asked here, with no request of this tab's needed.
+  await new HomePage(other).signOut();
+  const again = signInAgain(page);
+  await expect(again.dialog).toBeVisible();
+  // Someone else signs in there: this tab still asks, its form kept and not theirs to save.
+  await new LoginPage(other).signIn(operator.username, operator.password);
+  await expect(other.getByTestId('current-username')).toHaveText(operator.username);
+  await expect(again.dialog).toBeVisible();
+  await expect(form.name).toHaveValue(name);
+
+  // Signed in here again as admin: the form carries on; the other tab, no longer the
+  // operator's, asks in turn.
+  await again.password.fill(admin.password);
+  await again.submit.click();
+  await expect(again.dialog).toHaveCount(0);
+  await expect(form.name).toHaveValue(name);
+  await expect(signInAgain(other).dialog).toBeVisible();
+  await other.close();
+});
+
+test('after signing in again the form shows no "not saved" of the ended session', async ({
+  page,
+  admin,
+}) => {
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  await form.name.fill(`No banner ${Date.now()}`);
+  await form.idNumber.fill(`NB-${Date.now()}`);
+  await saveAfterEnd(page, form);
+  const again = signInAgain(page);
+  await again.password.fill(admin.password);
+  await again.submit.click();
+  await expect(again.dialog).toHaveCount(0);
+  await expect(form.error).toHaveCount(0);
 });
