@@ -82,6 +82,7 @@ export const messageCatalog = {
   import_repeated_id: '{field}: also on row {row} of this file; each ID number may appear once.',
   import_no_column: 'The CSV header has no "{field}" column.',
   import_empty_file: 'The CSV file is empty.',
+  import_no_rows: 'The CSV file has a header but no rows of people under it.',
   import_unreadable: 'The CSV file cannot be read (it is not valid CSV).',
   // The CSV itself is malformed at `{line}` (as a text editor counts, the header is line 1).
   import_unreadable_line: 'The CSV file cannot be read from line {line} on (it is not valid CSV).',

@@ -126,3 +126,23 @@ describe.each(DIALECTS)('an unreadable CSV or a row of too many cells, on %s', (
     ]);
   });
 });
+
+describe.each(DIALECTS)('a CSV with a header and no rows on %s', (dialect) => {
+  const suite = suiteServer(dialect);
+
+  test('is refused by the check and by Start, not "fine, all 0 rows"', async () => {
+    expect(await refusedFor('name,idNumber\r\n')).toEqual([{ code: 'import_no_rows' }]);
+    const admin = await signedIn(suite.server, 'admin');
+    const csv = '姓名,证件号码\n\n';
+    const check = await upload(admin, { csv }, '/api/imports/people/check');
+    expect(check.status).toBe(400);
+    expect(check.body.error).toMatchObject({
+      fieldCodes: { csv: { code: 'import_no_rows' } },
+    });
+    const job = (await finished(admin, (await upload(admin, { csv })).body.id)) as unknown as {
+      status: string;
+      errors: { row: number; reasons: ImportRowReason[] }[];
+    };
+    expect(job.errors[0]).toMatchObject({ row: 0, reasons: [{ code: 'import_no_rows' }] });
+  });
+});

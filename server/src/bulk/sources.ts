@@ -195,6 +195,8 @@ export async function countCsv(file: string): Promise<number> {
     n++;
   }
   if (n === -1) headerColumns(undefined);
+  // A header alone (a template saved unfilled, say) is no import of nobody, done.
+  if (n === 0) throw refusal('import_no_rows');
   return n;
 }
 
@@ -224,6 +226,7 @@ export async function* readCsv(file: string): AsyncGenerator<CsvRecord> {
     };
   }
   if (!columns) headerColumns(undefined);
+  if (line === 1) throw refusal('import_no_rows');
 }
 
 /**

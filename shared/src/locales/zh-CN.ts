@@ -73,6 +73,7 @@ export const zhCN: SharedTexts = {
     import_repeated_id: '{field}：本文件第 {row} 行已有此证件号码；每个证件号码只能出现一次。',
     import_no_column: 'CSV 表头中没有“{field}”列。',
     import_empty_file: 'CSV 文件是空的。',
+    import_no_rows: 'CSV 文件只有表头，下面没有人员行。',
     import_unreadable: '无法读取 CSV 文件（不是有效的 CSV）。',
     import_unreadable_line: '无法读取 CSV 文件第 {line} 行及之后的内容（不是有效的 CSV）。',
     import_quote_not_closed:
