@@ -145,6 +145,8 @@ test('the header switch changes the language at once; reload and another browser
   admin,
   baseURL,
 }) => {
+  // Two browsers signing in, and three reloads.
+  test.setTimeout(60_000);
   await signInAs(page, admin, en);
   const nav = sections(page);
   await expect(nav.getByRole('link', { name: 'People', exact: true })).toBeVisible();
@@ -178,7 +180,8 @@ test('a notice shown before the language is switched is said in the new language
 }) => {
   // Outside eyes: a banner stayed in English after the switch to 中文. Each kind of banner the
   // site keeps: a page action's failure, a form's outcome and refusal, a page's own notice.
-  test.setTimeout(60_000);
+  // Four pages, each worded in English, then Chinese, then English again.
+  test.setTimeout(120_000);
   const device = await adminApi.createDevice(`Noticed ${tag()}`);
   const conflict = {
     status: 409,
