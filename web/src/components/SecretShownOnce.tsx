@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { copyText, type CopyOutcome } from '../clipboard';
 import { useT } from '../i18n';
+import { wrappingAlert } from './badgeStyles';
 import { LeaveGuard } from './LeaveGuard';
 
 /**
@@ -64,7 +65,7 @@ function SecretBody({
   const box = useRef<HTMLElement>(null);
   return (
     <Stack>
-      <Alert color="orange" title={t('secret.shownOnlyNow')}>
+      <Alert color="orange" title={t('secret.shownOnlyNow')} styles={wrappingAlert}>
         {children}
       </Alert>
       <Text size="sm" fw={600} id={labelId}>

@@ -28,3 +28,10 @@ export const wrapInCell = {
   minWidth: '8rem',
   maxWidth: '20rem',
 } as const;
+
+/**
+ * An alert whose words carry such a value (a 60-character serial in "the key of … is shown"):
+ * the alert's body is a flex item, as wide as its longest word unless let shrink, and the alert
+ * cut the rest of its text off at its edge. Its message wraps inside it instead.
+ */
+export const wrappingAlert = { body: { minWidth: 0 }, message: wrapAnywhere } as const;

@@ -131,7 +131,7 @@ export function DevicePage() {
         </Alert>
       )}
       {device.data !== null && (
-        <Text size="sm">
+        <Text size="sm" style={wrapAnywhere}>
           {t('device.summary', {
             sn: device.data.sn,
             state: device.data.online ? t('devices.online') : t('devices.offline'),

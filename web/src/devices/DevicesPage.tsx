@@ -124,7 +124,7 @@ export function DevicesPage() {
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={wrapInCell}>
                       <Serial sn={device.sn} />
                     </Table.Td>
                     <Table.Td data-testid="device-space" style={wrapInCell}>

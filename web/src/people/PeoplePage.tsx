@@ -186,7 +186,9 @@ export function PeoplePage() {
                       </Link>
                     </Table.Td>
                     <Table.Td style={wrapInCell}>{person.idNumber}</Table.Td>
-                    <Table.Td>{spaceNames(person.spaceIds, spaces.data)}</Table.Td>
+                    <Table.Td style={wrapInCell}>
+                      {spaceNames(person.spaceIds, spaces.data)}
+                    </Table.Td>
                     <Table.Td>{formatValidity(person)}</Table.Td>
                     <Table.Td>
                       <Badge color={person.enabled ? 'green' : 'gray'} variant="light">

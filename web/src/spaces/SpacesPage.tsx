@@ -30,6 +30,7 @@ import { createSpace, deleteSpace, listAllSpaces, updateSpace } from './api';
 import { SpaceForm } from './SpaceForm';
 import { spaceTree } from './tree';
 import { Serial } from '../components/Serial';
+import { wrapAnywhere, wrapInCell } from '../components/badgeStyles';
 
 const route = getRouteApi('/spaces');
 
@@ -188,8 +189,10 @@ function SpaceDetails({
   return (
     <Stack component="section" aria-label={t('spaces.section', { name: space.name })}>
       <div>
-        <Title order={2}>{space.name}</Title>
-        <Text size="sm" c="dimmed">
+        <Title order={2} style={wrapAnywhere}>
+          {space.name}
+        </Title>
+        <Text size="sm" c="dimmed" style={wrapAnywhere}>
           {path}
         </Text>
       </div>
@@ -232,17 +235,17 @@ function SpaceDetails({
             <Table.Tbody>
               {people.data.items.map((person) => (
                 <Table.Tr key={person.id}>
-                  <Table.Td>
+                  <Table.Td style={wrapInCell}>
                     <Link to="/people/$id" params={{ id: person.id }}>
                       {person.name}
                     </Link>
                   </Table.Td>
-                  <Table.Td>{person.idNumber}</Table.Td>
+                  <Table.Td style={wrapInCell}>{person.idNumber}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-          <Link to="/people" search={{ space: space.id }}>
+          <Link to="/people" search={{ space: space.id }} style={wrapAnywhere}>
             {t('spaces.allPeople', { count: people.data.total, name: space.name })}
           </Link>
         </>
@@ -258,8 +261,8 @@ function SpaceDetails({
           <Table.Tbody>
             {here.map((device) => (
               <Table.Tr key={device.id}>
-                <Table.Td>{device.name}</Table.Td>
-                <Table.Td>
+                <Table.Td style={wrapInCell}>{device.name}</Table.Td>
+                <Table.Td style={wrapInCell}>
                   <Serial sn={device.sn} />
                 </Table.Td>
                 <Table.Td>

@@ -127,7 +127,7 @@ export function TaskTable({
                     </Link>
                   )}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={wrapInCell}>
                   <Link to="/devices/$id" params={{ id: task.deviceId }} size="sm">
                     <Serial sn={task.sn} />
                   </Link>
