@@ -15,6 +15,8 @@ test('the longest name and ID number wrap in the people list, the person page an
   admin,
   adminApi,
 }) => {
+  // Three pages, each measured at 1280 and at 390 px.
+  test.setTimeout(60_000);
   const t = tag();
   const name = `Long${t}`.padEnd(128, 'n');
   const idNumber = `ID${t}`.padEnd(64, '7');
