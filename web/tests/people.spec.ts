@@ -11,6 +11,8 @@ test('people: server-side search by name and ID number, paging, name order, spac
   adminApi,
   admin,
 }) => {
+  // Enough people for pages of them, made through the API first.
+  test.setTimeout(60_000);
   const t = tag();
   const prefix = `Pg${t}`;
   const space = await adminApi.createSpace(`Hall ${t}`);
