@@ -11,6 +11,8 @@ test('settings: the event retention is changed with the shared rule, audited; se
   admin,
   adminApi,
 }) => {
+  // Retention changed, refused, audited and read back on two pages.
+  test.setTimeout(60_000);
   await signIn(page, admin, '/settings');
   const settings = new SettingsPage(page);
   await expect(settings.heading).toBeVisible();
