@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './data-fixtures';
 import { PersonFormPage, signIn } from './data-pages';
 import { HomePage, LoginPage } from './pages';
+import type { Account } from './support/admin-api';
 import { expectAccessible } from './support/checks';
 
 /** The dialog that asks to sign in again once the server no longer knows the session. */
@@ -31,16 +32,22 @@ async function saveAfterEnd(page: Page, form: PersonFormPage): Promise<void> {
   await expect(asked).toBeVisible();
 }
 
+/** A new person typed in (`name`, and an ID number of `id`) and saved after the session ended. */
+async function typedThenEnded(page: Page, admin: Account, name: string, id: string) {
+  await signIn(page, admin, '/people/new');
+  const form = new PersonFormPage(page);
+  await form.name.fill(name);
+  await form.idNumber.fill(`${id}-${Date.now()}`);
+  await saveAfterEnd(page, form);
+  return form;
+}
+
 test('a session that ends mid-form asks to sign in again and keeps what was typed', async ({
   page,
   admin,
 }) => {
-  await signIn(page, admin, '/people/new');
-  const form = new PersonFormPage(page);
   const name = `Kept across sign-in ${Date.now()}`;
-  await form.name.fill(name);
-  await form.idNumber.fill(`KEPT-${Date.now()}`);
-  await saveAfterEnd(page, form);
+  const form = await typedThenEnded(page, admin, name, 'KEPT');
 
   const again = signInAgain(page);
   await expect(again.dialog).toContainText('What you typed on this page is kept');
@@ -67,12 +74,8 @@ test('signing in as someone else after a session ended starts the site over', as
   admin,
   operator,
 }) => {
-  await signIn(page, admin, '/people/new');
-  const form = new PersonFormPage(page);
   const typed = `Not for the operator ${Date.now()}`;
-  await form.name.fill(typed);
-  await form.idNumber.fill(`GONE-${Date.now()}`);
-  await saveAfterEnd(page, form);
+  await typedThenEnded(page, admin, typed, 'GONE');
 
   const again = signInAgain(page);
   await again.username.fill(operator.username);
@@ -92,11 +95,7 @@ test('"Sign out instead" goes to the sign-in page, whose notice follows the lang
   page,
   admin,
 }) => {
-  await signIn(page, admin, '/people/new');
-  const form = new PersonFormPage(page);
-  await form.name.fill(`Given up ${Date.now()}`);
-  await form.idNumber.fill(`UP-${Date.now()}`);
-  await saveAfterEnd(page, form);
+  await typedThenEnded(page, admin, `Given up ${Date.now()}`, 'UP');
   await signInAgain(page).signOut.click();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByTestId('login-notice')).toHaveText('You are signed out.');
@@ -143,11 +142,7 @@ test('after signing in again the form shows no "not saved" of the ended session'
   page,
   admin,
 }) => {
-  await signIn(page, admin, '/people/new');
-  const form = new PersonFormPage(page);
-  await form.name.fill(`No banner ${Date.now()}`);
-  await form.idNumber.fill(`NB-${Date.now()}`);
-  await saveAfterEnd(page, form);
+  const form = await typedThenEnded(page, admin, `No banner ${Date.now()}`, 'NB');
   const again = signInAgain(page);
   await again.password.fill(admin.password);
   await again.submit.click();
