@@ -28,6 +28,16 @@ async function adopt(user: SessionUser): Promise<SessionUser> {
   return user;
 }
 
+/** Nothing loaded stays in memory, and nothing in flight lands later (another account, scope). */
+async function forgetLoaded(): Promise<void> {
+  await queryClient.cancelQueries();
+  queryClient.clear();
+}
+
+/** Both work in the same organization (null: all of them). */
+const sameOrganization = (a: SessionUser, b: SessionUser) =>
+  (a.workingOrganizationId ?? null) === (b.workingOrganizationId ?? null);
+
 export type SessionState =
   | { status: 'loading' }
   /** `notice` is shown on the login page (why the person is there). */
@@ -119,10 +129,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return;
     }
     await adopt(user);
-    if ((user.workingOrganizationId ?? null) !== (before.user.workingOrganizationId ?? null)) {
+    if (!sameOrganization(user, before.user)) {
       // The pages reload for the organization the session works in now.
-      await queryClient.cancelQueries();
-      queryClient.clear();
+      await forgetLoaded();
     } else if (before.ended === true) {
       void queryClient.invalidateQueries();
     }
@@ -148,16 +157,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const before = current.current;
       if (before.status === 'signedIn' && before.user.id === user.id) {
         // Back where they were: the same organization, and the pages load again.
-        const working = before.user.workingOrganizationId ?? null;
-        if ((user.workingOrganizationId ?? null) !== working) {
+        if (!sameOrganization(user, before.user)) {
           // Gone meanwhile: the sign-in's own organization then, and the pages start over.
+          const working = before.user.workingOrganizationId ?? null;
           user = await api.chooseOrganization(working).catch(() => user);
         }
         void queryClient.invalidateQueries();
       } else if (before.status === 'signedIn') {
         // Another account: nothing the previous one loaded or typed stays.
-        await queryClient.cancelQueries();
-        queryClient.clear();
+        await forgetLoaded();
       }
       show({ status: 'signedIn', user });
       tellOtherTabs('signedIn');
@@ -182,8 +190,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Signing out locally is what matters; the server session expires on its own.
     }
     // Nothing the previous account loaded stays in memory, and nothing in flight lands later.
-    await queryClient.cancelQueries();
-    queryClient.clear();
+    await forgetLoaded();
     show({ status: 'signedOut', notice: said('session.signedOut') });
     tellOtherTabs('signedOut');
   }, [show]);
@@ -192,8 +199,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (organizationId: string | null) => {
       const user = await api.chooseOrganization(organizationId);
       setFormatTimeZone(user.timeZone);
-      await queryClient.cancelQueries();
-      queryClient.clear();
+      await forgetLoaded();
       show({ status: 'signedIn', user });
       tellOtherTabs('organization');
     },
